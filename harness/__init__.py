@@ -1,0 +1,1 @@
+"""harness: an embeddable, Scheme-scripted hook runtime for LLM agent hosts."""

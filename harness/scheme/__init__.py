@@ -1,0 +1,1 @@
+"""A fast R7RS-small Scheme that compiles to Python code."""

@@ -1,0 +1,120 @@
+"""The core language the expander produces and the compiler consumes.
+
+Every derived form (let, cond, do, guard, …) is expanded into these few nodes. Each node
+keeps the source position of the form it came from, so compiled code can report errors at
+``file:line:col``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from harness.scheme.errors import SourcePos
+
+_var_ids = itertools.count()
+
+
+class Var:
+    """A local variable. ``assigned``: target of set!; ``captured``: used by an inner lambda."""
+
+    __slots__ = ("name", "uid", "assigned", "captured", "owner")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.uid = next(_var_ids)
+        self.assigned = False
+        self.captured = False
+        self.owner: Lambda | None = None
+
+    def __repr__(self) -> str:
+        return f"<var {self.name}#{self.uid}>"
+
+
+class Node:
+    __slots__ = ("pos",)
+
+
+class Const(Node):
+    __slots__ = ("value",)
+
+    def __init__(self, value: object, pos: SourcePos | None = None) -> None:
+        self.value, self.pos = value, pos
+
+
+class LocalRef(Node):
+    __slots__ = ("var",)
+
+    def __init__(self, var: Var, pos: SourcePos | None = None) -> None:
+        self.var, self.pos = var, pos
+
+
+class GlobalRef(Node):
+    """A top-level variable ``name`` of environment ``env`` (usually the one being compiled)."""
+
+    __slots__ = ("name", "env")
+
+    def __init__(self, name: str, env: object, pos: SourcePos | None = None) -> None:
+        self.name, self.env, self.pos = name, env, pos
+
+
+class SetLocal(Node):
+    __slots__ = ("var", "value")
+
+    def __init__(self, var: Var, value: Node, pos: SourcePos | None = None) -> None:
+        self.var, self.value, self.pos = var, value, pos
+
+
+class SetGlobal(Node):
+    """``set!`` (define=False: the variable must exist) or ``define`` (define=True)."""
+
+    __slots__ = ("name", "env", "value", "define")
+
+    def __init__(self, name: str, env: object, value: Node, define: bool,
+                 pos: SourcePos | None = None) -> None:
+        self.name, self.env, self.value, self.define, self.pos = name, env, value, define, pos
+
+
+class If(Node):
+    __slots__ = ("test", "then", "else_")
+
+    def __init__(self, test: Node, then: Node, else_: Node, pos: SourcePos | None = None):
+        self.test, self.then, self.else_, self.pos = test, then, else_, pos
+
+
+class Seq(Node):
+    __slots__ = ("body",)
+
+    def __init__(self, body: list[Node], pos: SourcePos | None = None) -> None:
+        self.body, self.pos = body, pos
+
+
+class Lambda(Node):
+    """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only."""
+
+    __slots__ = ("params", "rest", "body", "name", "self_var", "parent")
+
+    def __init__(self, params: list[Var], rest: Var | None, body: Node, name: str | None,
+                 pos: SourcePos | None = None) -> None:
+        self.params, self.rest, self.body, self.name, self.pos = params, rest, body, name, pos
+        self.self_var: Var | str | None = None  # what the lambda is bound to, if anything
+        self.parent: Lambda | None = None
+
+
+class Let(Node):
+    """Bind ``vars`` to ``inits`` (evaluated first, outside the new scope) then run body.
+
+    With ``rec`` the inits see the new variables (letrec*, internal defines).
+    """
+
+    __slots__ = ("vars", "inits", "body", "rec")
+
+    def __init__(self, vars: list[Var], inits: list[Node], body: Node, rec: bool,
+                 pos: SourcePos | None = None) -> None:
+        self.vars, self.inits, self.body, self.rec, self.pos = vars, inits, body, rec, pos
+
+
+class Call(Node):
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Node, args: list[Node], pos: SourcePos | None = None) -> None:
+        self.fn, self.args, self.pos = fn, args, pos

@@ -1,0 +1,503 @@
+"""The compiler: core AST nodes -> a Python ``ast.Module`` -> a code object.
+
+Shape of the generated code for one top-level form::
+
+    def h_make(k0, k1, ...):          # constants arrive as closure cells
+        def h_top():
+            global s_fib               # Scheme globals are the module globals (``s_`` names)
+            def s_fib(v1_n):
+                <budget check>
+                return v1_n if v1_n < 2 else s_fib(v1_n - 1) + s_fib(v1_n - 2)
+            return None
+        return h_top
+
+* Scheme procedures are Python functions; local variables are Python locals/cells.
+* A self tail call of a procedure that owns no captured variable becomes a ``while`` loop.
+* A tail call to any other unknown procedure returns a marker ``(proc, args)``: the
+  procedure is then compiled as a body (returns markers) plus a public function that runs
+  ``h_trampoline`` on them, so such calls take constant stack.
+* A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
+  Python's own TypeError then signals a wrong argument and translate.py names it.
+* Every Python node carries the Scheme line and column, so a traceback position *is* the
+  Scheme source position.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+
+from harness.scheme.ast_nodes import (
+    Call, Const, GlobalRef, If, Lambda, Let, LocalRef, Node, Seq, SetGlobal, SetLocal, Var,
+)
+from harness.scheme.errors import SourcePos
+from harness.scheme.names import escape, global_name
+
+SCHEME_CODE_PREFIX = "scm:"
+
+Stmts = list[ast.stmt]
+
+
+def _name(id_: str, ctx=None) -> ast.Name:
+    return ast.Name(id=id_, ctx=ctx or ast.Load())
+
+
+def _const(value) -> ast.Constant:
+    return ast.Constant(value=value)
+
+
+def _is_not_false(e: ast.expr) -> ast.expr:
+    return ast.Compare(left=e, ops=[ast.IsNot()], comparators=[_const(False)])
+
+
+class _Function:
+    """Code generation state of one Python function."""
+
+    def __init__(self, lam: Lambda | None, parent: "_Function | None") -> None:
+        self.lam = lam
+        self.parent = parent
+        self.nonlocals: set[str] = set()
+        self.globals: set[str] = set()
+        self.needs_trampoline = False
+        self.loop_used = False
+        self.loopable = False
+        self.param_names: list[str] = []
+        self.rest_name: str | None = None
+
+
+class Compiler:
+    """Compiles one top-level form of environment ``env`` from source ``filename``."""
+
+    def __init__(self, env, filename: str, budget_check: str = "none") -> None:
+        self.env = env
+        self.filename = filename
+        self.budget_check = budget_check  # "none", "flag" or "steps" (see limits.py)
+        self.constants: list = []
+        self._const_index: dict[int, str] = {}
+        self._tmp = itertools.count()
+        self.inline = env.inline_table()
+
+    # -- entry -------------------------------------------------------------------------------
+    def compile(self, node: Node):
+        """Return (code object, constants) for a top-level node."""
+        _analyze(node)
+        top = _Function(None, None)
+        body = self.tail(node, top)
+        fn = ast.FunctionDef(name="h_top", args=_arguments([], None), body=self._decls(top) + body,
+                             decorator_list=[], returns=None)
+        make = ast.FunctionDef(
+            name="h_make", args=_arguments([f"k{i}" for i in range(len(self.constants))], None),
+            body=[fn, ast.Return(value=_name("h_top"))], decorator_list=[], returns=None)
+        module = ast.Module(body=[make], type_ignores=[])
+        _locate_all(module, node.pos)
+        code = compile(module, SCHEME_CODE_PREFIX + self.filename, "exec")
+        return code, self.constants
+
+    # -- helpers ------------------------------------------------------------------------------
+    def tmp(self) -> str:
+        return f"t{next(self._tmp)}"
+
+    def constant(self, value) -> ast.expr:
+        t = type(value)
+        if value is None or t is bool or t is int or t is str:
+            return _const(value)
+        if t is float and value == value and value not in (float("inf"), float("-inf")):
+            return _const(value)
+        key = id(value)
+        name = self._const_index.get(key)
+        if name is None:
+            name = f"k{len(self.constants)}"
+            self.constants.append(value)
+            self._const_index[key] = name
+        return _name(name)
+
+    def var_name(self, var: Var) -> str:
+        return f"v{var.uid}_{escape(var.name)}"
+
+    def at(self, node, pos: SourcePos | None):
+        if pos is not None:
+            node.lineno = node.end_lineno = pos.line
+            node.col_offset = node.end_col_offset = pos.col
+        return node
+
+    def _decls(self, fn: _Function) -> Stmts:
+        out: Stmts = []
+        if fn.globals:
+            out.append(ast.Global(names=sorted(fn.globals)))
+        if fn.nonlocals:
+            out.append(ast.Nonlocal(names=sorted(fn.nonlocals)))
+        return out
+
+    def _budget(self) -> Stmts:
+        if self.budget_check == "steps":
+            return [ast.Try(body=[ast.Expr(ast.Call(func=_name("h_step"), args=[], keywords=[]))],
+                            handlers=[ast.ExceptHandler(
+                                type=_name("h_IndexError"), name=None,
+                                body=[ast.Expr(ast.Call(func=_name("h_refill"), args=[],
+                                                        keywords=[]))])],
+                            orelse=[], finalbody=[])]
+        if self.budget_check == "flag":
+            return [ast.If(test=ast.Attribute(value=_name("h_limits"), attr="stop", ctx=ast.Load()),
+                           body=[ast.Expr(ast.Call(func=_name("h_interrupt"), args=[],
+                                                   keywords=[]))], orelse=[])]
+        return []
+
+    # -- statements / expressions -------------------------------------------------------------
+    def effect(self, node: Node, fn: _Function) -> Stmts:
+        stmts, e = self.expr(node, fn)
+        if isinstance(e, (ast.Constant, ast.Name)):
+            return stmts
+        return stmts + [self.at(ast.Expr(value=e), node.pos)]
+
+    def tail(self, node: Node, fn: _Function) -> Stmts:
+        """Statements that compute ``node`` and return it (or continue a loop)."""
+        cls = node.__class__
+        if cls is If:
+            stmts, test = self.test(node.test, fn)
+            return stmts + [self.at(ast.If(test=test, body=self.tail(node.then, fn),
+                                           orelse=self.tail(node.else_, fn)), node.pos)]
+        if cls is Seq:
+            out: Stmts = []
+            for n in node.body[:-1]:
+                out += self.effect(n, fn)
+            return out + self.tail(node.body[-1], fn)
+        if cls is Let:
+            return self.let_bindings(node, fn) + self.tail(node.body, fn)
+        if cls is Call and fn.lam is not None:
+            return self.tail_call(node, fn)
+        stmts, e = self.expr(node, fn)
+        return stmts + [self.at(ast.Return(value=e), node.pos)]
+
+    def test(self, node: Node, fn: _Function) -> tuple[Stmts, ast.expr]:
+        """A condition: Scheme truth (everything but #f is true)."""
+        stmts, e = self.expr(node, fn)
+        if _is_boolean_expr(e):
+            return stmts, e
+        return stmts, _is_not_false(e)
+
+    def expr(self, node: Node, fn: _Function) -> tuple[Stmts, ast.expr]:
+        cls = node.__class__
+        if cls is Const:
+            return [], self.constant(node.value)
+        if cls is LocalRef:
+            name = self.var_name(node.var)
+            return [], self.at(_name(name), node.pos)
+        if cls is GlobalRef:
+            return [], self.at(self.global_ref(node.name, node.env, fn), node.pos)
+        if cls is Call:
+            return self.call(node, fn)
+        if cls is If:
+            return self.if_expr(node, fn)
+        if cls is Seq:
+            out: Stmts = []
+            for n in node.body[:-1]:
+                out += self.effect(n, fn)
+            stmts, e = self.expr(node.body[-1], fn)
+            return out + stmts, e
+        if cls is Let:
+            stmts = self.let_bindings(node, fn)
+            body_stmts, e = self.expr(node.body, fn)
+            return stmts + body_stmts, e
+        if cls is Lambda:
+            name = self.tmp() if node.name is None else f"{self.tmp()}_{escape(node.name)}"
+            return self.function(node, name, fn), _name(name)
+        if cls is SetLocal:
+            return self.set_local(node, fn), _const(None)
+        if cls is SetGlobal:
+            return self.set_global(node, fn), _const(None)
+        raise TypeError(f"cannot compile {node!r}")
+
+    def global_ref(self, name: str, env, fn: _Function) -> ast.expr:
+        if env is self.env:
+            return _name(global_name(name))
+        return ast.Subscript(value=self.constant(env.table), slice=_const(global_name(name)),
+                             ctx=ast.Load())
+
+    def if_expr(self, node: If, fn: _Function) -> tuple[Stmts, ast.expr]:
+        stmts, test = self.test(node.test, fn)
+        s1, e1 = self.expr(node.then, fn)
+        s2, e2 = self.expr(node.else_, fn)
+        if not s1 and not s2:
+            return stmts, self.at(ast.IfExp(test=test, body=e1, orelse=e2), node.pos)
+        t = self.tmp()
+        then = s1 + [ast.Assign(targets=[_name(t, ast.Store())], value=e1)]
+        else_ = s2 + [ast.Assign(targets=[_name(t, ast.Store())], value=e2)]
+        return stmts + [self.at(ast.If(test=test, body=then, orelse=else_), node.pos)], _name(t)
+
+    def let_bindings(self, node: Let, fn: _Function) -> Stmts:
+        out: Stmts = []
+        for var, init in zip(node.vars, node.inits):
+            name = self.var_name(var)
+            if init.__class__ is Lambda:
+                out += self.function(init, name, fn)
+                continue
+            stmts, e = self.expr(init, fn)
+            out += stmts
+            out.append(self.at(ast.Assign(targets=[_name(name, ast.Store())], value=e), init.pos))
+        return out
+
+    def set_local(self, node: SetLocal, fn: _Function) -> Stmts:
+        name = self.var_name(node.var)
+        self._declare_nonlocal(node.var, fn)
+        if node.value.__class__ is Lambda:
+            return self.function(node.value, name, fn)
+        stmts, e = self.expr(node.value, fn)
+        return stmts + [self.at(ast.Assign(targets=[_name(name, ast.Store())], value=e),
+                                node.pos)]
+
+    def _declare_nonlocal(self, var: Var, fn: _Function) -> None:
+        owner = var.owner
+        f = fn
+        while f is not None and f.lam is not owner:
+            f.nonlocals.add(self.var_name(var))
+            f = f.parent
+
+    def set_global(self, node: SetGlobal, fn: _Function) -> Stmts:
+        py = global_name(node.name)
+        if node.env is not self.env:
+            stmts, e = self.expr(node.value, fn)
+            target = ast.Subscript(value=self.constant(node.env.table), slice=_const(py),
+                                   ctx=ast.Store())
+            return stmts + [self.at(ast.Assign(targets=[target], value=e), node.pos)]
+        fn.globals.add(py)
+        if node.value.__class__ is Lambda:
+            return self.function(node.value, py, fn)
+        stmts, e = self.expr(node.value, fn)
+        return stmts + [self.at(ast.Assign(targets=[_name(py, ast.Store())], value=e), node.pos)]
+
+    # -- procedures -----------------------------------------------------------------------------
+    def function(self, lam: Lambda, name: str, parent: _Function) -> Stmts:
+        """Statements defining the procedure ``lam`` as the Python name ``name``."""
+        fn = _Function(lam, parent)
+        fn.param_names = [self.var_name(v) for v in lam.params]
+        fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
+        fn.loopable = lam.self_var is not None and _loopable(lam)
+        body = self.tail(lam.body, fn)
+        prologue = self._budget()
+        if fn.loop_used:
+            body = [ast.While(test=_const(True), body=prologue + body, orelse=[])]
+        else:
+            body = prologue + body
+        if fn.rest_name:
+            body = [ast.Assign(targets=[_name(fn.rest_name, ast.Store())],
+                               value=ast.Call(func=_name("h_tuple_to_list"),
+                                              args=[_name(fn.rest_name)], keywords=[]))] + body
+        args = _arguments(fn.param_names, fn.rest_name)
+        if not fn.needs_trampoline:
+            return [self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
+                                            decorator_list=[], returns=None),
+                            lam.pos)]
+        body_name = f"{name}_b"
+        body_def = ast.FunctionDef(name=body_name, args=args, body=self._decls(fn) + body,
+                                   decorator_list=[], returns=None)
+        call_args = [_name(p) for p in fn.param_names]
+        if fn.rest_name:
+            call_args.append(ast.Starred(value=_name(fn.rest_name), ctx=ast.Load()))
+        outer_body = [
+            ast.Assign(targets=[_name("r", ast.Store())],
+                       value=ast.Call(func=_name(body_name), args=call_args, keywords=[])),
+            ast.If(test=ast.Compare(left=ast.Attribute(value=_name("r"), attr="__class__",
+                                                       ctx=ast.Load()),
+                                    ops=[ast.Is()], comparators=[_name("h_tuple")]),
+                   body=[ast.Assign(targets=[_name("r", ast.Store())],
+                                    value=ast.Call(func=_name("h_trampoline"),
+                                                   args=[_name("r")], keywords=[]))],
+                   orelse=[]),
+            ast.Return(value=_name("r")),
+        ]
+        outer = ast.FunctionDef(name=name, args=_arguments(fn.param_names, fn.rest_name),
+                                body=outer_body, decorator_list=[], returns=None)
+        attach = ast.Assign(targets=[ast.Attribute(value=_name(name), attr="h_body",
+                                                   ctx=ast.Store())], value=_name(body_name))
+        return [self.at(body_def, lam.pos), self.at(outer, lam.pos), attach]
+
+    # -- calls -----------------------------------------------------------------------------------
+    def _args(self, args: list[Node], fn: _Function) -> tuple[Stmts, list[ast.expr]]:
+        stmts: Stmts = []
+        exprs: list[ast.expr] = []
+        for a in args:
+            s, e = self.expr(a, fn)
+            if s and exprs:
+                # keep left-to-right evaluation: earlier arguments go to temporaries
+                for i, prev in enumerate(exprs):
+                    if not isinstance(prev, (ast.Constant, ast.Name)):
+                        t = self.tmp()
+                        stmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=prev))
+                        exprs[i] = _name(t)
+            stmts += s
+            exprs.append(e)
+        return stmts, exprs
+
+    def known_procedure(self, node: Node):
+        """The procedure a call target is bound to at compile time, if it is a constant or a
+        global of this environment that the program does not redefine."""
+        if node.__class__ is Const:
+            return node.value
+        if node.__class__ is GlobalRef and node.env is self.env:
+            return self.env.stable_value(node.name)
+        return None
+
+    def call(self, node: Call, fn: _Function) -> tuple[Stmts, ast.expr]:
+        stmts, args = self._args(node.args, fn)
+        proc = self.known_procedure(node.fn)
+        if proc is not None:
+            template = self.inline.get(id(proc))
+            if template is not None and template[0] is proc:
+                e = template[1](args)
+                if e is not None:
+                    return stmts, self.at(e, node.pos)
+        fstmts, f = self.expr(node.fn, fn)
+        if fstmts:
+            t = self.tmp()
+            fstmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=f))
+            f = _name(t)
+        return fstmts + stmts, self.at(ast.Call(func=f, args=args, keywords=[]), node.pos)
+
+    def tail_call(self, node: Call, fn: _Function) -> Stmts:
+        lam = fn.lam
+        target = node.fn
+        is_self = (
+            (target.__class__ is LocalRef and target.var is lam.self_var)
+            or (target.__class__ is GlobalRef and target.env is self.env
+                and isinstance(lam.self_var, str) and target.name == lam.self_var)
+        )
+        nparams = len(lam.params)
+        if is_self and fn.loopable and (len(node.args) == nparams or (
+                lam.rest is not None and len(node.args) >= nparams)):
+            stmts, args = self._args(node.args, fn)
+            names = list(fn.param_names)
+            values = args[:nparams]
+            if lam.rest is not None:
+                names.append(fn.rest_name)
+                values.append(ast.Call(func=_name("h_tuple_to_list"),
+                                       args=[ast.Tuple(elts=args[nparams:], ctx=ast.Load())],
+                                       keywords=[]))
+            fn.loop_used = True
+            if not names:
+                return stmts + [ast.Continue()]
+            if len(names) == 1:
+                assign = ast.Assign(targets=[_name(names[0], ast.Store())], value=values[0])
+            else:
+                assign = ast.Assign(
+                    targets=[ast.Tuple(elts=[_name(n, ast.Store()) for n in names],
+                                       ctx=ast.Store())],
+                    value=ast.Tuple(elts=values, ctx=ast.Load()))
+            return stmts + [self.at(assign, node.pos), ast.Continue()]
+        proc = self.known_procedure(target)
+        if proc is not None and not _is_scheme_procedure(proc):
+            if proc is self.env.apply_procedure and node.args:
+                stmts, args = self._args(node.args, fn)
+                fn.needs_trampoline = True
+                marker = ast.Call(func=_name("h_apply_marker"), args=args, keywords=[])
+                return stmts + [self.at(ast.Return(value=marker), node.pos)]
+            stmts, e = self.call(node, fn)
+            return stmts + [self.at(ast.Return(value=e), node.pos)]
+        fstmts, f = self.expr(target, fn)
+        stmts, args = self._args(node.args, fn)
+        if fstmts and stmts:
+            t = self.tmp()
+            fstmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=f))
+            f = _name(t)
+        fn.needs_trampoline = True
+        marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
+        return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+
+def _is_scheme_procedure(proc) -> bool:
+    code = getattr(proc, "__code__", None)
+    return code is not None and code.co_filename.startswith(SCHEME_CODE_PREFIX)
+
+
+def _is_boolean_expr(e: ast.expr) -> bool:
+    if isinstance(e, ast.Compare):
+        return True
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, bool)
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        return True
+    return False
+
+
+def _arguments(names: list[str], rest: str | None) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in names],
+                         vararg=ast.arg(arg=rest) if rest else None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+def _locate_all(module: ast.Module, pos: SourcePos | None) -> None:
+    line = pos.line if pos else 1
+    col = pos.col if pos else 0
+    module.body[0].lineno = module.body[0].end_lineno = line
+    module.body[0].col_offset = module.body[0].end_col_offset = col
+    ast.fix_missing_locations(module)
+
+
+# -- analysis -------------------------------------------------------------------------------------
+
+
+def _analyze(root: Node) -> None:
+    """Set each variable's owner (the Lambda whose Python function holds it) and mark
+    variables used or assigned from an inner Lambda as captured."""
+    stack: list[tuple[Node, Lambda | None]] = [(root, None)]
+    while stack:
+        node, lam = stack.pop()
+        cls = node.__class__
+        if cls is LocalRef:
+            if node.var.owner is not lam:
+                node.var.captured = True
+        elif cls is SetLocal:
+            node.var.assigned = True
+            if node.var.owner is not lam:
+                node.var.captured = True
+            stack.append((node.value, lam))
+        elif cls is Lambda:
+            node.parent = lam
+            for v in node.params:
+                v.owner = node
+            if node.rest is not None:
+                node.rest.owner = node
+            stack.append((node.body, node))
+        elif cls is Let:
+            for v in node.vars:
+                v.owner = lam
+            stack.extend((i, lam) for i in node.inits)
+            stack.append((node.body, lam))
+        elif cls is If:
+            stack.append((node.test, lam))
+            stack.append((node.then, lam))
+            stack.append((node.else_, lam))
+        elif cls is Seq:
+            stack.extend((n, lam) for n in node.body)
+        elif cls is Call:
+            stack.append((node.fn, lam))
+            stack.extend((a, lam) for a in node.args)
+        elif cls is SetGlobal:
+            stack.append((node.value, lam))
+
+
+def _loopable(lam: Lambda) -> bool:
+    """A self tail call may become a loop only if no variable living in this function is
+    captured by an inner closure (a loop would share one cell between iterations) and the
+    procedure's own name is never reassigned."""
+    sv = lam.self_var
+    if isinstance(sv, Var) and sv.assigned:
+        return False
+    owned: list[Var] = list(lam.params) + ([lam.rest] if lam.rest else [])
+    stack: list[Node] = [lam.body]
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls is Let:
+            owned.extend(node.vars)
+            stack.extend(node.inits)
+            stack.append(node.body)
+        elif cls is If:
+            stack += [node.test, node.then, node.else_]
+        elif cls is Seq:
+            stack.extend(node.body)
+        elif cls is Call:
+            stack.append(node.fn)
+            stack.extend(node.args)
+        elif cls is SetLocal or cls is SetGlobal:
+            stack.append(node.value)
+    return not any(v.captured for v in owned)

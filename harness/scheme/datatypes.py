@@ -1,0 +1,275 @@
+"""Runtime representation of Scheme values.
+
+The mapping is chosen for speed of the compiled code (see compiler.py):
+
+=================  ==========================================================
+Scheme             Python
+=================  ==========================================================
+pair               ``list`` of exactly two items ``[car, cdr]`` (fast cons)
+()                 ``NIL`` (the only ``Nil`` instance)
+boolean            ``True`` / ``False``
+exact integer      ``int``; exact rational ``fractions.Fraction``
+inexact real       ``float``; complex ``complex``
+symbol             ``Symbol`` (interned: compare with ``is``)
+char               ``Char`` (interned: compare with ``is``)
+string             ``String`` (mutable; text in ``.s``)
+vector             ``Vector`` (items in ``.items``)
+bytevector         ``Bytevector`` (bytes in ``.b``, a ``bytearray``)
+procedure          any Python function
+unspecified        ``None``
+multiple values    ``Values`` (a tuple subclass) unless exactly one value
+eof object         ``EOF``
+=================  ==========================================================
+
+No Scheme value except a pair is subscriptable, so the compiler can inline
+``(car x)`` as ``x[0]`` and still get an error for every non-pair.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+__all__ = [
+    "Symbol", "Nil", "NIL", "Char", "String", "Vector", "Bytevector", "Values",
+    "Eof", "EOF", "Promise", "RecordType", "Record", "DefaultObject", "DEFAULT",
+    "sym", "cons", "list_to_py", "py_to_list", "is_pair", "is_list", "is_true",
+    "is_number", "is_exact_integer", "NUMBER_TYPES",
+]
+
+
+class Symbol:
+    """An identifier; ``Symbol.intern(name)`` returns the unique symbol of that name."""
+
+    __slots__ = ("name", "__weakref__")
+    _table: dict[str, "Symbol"] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @classmethod
+    def intern(cls, name: str) -> "Symbol":
+        s = cls._table.get(name)
+        if s is None:
+            s = cls._table[name] = cls(name)
+        return s
+
+    def is_interned(self) -> bool:
+        return Symbol._table.get(self.name) is self
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+sym = Symbol.intern
+
+
+class Nil:
+    """The empty list. There is exactly one instance, ``NIL``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "()"
+
+    def __bool__(self) -> bool:  # Python-side convenience only; Scheme truth is `is not False`
+        return True
+
+
+NIL = Nil()
+
+
+class Char:
+    """A character. ``Char.of(c)`` returns the unique Char for the one-character string c."""
+
+    __slots__ = ("c",)
+    _table: dict[str, "Char"] = {}
+
+    def __init__(self, c: str) -> None:
+        self.c = c
+
+    @classmethod
+    def of(cls, c: str) -> "Char":
+        ch = cls._table.get(c)
+        if ch is None:
+            ch = cls._table[c] = cls(c)
+        return ch
+
+    def __repr__(self) -> str:
+        return f"#\\{self.c}"
+
+
+class String:
+    """A mutable Scheme string. ``s`` holds the text; mutation replaces it (O(n) per set)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, String) and other.s == self.s
+
+    __hash__ = None  # mutable: never a raw dict key
+
+    def __repr__(self) -> str:
+        return f"String({self.s!r})"
+
+
+class Vector:
+    """A Scheme vector; ``items`` is a Python list."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vector) and other.items == self.items
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Vector({self.items!r})"
+
+
+class Bytevector:
+    """A Scheme bytevector; ``b`` is a bytearray."""
+
+    __slots__ = ("b",)
+
+    def __init__(self, b: bytearray) -> None:
+        self.b = b
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bytevector) and other.b == self.b
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Bytevector({bytes(self.b)!r})"
+
+
+class Values(tuple):
+    """Zero or several values returned by ``values`` (one value is returned as itself)."""
+
+    __slots__ = ()
+
+
+class Eof:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "#<eof>"
+
+
+EOF = Eof()
+
+
+class DefaultObject:
+    """Marks an optional argument that was not passed."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "#<default>"
+
+
+DEFAULT = DefaultObject()
+
+
+class Promise:
+    """A promise from ``delay``/``delay-force``/``make-promise``.
+
+    ``box`` is shared between promises chained by delay-force so that forcing is iterative
+    (R7RS 4.2.5); ``box[0]`` is True when ``box[1]`` is the value, else box[1] is a thunk.
+    """
+
+    __slots__ = ("box",)
+
+    def __init__(self, done: bool, value: object) -> None:
+        self.box = [done, value]
+
+
+class RecordType:
+    """A record type made by ``define-record-type``."""
+
+    __slots__ = ("name", "fields", "instance_class")
+
+    def __init__(self, name: str, fields: tuple[str, ...]) -> None:
+        self.name = name
+        self.fields = fields
+        # One Python class per record type; slot names are positional so no user-chosen
+        # field name can collide with a Python attribute.
+        self.instance_class = type(
+            f"record:{name}", (Record,), {"__slots__": tuple(f"f{i}" for i in range(len(fields)))}
+        )
+        self.instance_class.rtd = self
+
+    def __repr__(self) -> str:
+        return f"#<record-type {self.name}>"
+
+
+class Record:
+    __slots__ = ()
+    rtd: RecordType
+
+
+NUMBER_TYPES = (int, float, Fraction, complex)
+
+
+def is_number(x: object) -> bool:
+    t = type(x)
+    return t is int or t is float or t is Fraction or t is complex
+
+
+def is_exact_integer(x: object) -> bool:
+    t = type(x)
+    return t is int or (t is Fraction and x.denominator == 1)
+
+
+def cons(a: object, d: object) -> list:
+    return [a, d]
+
+
+def is_pair(x: object) -> bool:
+    return x.__class__ is list
+
+
+def is_true(x: object) -> bool:
+    return x is not False
+
+
+def is_list(x: object) -> bool:
+    """True for a proper (finite, NIL-terminated) list."""
+    slow = x
+    while True:
+        if x is NIL:
+            return True
+        if x.__class__ is not list:
+            return False
+        x = x[1]
+        if x is NIL:
+            return True
+        if x.__class__ is not list:
+            return False
+        x = x[1]
+        slow = slow[1]
+        if x is slow:
+            return False
+
+
+def py_to_list(items, tail: object = NIL) -> object:
+    """Build a Scheme list from a Python iterable (optionally with an improper tail)."""
+    result = tail
+    for item in reversed(list(items)):
+        result = [item, result]
+    return result
+
+
+def list_to_py(x: object) -> list:
+    """The elements of a proper Scheme list as a Python list (stops at the first non-pair)."""
+    out = []
+    while x.__class__ is list:
+        out.append(x[0])
+        x = x[1]
+    return out

@@ -1,0 +1,106 @@
+"""Top-level environments: the variables and syntax a program sees.
+
+An environment's ``table`` is the globals dict of its compiled code (Scheme names are
+stored under ``s_…`` names, runtime helpers under ``h_…``; ``__builtins__`` is empty so no
+Python builtin is reachable). ``syntax`` maps symbols to macros and special forms.
+"""
+
+from __future__ import annotations
+
+from harness.scheme import limits, runtime
+from harness.scheme.datatypes import NIL, Symbol, py_to_list
+from harness.scheme.names import global_name
+
+FEATURES = ("r7rs", "exact-closed", "exact-complex", "ieee-float", "full-unicode", "ratios",
+            "harness", "python")
+
+
+def _tuple_to_list(t: tuple) -> object:
+    result = NIL
+    for x in reversed(t):
+        result = [x, result]
+    return result
+
+
+class Environment:
+    """A top-level environment of one tier.
+
+    ``budget_check`` is how compiled code checks limits ("none", "flag", "steps");
+    ``allowed_libraries`` is None (all) or the set of library names this tier may import.
+    """
+
+    def __init__(self, name: str = "user", budget_check: str = "none",
+                 allowed_libraries: frozenset | None = None, allow_include: bool = True,
+                 tier: str = "unsandboxed") -> None:
+        self.name = name
+        self.budget_check = budget_check
+        self.allowed_libraries = allowed_libraries
+        self.allow_include = allow_include
+        self.tier = tier
+        self.syntax: dict[Symbol, object] = {}
+        self.declared: set[str] = set()
+        self.imported: set[tuple] = set()
+        self._inline: dict | None = None
+        self.table: dict = {
+            "__builtins__": {},
+            "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
+            "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
+            "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
+            "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
+        }
+
+    # -- variables ----------------------------------------------------------------------
+    def define(self, name: str, value: object) -> None:
+        self.table[global_name(name)] = value
+
+    def lookup(self, name: str, default: object = None) -> object:
+        return self.table.get(global_name(name), default)
+
+    def is_bound(self, name: str) -> bool:
+        return global_name(name) in self.table
+
+    def declare(self, name: str) -> None:
+        """Note that the program defines ``name`` (so it is never inlined as a primitive)."""
+        self.declared.add(name)
+
+    def stable_value(self, name: str) -> object:
+        if name in self.declared:
+            return None
+        return self.table.get(global_name(name))
+
+    def names(self) -> list[str]:
+        from harness.scheme.names import scheme_name
+        return sorted(scheme_name(k) for k in self.table if k.startswith("s_"))
+
+    # -- compiler support -----------------------------------------------------------------
+    def inline_table(self) -> dict:
+        if self._inline is None:
+            from harness.scheme.inline import build_inline_table
+            from harness.scheme.primitives import LIBRARIES
+            self._inline = build_inline_table(LIBRARIES)
+        return self._inline
+
+    @property
+    def apply_procedure(self):
+        return runtime.apply
+
+    # -- libraries --------------------------------------------------------------------------
+    def features(self) -> tuple[str, ...]:
+        return FEATURES
+
+    def has_library(self, spec: object) -> bool:
+        from harness.scheme.libraries import find_library, library_key
+        try:
+            key = library_key(spec)
+        except Exception:
+            return False
+        return self.may_import(key) and find_library(key) is not None
+
+    def may_import(self, key: tuple) -> bool:
+        return self.allowed_libraries is None or key in self.allowed_libraries
+
+    def command_line(self) -> object:
+        return py_to_list([])
+
+    def __repr__(self) -> str:
+        return f"#<environment {self.name}>"

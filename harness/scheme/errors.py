@@ -1,0 +1,130 @@
+"""Scheme conditions and the Python exceptions that carry them.
+
+* ``ErrorObject`` is the Scheme error object (``error-object?``): message, irritants, kind.
+* ``SchemeError`` is the Python exception that carries any raised Scheme object through
+  Python frames; ``guard`` and ``with-exception-handler`` catch it.
+* ``ResourceLimitExceeded`` (a ``BaseException``) is what the sandbox raises when a step,
+  time, depth or size budget runs out: Scheme code cannot catch it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePos:
+    """A place in a source text: ``file`` name, 1-based ``line`` and ``col``."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class ErrorObject:
+    """An R7RS error object. ``kind`` is 'error', 'read', 'file' or 'syntax'."""
+
+    __slots__ = ("message", "irritants", "kind", "where")
+
+    def __init__(self, message: str, irritants: tuple = (), kind: str = "error",
+                 where: SourcePos | None = None) -> None:
+        self.message = message
+        self.irritants = tuple(irritants)
+        self.kind = kind
+        self.where = where
+
+    def __repr__(self) -> str:
+        return f"#<error {self.message!r}>"
+
+
+class SchemeError(Exception):
+    """A raised Scheme object travelling through Python frames.
+
+    ``payload`` is the object given to ``raise`` (an ``ErrorObject`` for errors signalled by
+    ``error`` or by a primitive). ``where`` is the innermost source position known for it.
+    ``handled`` is True once the handlers installed by with-exception-handler have seen it.
+    """
+
+    handled = False
+
+    def __init__(self, payload: object, continuable: bool = False,
+                 where: SourcePos | None = None) -> None:
+        super().__init__(payload)
+        self.payload = payload
+        self.continuable = continuable
+        self.where = where
+
+    @property
+    def message(self) -> str:
+        from harness.scheme.printer import describe_condition
+        return describe_condition(self.payload)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def error(message: str, *irritants: object, kind: str = "error",
+          where: SourcePos | None = None) -> SchemeError:
+    """Build (not raise) a SchemeError carrying an ErrorObject; use as ``raise error(...)``."""
+    return SchemeError(ErrorObject(message, irritants, kind, where), where=where)
+
+
+def wrong_type(who: str, expected: str, value: object) -> SchemeError:
+    """``who: expected <expected>, got <value>`` — the standard argument-type error."""
+    from harness.scheme.printer import write_string
+    return error(f"{who}: expected {expected}, got {write_string(value)}", value)
+
+
+def syntax_error(message: str, where: SourcePos | None, *irritants: object) -> SchemeError:
+    return error(message, *irritants, kind="syntax", where=where)
+
+
+class ReadError(SchemeError):
+    """A lexical or syntactic error in Scheme source text."""
+
+    def __init__(self, message: str, where: SourcePos | None) -> None:
+        super().__init__(ErrorObject(message, (), "read", where), where=where)
+
+
+class ResourceLimitExceeded(BaseException):
+    """A sandbox budget ran out. Not catchable from Scheme."""
+
+    kind = "resource"
+
+    def __init__(self, message: str, where: SourcePos | None = None) -> None:
+        super().__init__(message)
+        self.where = where
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0])
+
+
+class StepLimitExceeded(ResourceLimitExceeded):
+    kind = "steps"
+
+
+class TimeLimitExceeded(ResourceLimitExceeded):
+    kind = "time"
+
+
+class DepthLimitExceeded(ResourceLimitExceeded):
+    kind = "depth"
+
+
+class SizeLimitExceeded(ResourceLimitExceeded):
+    kind = "size"
+
+
+def caret_excerpt(source: str | None, where: SourcePos | None) -> str:
+    """The source line of ``where`` with a caret under its column ('' if unknown)."""
+    if source is None or where is None:
+        return ""
+    lines = source.splitlines()
+    if not 1 <= where.line <= len(lines):
+        return ""
+    text = lines[where.line - 1].expandtabs(1)
+    return f"{text}\n{' ' * max(where.col - 1, 0)}^"

@@ -1,0 +1,95 @@
+"""Find where a datum ends without parsing it (for ``read`` and for error messages)."""
+
+from __future__ import annotations
+
+import re
+
+# One token at a time: strings, |symbols|, chars, comments, openers, closers, prefixes, atoms.
+_TOKEN = re.compile(r'''
+    (?P<ws>\s+|;[^\n]*)
+  | (?P<block>\#\|)
+  | (?P<string>"(?:\\.|[^"\\])*")
+  | (?P<pipe>\|(?:\\.|[^|\\])*\|)
+  | (?P<char>\#\\(?:.|\n)[^\s()";'`,|]*)
+  | (?P<open>\(|\#\(|\#[uU]8\()
+  | (?P<close>\))
+  | (?P<prefix>'|`|,@|,|\#;|\#\d+=)
+  | (?P<atom>[^\s()";'`,|]+)
+''', re.X | re.S)
+
+
+def _skip_block(text: str, i: int) -> int | None:
+    depth = 1
+    n = len(text)
+    while depth and i < n:
+        if text.startswith("#|", i):
+            depth, i = depth + 1, i + 2
+        elif text.startswith("|#", i):
+            depth, i = depth - 1, i + 2
+        else:
+            i += 1
+    return i if not depth else None
+
+
+def datum_end(text: str, start: int = 0) -> int | None:
+    """Offset just past the first complete datum at or after ``start``.
+
+    None when only whitespace and comments remain. An unterminated datum extends to the end
+    of the text (the parser then reports the error with its position).
+    """
+    i, n = start, len(text)
+    depth = 0
+    pending_prefix = False
+    while i < n:
+        m = _TOKEN.match(text, i)
+        if m is None:  # an unterminated string or |symbol|
+            return n
+        kind = m.lastgroup
+        i = m.end()
+        if kind == "ws":
+            continue
+        if kind == "block":
+            end = _skip_block(text, i)
+            if end is None:
+                return n
+            i = end
+            continue
+        if kind == "prefix":
+            pending_prefix = True
+            continue
+        if kind == "open":
+            depth += 1
+            pending_prefix = False
+            continue
+        if kind == "close":
+            depth -= 1
+            if depth <= 0:
+                return i
+            continue
+        pending_prefix = False
+        if depth == 0:
+            return i
+    return n if depth or pending_prefix else None
+
+
+def unclosed_opener(text: str) -> int | None:
+    """Offset of the outermost opening parenthesis that is never closed, if any."""
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        m = _TOKEN.match(text, i)
+        if m is None:
+            return None
+        kind = m.lastgroup
+        if kind == "open":
+            stack.append(m.start())
+        elif kind == "close" and stack:
+            stack.pop()
+        elif kind == "block":
+            end = _skip_block(text, m.end())
+            if end is None:
+                return None
+            i = end
+            continue
+        i = m.end()
+    return stack[0] if stack else None

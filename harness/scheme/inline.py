@@ -1,0 +1,131 @@
+"""Primitives the compiler writes as Python operators instead of calls.
+
+Each template takes the compiled argument expressions and returns a Python expression, or
+None when that argument count is not inlined (the call then goes to the procedure).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+Template = Callable[[list[ast.expr]], "ast.expr | None"]
+
+
+def _sub(e: ast.expr, i: int) -> ast.expr:
+    return ast.Subscript(value=e, slice=ast.Constant(i), ctx=ast.Load())
+
+
+def _path(*idx: int) -> Template:
+    def t(a):
+        if len(a) != 1:
+            return None
+        e = a[0]
+        for i in idx:
+            e = _sub(e, i)
+        return e
+    return t
+
+
+def _is(const_name: str) -> Template:
+    def t(a):
+        if len(a) != 1:
+            return None
+        return ast.Compare(left=a[0], ops=[ast.Is()],
+                           comparators=[ast.Name(id=const_name, ctx=ast.Load())])
+    return t
+
+
+def _is_false(a):
+    if len(a) != 1:
+        return None
+    return ast.Compare(left=a[0], ops=[ast.Is()], comparators=[ast.Constant(False)])
+
+
+def _pair_p(a):
+    if len(a) != 1:
+        return None
+    cls = ast.Attribute(value=a[0], attr="__class__", ctx=ast.Load())
+    return ast.Compare(left=cls, ops=[ast.Is()], comparators=[ast.Name(id="h_list",
+                                                                        ctx=ast.Load())])
+
+
+def _eq(a):
+    if len(a) != 2:
+        return None
+    return ast.Compare(left=a[0], ops=[ast.Is()], comparators=[a[1]])
+
+
+def _cons(a):
+    if len(a) != 2:
+        return None
+    return ast.List(elts=list(a), ctx=ast.Load())
+
+
+def _binop(op: ast.operator, unary: ast.unaryop | None = None, min_args: int = 2) -> Template:
+    def t(a):
+        if len(a) == 1 and unary is not None:
+            return ast.UnaryOp(op=unary, operand=a[0])
+        if len(a) < min_args or len(a) > 4:
+            return None
+        e = a[0]
+        for x in a[1:]:
+            e = ast.BinOp(left=e, op=op, right=x)
+        return e
+    return t
+
+
+def _compare(op_cls) -> Template:
+    def t(a):
+        if len(a) < 2 or len(a) > 4:
+            return None
+        return ast.Compare(left=a[0], ops=[op_cls() for _ in a[1:]], comparators=list(a[1:]))
+    return t
+
+
+def _zero_p(a):
+    if len(a) != 1:
+        return None
+    return ast.Compare(left=a[0], ops=[ast.Eq()], comparators=[ast.Constant(0)])
+
+
+TEMPLATES: dict[tuple[str, str], Template] = {
+    ("scheme base", "car"): _path(0),
+    ("scheme base", "cdr"): _path(1),
+    ("scheme base", "caar"): _path(0, 0),
+    ("scheme base", "cadr"): _path(1, 0),
+    ("scheme base", "cdar"): _path(0, 1),
+    ("scheme base", "cddr"): _path(1, 1),
+    ("scheme cxr", "caddr"): _path(1, 1, 0),
+    ("scheme cxr", "cdddr"): _path(1, 1, 1),
+    ("scheme base", "cons"): _cons,
+    ("scheme base", "null?"): _is("h_NIL"),
+    ("scheme base", "pair?"): _pair_p,
+    ("scheme base", "not"): _is_false,
+    ("scheme base", "eq?"): _eq,
+    ("scheme base", "+"): _binop(ast.Add()),
+    ("scheme base", "-"): _binop(ast.Sub(), ast.USub()),
+    ("scheme base", "*"): _binop(ast.Mult()),
+    ("scheme base", "<"): _compare(ast.Lt),
+    ("scheme base", ">"): _compare(ast.Gt),
+    ("scheme base", "<="): _compare(ast.LtE),
+    ("scheme base", ">="): _compare(ast.GtE),
+    ("scheme base", "="): _compare(ast.Eq),
+    ("scheme base", "zero?"): _zero_p,
+}
+
+#: operator names that the error translator reports for inlined primitives
+INLINE_NAMES = {name for _, name in TEMPLATES}
+
+
+def build_inline_table(libraries: dict) -> dict[int, tuple[object, Template]]:
+    """id(procedure) -> (procedure, template) for the registered primitives."""
+    from harness.scheme import runtime as rt
+    table: dict[int, tuple[object, Template]] = {}
+    for (lib, name), template in TEMPLATES.items():
+        proc = libraries.get(tuple(lib.split()), {}).get(name)
+        if proc is not None:
+            table[id(proc)] = (proc, template)
+    table[id(rt.cons)] = (rt.cons, _cons)
+    table[id(rt.eq)] = (rt.eq, _eq)
+    return table

@@ -1,0 +1,254 @@
+"""Running Scheme: read -> expand -> compile -> execute, one top-level form at a time.
+
+``Interpreter`` is the embedding API: an environment of a tier plus ``eval_string`` and
+``load_file``. Errors leave as ``SchemeError`` (or ``ResourceLimitExceeded``) with a
+source position; ``format_error`` renders ``FILE:LINE:COL: message`` with a caret.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.scheme.ast_nodes import Const
+from harness.scheme.compiler import Compiler
+from harness.scheme.datatypes import NIL, Symbol, list_to_py
+from harness.scheme.environment import Environment
+from harness.scheme.errors import (
+    ErrorObject, ReadError, ResourceLimitExceeded, SchemeError, caret_excerpt, syntax_error,
+)
+from harness.scheme.expander import SPECIALS, Expander, special
+from harness.scheme.libraries import (
+    SANDBOX_LIBRARIES, STANDARD_LIBRARIES, Library, import_into, library_key, register_library,
+)
+from harness.scheme.limits import ensure_recursion_limit
+from harness.scheme.reader import SourceMap, read_all
+from harness.scheme.syntax import Scope, base_symbol, is_identifier
+from harness.scheme.translate import condition_from_native, locate, register_source
+
+import harness.scheme.forms  # noqa: F401  (registers the special forms)
+
+S_DEFINE = Symbol.intern("define")
+S_BEGIN = Symbol.intern("begin")
+
+
+def _spec(key: tuple) -> object:
+    result = NIL
+    for part in reversed(key):
+        result = [int(part) if part.isdigit() else Symbol.intern(part), result]
+    return result
+
+
+def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
+                     imports=STANDARD_LIBRARIES, name: str = "user") -> Environment:
+    """A fresh environment of ``tier`` with the libraries ``imports`` imported."""
+    ensure_recursion_limit()
+    sandboxed = tier == "sandboxed"
+    if budget_check is None:
+        budget_check = "steps" if sandboxed else "flag"
+    env = Environment(name=name, budget_check=budget_check,
+                      allowed_libraries=SANDBOX_LIBRARIES if sandboxed else None,
+                      allow_include=not sandboxed, tier=tier)
+    env.syntax[Symbol.intern("import")] = SPECIALS["import"]
+    env.syntax[Symbol.intern("define-library")] = SPECIALS["define-library"]
+    for key in imports:
+        if env.may_import(key):
+            import_into(env, _spec(key))
+    return env
+
+
+def prescan(env: Environment, forms: list) -> None:
+    """Declare every name the forms define at top level, so none is inlined as a primitive."""
+    stack = list(forms)
+    while stack:
+        f = stack.pop()
+        if f.__class__ is not list or not is_identifier(f[0]):
+            continue
+        head = base_symbol(f[0])
+        if head is S_BEGIN:
+            stack.extend(list_to_py(f[1]))
+        elif head is S_DEFINE and f[1].__class__ is list:
+            target = f[1][0]
+            while target.__class__ is list:
+                target = target[0]
+            if is_identifier(target):
+                env.declare(base_symbol(target).name)
+
+
+def eval_form(env: Environment, form: object, smap: SourceMap | None,
+              scope: Scope | None = None) -> object:
+    """Expand, compile and run one top-level form."""
+    exp = Expander(env, smap)
+    node = exp.expand_toplevel(form, scope or Scope(None, env))
+    filename = smap.name if smap is not None else "<eval>"
+    code, constants = Compiler(env, filename, env.budget_check).compile(node)
+    namespace: dict = {}
+    exec(code, env.table, namespace)
+    return namespace["h_make"](*constants)()
+
+
+def run_source(env: Environment, text: str, name: str = "<string>") -> object:
+    """Evaluate every form of ``text`` in ``env``; return the last value."""
+    register_source(name, text)
+    forms, smap = read_all(text, name)
+    prescan(env, forms)
+    result = None
+    for form in forms:
+        result = eval_form(env, form, smap)
+    return result
+
+
+def run_file(env: Environment, path: str | Path) -> object:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SchemeError(ErrorObject(f"cannot read {path}: {e.strerror}", (), "file")) from None
+    return run_source(env, text, str(path))
+
+
+def eval_datum(env: Environment, datum: object) -> object:
+    return eval_form(env, datum, None)
+
+
+_interaction: Environment | None = None
+
+
+def interaction_environment() -> Environment:
+    global _interaction
+    if _interaction is None:
+        _interaction = make_environment("unsandboxed", name="interaction")
+    return _interaction
+
+
+def load_library_file(path: Path) -> None:
+    """Evaluate a scheme_lib .sld file (its define-library forms register themselves)."""
+    env = make_environment("unsandboxed", budget_check="flag", imports=(), name=str(path))
+    run_file(env, path)
+
+
+# -- import and define-library -------------------------------------------------------------------
+@special("import")
+def _import(exp: Expander, x, scope, where):
+    if scope.parent is not None:
+        raise syntax_error("import: only allowed at top level", where)
+    for spec in list_to_py(x[1]):
+        import_into(exp.env, spec, exp.pos(spec, where))
+    return Const(None, where)
+
+
+@special("define-library")
+def _define_library(exp: Expander, x, scope, where):
+    parts = list_to_py(x[1])
+    if not parts:
+        raise syntax_error("define-library: expected a library name", where)
+    try:
+        key = library_key(parts[0])
+    except ValueError:
+        raise syntax_error("define-library: bad library name", where) from None
+    parent = exp.env
+    env = Environment(name=" ".join(key), budget_check=parent.budget_check,
+                      allowed_libraries=parent.allowed_libraries,
+                      allow_include=parent.allow_include, tier=parent.tier)
+    env.syntax[Symbol.intern("import")] = SPECIALS["import"]
+    exports: list[tuple[str, str]] = []
+    lib_scope = Scope(None, env)
+    decls = parts[1:]
+    while decls:
+        decl = decls.pop(0)
+        if decl.__class__ is not list or not is_identifier(decl[0]):
+            raise syntax_error("define-library: bad declaration", where)
+        kind = base_symbol(decl[0]).name
+        body = list_to_py(decl[1])
+        if kind == "export":
+            for spec in body:
+                if spec.__class__ is list:
+                    old, new = list_to_py(spec)[1:3]
+                    exports.append((base_symbol(old).name, base_symbol(new).name))
+                else:
+                    exports.append((base_symbol(spec).name, base_symbol(spec).name))
+        elif kind == "import":
+            for spec in body:
+                import_into(env, spec, exp.pos(spec, where))
+        elif kind in ("begin", "include", "include-ci", "include-library-declarations",
+                      "cond-expand"):
+            if kind == "begin":
+                forms = body
+            else:
+                rewritten = harness.scheme.forms.REWRITERS.get(kind)
+                if rewritten is None:
+                    raise syntax_error(f"define-library: {kind} is not supported", where)
+                inner = Expander(env, exp.smap)
+                new = rewritten.rewrite(inner, decl, lib_scope, where)
+                if kind == "cond-expand":
+                    decls[0:0] = list_to_py(new[1]) if new.__class__ is list else []
+                    continue
+                forms = list_to_py(new[1])
+            prescan(env, forms)
+            for form in forms:
+                eval_form(env, form, exp.smap, lib_scope)
+        else:
+            raise syntax_error(f"define-library: unknown declaration {kind}", where)
+    values: dict[str, object] = {}
+    for internal, external in exports:
+        sym = Symbol.intern(internal)
+        if sym in env.syntax:
+            values[external] = env.syntax[sym]
+        elif env.is_bound(internal):
+            values[external] = env.lookup(internal)
+        else:
+            raise syntax_error(f"define-library: exported name {internal} is not defined", where)
+    register_library(Library(key, values))
+    return Const(None, where)
+
+
+# -- errors ---------------------------------------------------------------------------------------
+def error_position(exc: BaseException):
+    where = getattr(exc, "where", None)
+    if where is None and isinstance(exc, SchemeError):
+        payload = exc.payload
+        if isinstance(payload, ErrorObject) and payload.where is not None:
+            where = payload.where
+    if where is None:
+        where = locate(exc)
+    return where
+
+
+def error_message(exc: BaseException) -> str:
+    if isinstance(exc, (SchemeError, ResourceLimitExceeded)):
+        return exc.message
+    if isinstance(exc, RecursionError):
+        return "recursion too deep"
+    return condition_from_native(exc).message
+
+
+def format_error(exc: BaseException) -> str:
+    """``FILE:LINE:COL: message`` followed by the source line and a caret."""
+    from harness.scheme.translate import SOURCES
+    where = error_position(exc)
+    message = error_message(exc)
+    if where is None:
+        return f"error: {message}"
+    excerpt = caret_excerpt(SOURCES.get(where.file), where)
+    return f"{where}: {message}" + (f"\n{excerpt}" if excerpt else "")
+
+
+class Interpreter:
+    """An embeddable Scheme: one environment of one tier."""
+
+    def __init__(self, tier: str = "unsandboxed", budget_check: str | None = None,
+                 imports=STANDARD_LIBRARIES) -> None:
+        self.env = make_environment(tier, budget_check, imports)
+        self._counter = 0
+
+    def eval_string(self, text: str, name: str | None = None) -> object:
+        if name is None:
+            self._counter += 1
+            name = f"<string-{self._counter}>"
+        return run_source(self.env, text, name)
+
+    def load_file(self, path: str | Path) -> object:
+        return run_file(self.env, path)
+
+
+__all__ = ["Interpreter", "make_environment", "run_source", "run_file", "eval_form",
+           "format_error", "ReadError"]

@@ -1,0 +1,190 @@
+"""Libraries: the built-in ones, ``define-library`` and ``import``.
+
+Built-in libraries combine the procedures registered in primitives/ with the syntax
+keywords listed here. Libraries written in Scheme live in ``scheme_lib/`` as
+``NAME/PART.sld`` (``(harness tools)`` -> ``scheme_lib/harness/tools.sld``) and are loaded
+on first import.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from harness.scheme.datatypes import NIL, Symbol, list_to_py
+from harness.scheme.errors import SourcePos, syntax_error
+from harness.scheme.syntax import base_symbol, is_identifier, strip
+
+SCHEME_LIB = Path(__file__).resolve().parent.parent.parent / "scheme_lib"
+
+SYNTAX_EXPORTS: dict[tuple, tuple[str, ...]] = {
+    ("scheme", "base"): (
+        "quote", "lambda", "define", "set!", "if", "begin", "let", "let*", "letrec", "letrec*",
+        "do", "and", "or", "when", "unless", "cond", "case", "define-syntax", "let-syntax",
+        "letrec-syntax", "syntax-rules", "syntax-error", "quasiquote", "unquote",
+        "unquote-splicing", "define-record-type", "let-values", "let*-values",
+        "define-values", "parameterize", "guard", "cond-expand", "include", "include-ci",
+        "assert",
+    ),
+    ("scheme", "lazy"): ("delay", "delay-force"),
+    ("scheme", "case-lambda"): ("case-lambda",),
+}
+
+#: what the sandboxed tier may import
+SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
+    "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
+    "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
+    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 130", "srfi 132",
+    "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
+    "harness strings", "harness sort", "harness ports",
+))
+
+#: every standard library (the default environment of `harness run` and the REPL)
+STANDARD_LIBRARIES = tuple(tuple(n.split()) for n in (
+    "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
+    "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
+    "scheme file", "scheme process-context", "scheme eval", "scheme repl", "scheme load",
+))
+
+UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
+                    ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
+                    ("scheme", "process-context"):
+                        "(scheme process-context) needs the unsandboxed tier",
+                    ("scheme", "load"): "(scheme load) needs the unsandboxed tier",
+                    ("scheme", "eval"): "(scheme eval) needs the unsandboxed tier",
+                    ("scheme", "repl"): "(scheme repl) needs the unsandboxed tier"}
+
+
+class Library:
+    """A library: its name and its exports (name -> value or syntax)."""
+
+    def __init__(self, name: tuple, exports: dict[str, object]) -> None:
+        self.name = name
+        self.exports = exports
+
+
+_libraries: dict[tuple, Library] = {}
+_lock = threading.RLock()
+_ALIASES = {("tein", "json"): ("harness", "json")}
+
+
+def library_key(spec: object) -> tuple:
+    """(scheme base) -> ('scheme', 'base'); numbers become strings: (srfi 1) -> ('srfi', '1')."""
+    parts = list_to_py(spec)
+    if not parts or _list_end(spec) is not NIL:
+        raise ValueError("bad library name")
+    out = []
+    for p in parts:
+        p = strip(p)
+        if isinstance(p, Symbol):
+            out.append(p.name)
+        elif type(p) is int and p >= 0:
+            out.append(str(p))
+        else:
+            raise ValueError("bad library name")
+    return tuple(out)
+
+
+def _list_end(x):
+    while x.__class__ is list:
+        x = x[1]
+    return x
+
+
+def _builtin(key: tuple) -> Library | None:
+    from harness.scheme import forms
+    from harness.scheme.expander import SPECIALS
+    from harness.scheme.primitives import load_all
+    libs = load_all()
+    syntax_names = SYNTAX_EXPORTS.get(key, ())
+    if key not in libs and not syntax_names:
+        return None
+    exports: dict[str, object] = dict(libs.get(key, {}))
+    for name in syntax_names:
+        exports[name] = SPECIALS.get(name) or forms.REWRITERS[name]
+    return Library(key, exports)
+
+
+def find_library(key: tuple) -> Library | None:
+    key = _ALIASES.get(key, key)
+    with _lock:
+        lib = _libraries.get(key)
+        if lib is not None:
+            return lib
+        path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
+        if path.is_file():
+            from harness.scheme.interpreter import load_library_file
+            load_library_file(path)
+            lib = _libraries.get(key)
+            if lib is not None:
+                return lib
+        lib = _builtin(key)
+        if lib is not None:
+            _libraries[key] = lib
+        return lib
+
+
+def register_library(lib: Library) -> None:
+    with _lock:
+        _libraries[lib.name] = lib
+
+
+def builtin_exports(key: tuple) -> dict[str, object]:
+    """The exports of a built-in library (used when a .sld file extends one)."""
+    lib = _builtin(key)
+    return dict(lib.exports) if lib else {}
+
+
+def resolve_import_set(spec, env, where: SourcePos | None) -> dict[str, object]:
+    """Names and bindings an import set (with only/except/prefix/rename) brings in."""
+    if spec.__class__ is not list:
+        raise syntax_error("import: bad import set", where)
+    head = spec[0]
+    kind = base_symbol(head).name if is_identifier(head) else None
+    args = list_to_py(spec[1])
+    if kind in ("only", "except", "prefix", "rename") and args and args[0].__class__ is list:
+        inner = resolve_import_set(args[0], env, where)
+        rest = [strip(a) for a in args[1:]]
+        if kind == "only":
+            names = [a.name for a in rest]
+            missing = [n for n in names if n not in inner]
+            if missing:
+                raise syntax_error(f"import: only: {', '.join(missing)} not exported", where)
+            return {n: inner[n] for n in names}
+        if kind == "except":
+            drop = {a.name for a in rest}
+            return {n: v for n, v in inner.items() if n not in drop}
+        if kind == "prefix":
+            return {rest[0].name + n: v for n, v in inner.items()}
+        out = dict(inner)
+        for pair in rest:
+            old, new = list_to_py(pair)
+            if old.name not in out:
+                raise syntax_error(f"import: rename: {old.name} not exported", where)
+            out[new.name] = out.pop(old.name)
+        return out
+    try:
+        key = library_key(spec)
+    except ValueError:
+        raise syntax_error("import: bad library name", where) from None
+    key = _ALIASES.get(key, key)
+    if not env.may_import(key):
+        reason = UNSANDBOXED_ONLY.get(key, f"({' '.join(key)}) is not available in the "
+                                           f"{env.tier} tier")
+        raise syntax_error(f"import: {reason}", where)
+    lib = find_library(key)
+    if lib is None:
+        raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
+    return lib.exports
+
+
+def import_into(env, spec, where: SourcePos | None = None) -> None:
+    from harness.scheme.syntax import Rewriter, Special
+    from harness.scheme.syntax_rules import Macro
+    for name, value in resolve_import_set(spec, env, where).items():
+        s = Symbol.intern(name)
+        if isinstance(value, (Special, Macro, Rewriter)):
+            env.syntax[s] = value
+        else:
+            env.syntax.pop(s, None)
+            env.define(name, value)

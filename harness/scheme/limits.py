@@ -1,0 +1,156 @@
+"""Budgets that stop runaway Scheme code: steps, wall-clock time, recursion depth, sizes.
+
+Compiled code checks the budget at every procedure entry and loop iteration, in one of
+three ways chosen per environment (``budget_check``):
+
+* ``"steps"``: ``h_step()`` pops one item off a shared list (a C call, no Python
+  arithmetic: ~1.4x on call-heavy code, measured in bench/); when the list runs dry
+  ``refill`` charges a chunk of steps to the running thread's ``Budget`` and checks its
+  deadline.
+* ``"flag"``: ``if h_limits.stop`` (~1.1x); a monitor thread raises the flag when some
+  thread's deadline passes. Time limits only.
+* ``"none"``: no check (trusted code, benchmarks).
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+import threading
+import time
+
+from harness.scheme.errors import StepLimitExceeded, TimeLimitExceeded
+
+CHUNK = 1000
+MAX_ALLOC = 50_000_000  # largest string/vector/list a single primitive call may allocate
+DEFAULT_STEPS = 10_000_000
+DEFAULT_SECONDS = 5.0
+DEFAULT_DEPTH = 1_100_000  # Python frames: a 1,000,000-deep Scheme recursion must work
+
+_CHUNK_ITEMS = [None] * CHUNK
+_step_items: list = list(_CHUNK_ITEMS)
+step = _step_items.pop  # h_step in compiled code
+
+
+class _Flags:
+    __slots__ = ("stop",)
+
+    def __init__(self) -> None:
+        self.stop = False
+
+
+flags = _Flags()  # h_limits in compiled code
+_local = threading.local()
+
+
+class Budget:
+    """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
+
+    __slots__ = ("steps", "deadline", "expired", "seconds", "max_steps", "active")
+
+    def __init__(self, steps: int | None = DEFAULT_STEPS,
+                 seconds: float | None = DEFAULT_SECONDS) -> None:
+        self.max_steps = steps
+        self.steps = steps
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.expired = False
+        self.active = False
+
+    def __enter__(self) -> "Budget":
+        _stack().append(self)
+        self.active = True
+        if self.deadline is not None:
+            _monitor.watch(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.active = False
+        _stack().remove(self)
+        if self.expired:
+            _monitor.forget(self)
+
+
+def _stack() -> list:
+    try:
+        return _local.stack
+    except AttributeError:
+        _local.stack = []
+        return _local.stack
+
+
+def current() -> Budget | None:
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+def refill() -> None:
+    """The step list ran dry: charge this thread's budget and check its deadline."""
+    _step_items.extend(_CHUNK_ITEMS)
+    budget = current()
+    if budget is None:
+        return
+    if budget.steps is not None:
+        budget.steps -= CHUNK
+        if budget.steps < 0:
+            raise StepLimitExceeded(f"step budget of {budget.max_steps:,} steps exhausted")
+    if budget.deadline is not None and time.monotonic() > budget.deadline:
+        raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
+
+
+def interrupt() -> None:
+    """The stop flag is up: stop this thread if its own deadline passed."""
+    budget = current()
+    if budget is not None and budget.expired:
+        raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
+    if not _monitor.any_expired():
+        flags.stop = False
+
+
+class _Monitor:
+    """One daemon thread that raises ``flags.stop`` when a watched deadline passes."""
+
+    def __init__(self) -> None:
+        self._heap: list = []
+        self._fired: set[Budget] = set()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, budget: Budget) -> None:
+        with self._cond:
+            heapq.heappush(self._heap, (budget.deadline, id(budget), budget))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="harness-limits",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def forget(self, budget: Budget) -> None:
+        with self._cond:
+            self._fired.discard(budget)
+
+    def any_expired(self) -> bool:
+        with self._cond:
+            return bool(self._fired)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                now = time.monotonic()
+                while self._heap and self._heap[0][0] <= now:
+                    _, _, budget = heapq.heappop(self._heap)
+                    if budget.active:
+                        budget.expired = True
+                        self._fired.add(budget)
+                        flags.stop = True
+                timeout = self._heap[0][0] - now if self._heap else None
+                self._cond.wait(timeout)
+
+
+_monitor = _Monitor()
+
+
+def ensure_recursion_limit(depth: int = DEFAULT_DEPTH) -> None:
+    """Let Scheme recursion go ``depth`` Python frames deep (compiled calls use no C stack)."""
+    if sys.getrecursionlimit() < depth:
+        sys.setrecursionlimit(depth)

@@ -1,0 +1,46 @@
+"""Scheme identifiers <-> Python identifiers in compiled code.
+
+Globals are ``s_`` + an escaped name, locals ``v<uid>_`` + an escaped name, runtime helpers
+``h_…``: the three can never collide. ASCII letters and digits stay; ``_`` is doubled;
+any other character becomes ``_<hex>_``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_cache: dict[str, str] = {}
+_ESC = re.compile(r"__|_([0-9a-f]+)_")
+
+
+def escape(name: str) -> str:
+    out = []
+    for ch in name:
+        if ch.isascii() and ch.isalnum():
+            out.append(ch)
+        elif ch == "_":
+            out.append("__")
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out)
+
+
+def global_name(name: str) -> str:
+    py = _cache.get(name)
+    if py is None:
+        py = _cache[name] = "s_" + escape(name)
+    return py
+
+
+def unescape(text: str) -> str:
+    return _ESC.sub(lambda m: "_" if m.group(0) == "__" else chr(int(m.group(1), 16)), text)
+
+
+def scheme_name(py: str) -> str:
+    """The Scheme name behind a compiled Python name (or the name itself if not ours)."""
+    if py.startswith("s_"):
+        return unescape(py[2:])
+    m = re.match(r"v\d+_(.*)$", py)
+    if m:
+        return unescape(m.group(1))
+    return py

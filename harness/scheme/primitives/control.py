@@ -1,0 +1,132 @@
+"""Control procedures: apply, continuations, values, exceptions, parameters, promises, eval."""
+
+from __future__ import annotations
+
+from harness.scheme import runtime as rt
+from harness.scheme.datatypes import Promise, String, Symbol, py_to_list
+from harness.scheme.errors import ErrorObject, wrong_type
+from harness.scheme.parameters import make_parameter as _make_parameter
+from harness.scheme.primitives import define, primitive
+
+BASE = "scheme base"
+
+define(BASE, "apply", rt.apply)
+define(BASE, "call-with-current-continuation", rt.call_cc)
+define(BASE, "call/cc", rt.call_cc)
+define(BASE, "dynamic-wind", rt.dynamic_wind)
+define(BASE, "values", rt.values)
+define(BASE, "call-with-values", rt.call_with_values)
+define(BASE, "with-exception-handler", rt.with_exception_handler)
+define(BASE, "raise", rt.raise_)
+define(BASE, "raise-continuable", rt.raise_continuable)
+define(BASE, "error", rt.scheme_error_proc)
+define("scheme lazy", "force", rt.force)
+define("scheme lazy", "make-promise", rt.make_promise)
+
+
+@primitive(BASE)
+def procedure_p(x):
+    return callable(x) and not isinstance(x, type)
+
+
+@primitive(BASE)
+def boolean_p(x):
+    return x is True or x is False
+
+
+@primitive(BASE)
+def boolean_eq_p(a, b, *more):
+    items = (a, b, *more)
+    for x in items:
+        if x is not True and x is not False:
+            raise wrong_type("boolean=?", "a boolean", x)
+    return all(x is items[0] for x in items)
+
+
+boolean_eq_p.__name__ = "boolean=?"
+define(BASE, "boolean=?", boolean_eq_p)
+
+
+@primitive(BASE)
+def make_parameter(value, converter=None):
+    if converter is not None and not callable(converter):
+        raise wrong_type("make-parameter", "a procedure", converter)
+    return _make_parameter(value, converter)
+
+
+@primitive(BASE)
+def error_object_p(x):
+    return isinstance(x, ErrorObject)
+
+
+def _error_object(who: str, x) -> ErrorObject:
+    if not isinstance(x, ErrorObject):
+        raise wrong_type(who, "an error object", x)
+    return x
+
+
+@primitive(BASE)
+def error_object_message(x):
+    return String(_error_object("error-object-message", x).message)
+
+
+@primitive(BASE)
+def error_object_irritants(x):
+    return py_to_list(_error_object("error-object-irritants", x).irritants)
+
+
+@primitive(BASE)
+def read_error_p(x):
+    return isinstance(x, ErrorObject) and x.kind == "read"
+
+
+@primitive(BASE)
+def file_error_p(x):
+    return isinstance(x, ErrorObject) and x.kind == "file"
+
+
+@primitive(BASE)
+def features():
+    from harness.scheme.environment import FEATURES
+    return py_to_list([Symbol.intern(f) for f in FEATURES])
+
+
+@primitive("scheme lazy")
+def promise_p(x):
+    return isinstance(x, Promise)
+
+
+@primitive("scheme eval")
+def environment(*specs):
+    from harness.scheme.interpreter import make_environment
+    from harness.scheme.libraries import import_into
+    env = make_environment("unsandboxed", imports=())
+    for spec in specs:
+        import_into(env, spec)
+    return env
+
+
+@primitive("scheme eval", name="eval")
+def eval_(expr, env=None):
+    from harness.scheme.environment import Environment
+    from harness.scheme.interpreter import eval_datum, interaction_environment
+    if env is None:
+        env = interaction_environment()
+    if not isinstance(env, Environment):
+        raise wrong_type("eval", "an environment", env)
+    return eval_datum(env, expr)
+
+
+@primitive("scheme repl")
+def interaction_environment():
+    from harness.scheme.interpreter import interaction_environment as ie
+    return ie()
+
+
+@primitive("scheme load")
+def load(filename, env=None):
+    from harness.scheme.interpreter import interaction_environment, run_file
+    if not isinstance(filename, String):
+        raise wrong_type("load", "a string", filename)
+    run_file(env or interaction_environment(), filename.s)
+    return None

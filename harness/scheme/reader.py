@@ -1,0 +1,408 @@
+"""The reader: Scheme source text -> data, with the position of every pair.
+
+The grammar lives in grammar.lark; ``DatumBuilder`` (a lark Transformer run inside the LALR
+parser, so no parse tree is built) turns tokens into values. Every callback returns a
+``(value, line, col)`` triple so that list callbacks can record the position of each
+element in a ``SourceMap``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from harness.scheme.datatypes import (
+    EOF, NIL, Bytevector, Char, String, Symbol, Vector, sym,
+)
+from harness.scheme.errors import ReadError, SourcePos
+from harness.scheme.extent import datum_end, unclosed_opener
+
+CHAR_NAMES = {
+    "alarm": "\a", "backspace": "\b", "delete": "\x7f", "escape": "\x1b", "newline": "\n",
+    "null": "\0", "return": "\r", "space": " ", "tab": "\t",
+}
+_ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\",
+            "|": "|"}
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+;|[ \t]*\n[ \t]*|.)", re.S)
+
+Q_QUOTE, Q_QUASIQUOTE, Q_UNQUOTE, Q_UNQUOTE_SPLICING = (
+    sym("quote"), sym("quasiquote"), sym("unquote"), sym("unquote-splicing"))
+
+
+class SourceMap:
+    """Positions of the pairs read from one source text.
+
+    ``pos_of(pair)`` is the position of the element the pair holds (for the first pair of a
+    list: the opening parenthesis). Pairs are keyed by id and kept alive by the map.
+    """
+
+    __slots__ = ("name", "text", "_pos")
+
+    def __init__(self, name: str, text: str) -> None:
+        self.name = name
+        self.text = text
+        self._pos: dict[int, tuple[object, int, int]] = {}
+
+    def add(self, pair: list, line: int, col: int) -> None:
+        self._pos[id(pair)] = (pair, line, col)
+
+    def pos_of(self, datum: object) -> SourcePos | None:
+        entry = self._pos.get(id(datum))
+        if entry is None or entry[0] is not datum:
+            return None
+        return SourcePos(self.name, entry[1], entry[2])
+
+
+class _Label:
+    """A ``#n#`` reference seen before its ``#n=`` datum is complete."""
+
+    __slots__ = ("n", "value")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.value: object = self
+
+
+_SKIP = object()  # what a datum comment or directive leaves behind
+
+
+def _unescape(body: str, where: SourcePos) -> str:
+    if "\\" not in body:
+        return body
+
+    def replace(m: re.Match) -> str:
+        esc = m.group(1)
+        if esc[0] == "x" and esc.endswith(";") and len(esc) > 2:
+            try:
+                return chr(int(esc[1:-1], 16))
+            except (ValueError, OverflowError):
+                raise ReadError(f"invalid hex escape \\{esc}", where) from None
+        if "\n" in esc:
+            return ""
+        if esc in _ESCAPES:
+            return _ESCAPES[esc]
+        raise ReadError(f"unknown string escape \\{esc}", where)
+
+    return _ESCAPE_RE.sub(replace, body)
+
+
+def _parse_number(text: str):
+    from harness.scheme.numparse import parse_number
+    return parse_number(text)
+
+
+class DatumBuilder(Transformer):
+    """Builds Scheme data from tokens; records pair positions in ``source_map``."""
+
+    def __init__(self, source_map: SourceMap) -> None:
+        super().__init__()
+        self.reset(source_map)
+
+    def reset(self, source_map: SourceMap) -> None:
+        self.map = source_map
+        self.name = source_map.name
+        self.fold_case = False
+        self.labels: dict[int, object] = {}
+        self.has_labels = False
+
+    def _where(self, tok: Token) -> SourcePos:
+        return SourcePos(self.name, tok.line, tok.column)
+
+    def start(self, items):
+        return [d for d in items if d[0] is not _SKIP]
+
+    # -- atoms ---------------------------------------------------------------------
+    def atom(self, c):
+        tok = c[0]
+        text = str(tok)
+        if text == ".":
+            return (_DOT, tok.line, tok.column)
+        first = text[0]
+        if first.isdigit() or first in "+-.":
+            num = _parse_number(text)
+            if num is not None:
+                return (num, tok.line, tok.column)
+        if self.fold_case:
+            text = text.casefold()
+        return (Symbol.intern(text), tok.line, tok.column)
+
+    def prefixed_number(self, c):
+        tok = c[0]
+        num = _parse_number(str(tok))
+        if num is None:
+            raise ReadError(f"bad number syntax {str(tok)!r}", self._where(tok))
+        return (num, tok.line, tok.column)
+
+    def boolean(self, c):
+        tok = c[0]
+        return (tok[1] == "t", tok.line, tok.column)
+
+    def char(self, c):
+        tok = c[0]
+        body = str(tok)[2:]
+        if len(body) == 1:
+            return (Char.of(body), tok.line, tok.column)
+        name = body.casefold() if self.fold_case else body
+        if name in CHAR_NAMES:
+            return (Char.of(CHAR_NAMES[name]), tok.line, tok.column)
+        if name[0] in "xX" and len(name) > 1:
+            try:
+                return (Char.of(chr(int(name[1:], 16))), tok.line, tok.column)
+            except (ValueError, OverflowError):
+                pass
+        raise ReadError(f"unknown character name #\\{body}", self._where(tok))
+
+    def string(self, c):
+        tok = c[0]
+        text = _unescape(str(tok)[1:-1], self._where(tok))
+        return (String(text), tok.line, tok.column)
+
+    def pipe_symbol(self, c):
+        tok = c[0]
+        return (Symbol.intern(_unescape(str(tok)[1:-1], self._where(tok))), tok.line, tok.column)
+
+    def directive(self, c):
+        self.fold_case = str(c[0]) == "#!fold-case"
+        return (_SKIP, 0, 0)
+
+    def datum_comment(self, c):
+        return (_SKIP, 0, 0)
+
+    # -- compound data -----------------------------------------------------------------
+    def list(self, c):
+        open_tok = c[0]
+        items = [d for d in c[1:-1] if d[0] is not _SKIP]
+        tail = NIL
+        n = len(items)
+        for i, d in enumerate(items):
+            if d[0] is _DOT:
+                if i != n - 2 or i == 0:
+                    raise ReadError("misplaced '.' in list", SourcePos(self.name, d[1], d[2]))
+                tail = items[-1][0]
+                items = items[:-2]
+                break
+        result = tail
+        smap = self.map
+        for value, line, col in reversed(items):
+            result = [value, result]
+            smap.add(result, line, col)
+        if result is not NIL:
+            smap.add(result, open_tok.line, open_tok.column)
+        return (result, open_tok.line, open_tok.column)
+
+    def vector(self, c):
+        items = [d[0] for d in c[1:-1] if d[0] is not _SKIP]
+        for v in items:
+            if v is _DOT:
+                raise ReadError("'.' in vector", self._where(c[0]))
+        return (Vector(items), c[0].line, c[0].column)
+
+    def bytevector(self, c):
+        items = [d for d in c[1:-1] if d[0] is not _SKIP]
+        data = bytearray()
+        for v, line, col in items:
+            if type(v) is not int or not 0 <= v <= 255:
+                raise ReadError("bytevector element must be an exact integer 0..255",
+                                SourcePos(self.name, line, col))
+            data.append(v)
+        return (Bytevector(data), c[0].line, c[0].column)
+
+    def _abbrev(self, head: Symbol, c):
+        tok, (value, line, col) = c
+        inner = [value, NIL]
+        self.map.add(inner, line, col)
+        outer = [head, inner]
+        self.map.add(outer, tok.line, tok.column)
+        return (outer, tok.line, tok.column)
+
+    def quote(self, c):
+        return self._abbrev(Q_QUOTE, c)
+
+    def quasiquote(self, c):
+        return self._abbrev(Q_QUASIQUOTE, c)
+
+    def unquote(self, c):
+        return self._abbrev(Q_UNQUOTE, c)
+
+    def unquote_splicing(self, c):
+        return self._abbrev(Q_UNQUOTE_SPLICING, c)
+
+    def label_def(self, c):
+        tok, (value, line, col) = c
+        n = int(str(tok)[1:-1])
+        label = self.labels.get(n)
+        if isinstance(label, _Label):
+            label.value = value
+        self.labels[n] = value
+        self.has_labels = True
+        return (value, tok.line, tok.column)
+
+    def label_ref(self, c):
+        tok = c[0]
+        n = int(str(tok)[1:-1])
+        if n not in self.labels:
+            self.labels[n] = _Label(n)
+        self.has_labels = True
+        return (self.labels[n], tok.line, tok.column)
+
+
+class _Dot:
+    __slots__ = ()
+
+
+_DOT = _Dot()
+
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
+_local = threading.local()
+
+
+def _get_parser() -> tuple[Lark, DatumBuilder]:
+    """This thread's parser and the builder embedded in it (builders carry per-read state)."""
+    try:
+        return _local.parser
+    except AttributeError:
+        builder = DatumBuilder(SourceMap("<string>", ""))
+        parser = Lark(_GRAMMAR.read_text(), parser="lalr", lexer="contextual", cache=True,
+                      maybe_placeholders=False, transformer=builder)
+        _local.parser = (parser, builder)
+        return _local.parser
+
+
+def _blank_block_comments(text: str, name: str) -> str:
+    """Replace nested ``#| ... |#`` comments (and a leading ``#!`` script line) by spaces."""
+    if text.startswith("#!") and not text.startswith(("#!fold-case", "#!no-fold-case")):
+        nl = text.find("\n")
+        text = " " * (len(text) if nl < 0 else nl) + ("" if nl < 0 else text[nl:])
+    if "#|" not in text:
+        return text
+    out = []
+    i, n = 0, len(text)
+    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|#\|', re.S)
+    while True:
+        m = scan.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        if m.group() != "#|":
+            out.append(text[i:m.end()])
+            i = m.end()
+            continue
+        out.append(text[i:m.start()])
+        depth, j = 1, m.end()
+        while depth and j < n:
+            two = text[j:j + 2]
+            if two == "#|":
+                depth, j = depth + 1, j + 2
+            elif two == "|#":
+                depth, j = depth - 1, j + 2
+            else:
+                j += 1
+        if depth:
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            raise ReadError("unterminated block comment #|", SourcePos(name, line, col))
+        out.append(re.sub(r"[^\n]", " ", text[m.start():j]))
+        i = j
+    return "".join(out)
+
+
+def _resolve_labels(datum: object) -> object:
+    """Replace ``_Label`` placeholders by their values (iteratively: data may be cyclic)."""
+    if isinstance(datum, _Label):
+        return datum.value
+    seen: set[int] = set()
+    stack = [datum]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if x.__class__ is list:
+            for i in (0, 1):
+                v = x[i]
+                if isinstance(v, _Label):
+                    x[i] = v.value
+                else:
+                    stack.append(v)
+        elif isinstance(x, Vector):
+            for i, v in enumerate(x.items):
+                if isinstance(v, _Label):
+                    x.items[i] = v.value
+                else:
+                    stack.append(v)
+    return datum
+
+
+def _position(text: str, name: str, offset: int) -> SourcePos:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return SourcePos(name, line, col)
+
+
+def _read_error(exc: UnexpectedInput, text: str, name: str) -> ReadError:
+    if isinstance(exc, UnexpectedEOF) or (
+            isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        opener = unclosed_opener(text)
+        if opener is not None:
+            return ReadError(f"unexpected end of input: '{text[opener]}' is never closed",
+                             _position(text, name, opener))
+        return ReadError("unexpected end of input", _position(text, name, len(text)))
+    where = SourcePos(name, exc.line, exc.column)
+    if isinstance(exc, UnexpectedToken):
+        tok = str(exc.token)
+        if tok == ")":
+            return ReadError("unexpected ')'", where)
+        return ReadError(f"unexpected {tok!r}", where)
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        if ch == '"':
+            return ReadError("unterminated string", where)
+        if ch == "|":
+            return ReadError("unterminated |symbol|", where)
+        if ch == "#":
+            return ReadError(f"bad syntax {text[exc.pos_in_stream:exc.pos_in_stream + 4]!r}",
+                             where)
+        return ReadError(f"unexpected character {ch!r}", where)
+    return ReadError(str(exc).splitlines()[0], where)
+
+
+def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
+    """Read every datum of ``text``; return them with the positions of their pairs."""
+    smap = SourceMap(name, text)
+    parser, builder = _get_parser()
+    builder.reset(smap)
+    try:
+        data = parser.parse(_blank_block_comments(text, name))
+    except UnexpectedInput as exc:
+        raise _read_error(exc, text, name) from None
+    except RecursionError:
+        raise ReadError("data nested too deeply", SourcePos(name, 1, 1)) from None
+    except ReadError:
+        raise
+    except Exception as exc:  # lark wraps callback errors in VisitError
+        inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, ReadError):
+            raise inner from None
+        raise
+    values = [d[0] for d in data]
+    if builder.has_labels:
+        values = [_resolve_labels(v) for v in values]
+    return values, smap
+
+
+def read_one(text: str, start: int = 0, name: str = "<port>") -> tuple[object, int]:
+    """Read the first datum at or after ``start``; return it and the offset just past it.
+
+    At end of input (only whitespace and comments left) the datum is ``EOF``.
+    """
+    end = datum_end(text, start)
+    if end is None:
+        return EOF, len(text)
+    values, _ = read_all(text[start:end], name)
+    if not values:
+        return EOF, len(text)
+    return values[0], end

@@ -1,0 +1,420 @@
+"""Run-time support for compiled code: control flow, exceptions, records, promises.
+
+Compiled procedures are plain Python functions. A procedure whose body makes a tail call
+to an unknown procedure is compiled as a pair: the public function and a ``h_body``
+attribute that returns a *tail-call marker* ``(procedure, args)`` (a plain tuple — no
+Scheme value is a plain tuple) instead of calling; ``trampoline`` runs markers in a loop,
+so such tail calls take constant stack space.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from harness.scheme.datatypes import (
+    NIL, Promise, RecordType, Values, Vector, list_to_py,
+)
+from harness.scheme.errors import (
+    DepthLimitExceeded, ErrorObject, SchemeError, SizeLimitExceeded, error, wrong_type,
+)
+from harness.scheme.parameters import is_parameter, pop_binding, push_binding
+
+__all__ = ["RecordType"]
+
+# -- trampolines ----------------------------------------------------------------------------
+
+
+def trampoline(r):
+    """Run tail-call markers until a value comes back."""
+    while r.__class__ is tuple:
+        proc, args = r
+        body = getattr(proc, "h_body", None)
+        if body is not None:
+            r = body(*args)
+        elif callable(proc):
+            return proc(*args)
+        else:
+            raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
+    return r
+
+
+def apply(proc, *args):
+    """(apply proc arg ... list)."""
+    if not args:
+        return proc()
+    spread = args[-1]
+    items = list_to_py(spread)
+    if _list_tail(spread) is not NIL:
+        raise wrong_type("apply", "a proper list as last argument", spread)
+    if not callable(proc):
+        raise error(f"apply: attempt to apply non-procedure {_show(proc)}", proc)
+    return proc(*args[:-1], *items)
+
+
+def apply_marker(proc, *args):
+    """``apply`` in tail position: a tail-call marker instead of a call."""
+    spread = args[-1] if args else NIL
+    items = list_to_py(spread)
+    if _list_tail(spread) is not NIL:
+        raise wrong_type("apply", "a proper list as last argument", spread)
+    return (proc, (*args[:-1], *items))
+
+
+def _list_tail(x):
+    while x.__class__ is list:
+        x = x[1]
+    return x
+
+
+# -- lists used by quasiquote ----------------------------------------------------------------
+
+
+def cons(a, d):
+    return [a, d]
+
+
+def append2(a, b):
+    if a is NIL:
+        return b
+    items = []
+    x = a
+    while x.__class__ is list:
+        items.append(x[0])
+        x = x[1]
+    if x is not NIL:
+        raise wrong_type("unquote-splicing", "a proper list", a)
+    for item in reversed(items):
+        b = [item, b]
+    return b
+
+
+def list_to_vector(lst):
+    return Vector(list_to_py(lst))
+
+
+def eq(a, b):
+    return a is b
+
+
+def eqv(a, b):
+    from harness.scheme.primitives.equivalence import is_eqv
+    return is_eqv(a, b)
+
+
+# -- multiple values -----------------------------------------------------------------------------
+
+
+def values(*args):
+    return args[0] if len(args) == 1 else Values(args)
+
+
+def call_with_values(producer, consumer):
+    v = producer()
+    if v.__class__ is Values:
+        return consumer(*v)
+    return consumer(v)
+
+
+# -- dynamic state: exception handlers -----------------------------------------------------------
+
+_state = threading.local()
+_GUARD = object()  # a handler-stack entry meaning "a guard catches here"
+
+
+def handler_stack() -> list:
+    try:
+        return _state.handlers
+    except AttributeError:
+        _state.handlers = []
+        return _state.handlers
+
+
+def raise_(obj, continuable: bool = False):
+    """Scheme ``raise``: call the current handler in the raise's dynamic context."""
+    stack = handler_stack()
+    if not stack or stack[-1] is _GUARD:
+        exc = SchemeError(obj, continuable)
+        exc.handled = True
+        raise exc
+    n = len(stack)
+    handler = stack.pop()
+    try:
+        result = handler(obj)
+    finally:
+        del stack[n - 1:]
+        stack.append(handler)
+    if continuable:
+        return result
+    # A handler returned from a non-continuable raise: a secondary error in the
+    # handler's dynamic environment (R7RS 6.11).
+    stack.pop()
+    try:
+        raise_(ErrorObject("exception handler returned from a non-continuable raise",
+                           (obj,)))
+    finally:
+        stack.append(handler)
+
+
+def raise_continuable(obj):
+    return raise_(obj, True)
+
+
+def scheme_error_proc(message, *irritants):
+    """Scheme ``error``."""
+    from harness.scheme.datatypes import String
+    text = message.s if isinstance(message, String) else _show(message)
+    return raise_(ErrorObject(text, irritants))
+
+
+NATIVE_ERRORS = (TypeError, AttributeError, IndexError, KeyError, ValueError, ZeroDivisionError,
+                 NameError, OverflowError, UnicodeError, AssertionError, LookupError,
+                 ArithmeticError)
+
+
+def _as_payload(exc: BaseException):
+    if isinstance(exc, SchemeError):
+        return exc.payload
+    if isinstance(exc, RecursionError):
+        raise DepthLimitExceeded("recursion too deep") from None
+    if isinstance(exc, MemoryError):
+        raise SizeLimitExceeded("out of memory") from None
+    from harness.scheme.translate import condition_from_native
+    return condition_from_native(exc)
+
+
+def with_exception_handler(handler, thunk):
+    if not callable(handler):
+        raise wrong_type("with-exception-handler", "a procedure", handler)
+    stack = handler_stack()
+    depth = len(stack)
+    stack.append(handler)
+    try:
+        return thunk()
+    except SchemeError as exc:
+        if exc.handled:
+            raise
+        payload = exc.payload
+    except (RecursionError, MemoryError):
+        raise
+    except NATIVE_ERRORS as exc:
+        payload = _as_payload(exc)
+    finally:
+        del stack[depth:]
+    # An error signalled by a primitive or by Python: the handler sees it after unwinding.
+    handler(payload)
+    raise_(ErrorObject("exception handler returned from a non-continuable raise", (payload,)))
+
+
+def guard(body, handler):
+    """The ``guard`` form: ``handler`` (the clauses) gets the condition after unwinding."""
+    stack = handler_stack()
+    depth = len(stack)
+    stack.append(_GUARD)
+    try:
+        return body()
+    except SchemeError as exc:
+        payload = exc.payload
+        if isinstance(payload, ErrorObject) and payload.where is None:
+            from harness.scheme.translate import locate
+            payload.where = exc.where or locate(exc)
+    except (RecursionError, MemoryError) as exc:
+        _as_payload(exc)
+        raise
+    except NATIVE_ERRORS as exc:
+        payload = _as_payload(exc)
+    finally:
+        del stack[depth:]
+    return handler(payload)
+
+
+def reraise(payload):
+    """A guard with no matching clause raises the condition again."""
+    return raise_(payload, True)
+
+
+def assertion_failed(text):
+    raise error(f"assertion failed: {text.s}")
+
+
+# -- continuations and dynamic-wind --------------------------------------------------------------
+
+
+class ContinuationInvoked(BaseException):
+    """Unwinds the Python stack to the call/cc that made the continuation."""
+
+    def __init__(self, token, vals) -> None:
+        super().__init__()
+        self.token = token
+        self.vals = vals
+
+
+def call_cc(proc):
+    """call/cc with escaping continuations (re-entry after exit is reported as an error)."""
+    token = [True]
+
+    def continuation(*vals):
+        if not token[0]:
+            raise error("continuation called after its extent ended: harness supports "
+                        "escaping continuations only (no re-entry)")
+        raise ContinuationInvoked(token, vals)
+
+    try:
+        return proc(continuation)
+    except ContinuationInvoked as exc:
+        if exc.token is token:
+            return values(*exc.vals)
+        raise
+    finally:
+        token[0] = False
+
+
+def dynamic_wind(before, thunk, after):
+    before()
+    try:
+        return thunk()
+    finally:
+        after()
+
+
+# -- parameterize ---------------------------------------------------------------------------------
+
+
+def parameterize(thunk, *pairs):
+    params = pairs[0::2]
+    vals = pairs[1::2]
+    for p in params:
+        if not is_parameter(p):
+            raise wrong_type("parameterize", "a parameter object", p)
+    pushed = []
+    try:
+        for p, v in zip(params, vals):
+            push_binding(p, v)
+            pushed.append(p)
+        return thunk()
+    finally:
+        for p in reversed(pushed):
+            pop_binding(p)
+
+
+# -- case-lambda ------------------------------------------------------------------------------------
+
+
+def _arity(fn) -> tuple[int, bool]:
+    code = fn.__code__
+    return code.co_argcount, bool(code.co_flags & 0x04)
+
+
+def case_lambda(*clauses):
+    arities = [_arity(c) for c in clauses]
+
+    def dispatch(*args):
+        n = len(args)
+        for clause, (required, rest) in zip(clauses, arities):
+            if n == required or (rest and n >= required):
+                return clause(*args)
+        raise error(f"case-lambda: no clause accepts {n} argument{'s' if n != 1 else ''}")
+
+    return dispatch
+
+
+# -- promises ---------------------------------------------------------------------------------------
+
+
+def make_promise(value):
+    if isinstance(value, Promise):
+        return value
+    return Promise(True, value)
+
+
+def make_delay_force(thunk):
+    return Promise(False, thunk)
+
+
+def make_delay(thunk):
+    return Promise(False, lambda: Promise(True, thunk()))
+
+
+def force(promise):
+    """Iterative forcing of delay-force chains (R7RS 4.2.5)."""
+    if not isinstance(promise, Promise):
+        return promise
+    while True:
+        box = promise.box
+        if box[0]:
+            return box[1]
+        new = box[1]()
+        box = promise.box
+        if box[0]:
+            return box[1]
+        if not isinstance(new, Promise):
+            raise wrong_type("force", "a promise from the delay-force body", new)
+        box[0], box[1] = new.box[0], new.box[1]
+        new.box = box
+
+
+# -- records ----------------------------------------------------------------------------------------
+
+
+def record_constructor(rtd: RecordType, field_indices: list[int]):
+    cls = rtd.instance_class
+    slots = [f"f{i}" for i in field_indices]
+    others = [f"f{i}" for i in range(len(rtd.fields)) if i not in field_indices]
+    n = len(slots)
+    new = object.__new__
+
+    def construct(*args):
+        if len(args) != n:
+            raise error(f"make-{rtd.name}: expected {n} argument{'s' if n != 1 else ''}, "
+                        f"got {len(args)}")
+        obj = new(cls)
+        for slot, value in zip(slots, args):
+            setattr(obj, slot, value)
+        for slot in others:
+            setattr(obj, slot, False)
+        return obj
+
+    construct.__qualname__ = f"make-{rtd.name}"
+    return construct
+
+
+def record_predicate(rtd: RecordType):
+    cls = rtd.instance_class
+
+    def predicate(x):
+        return x.__class__ is cls
+
+    predicate.__qualname__ = f"{rtd.name}?"
+    return predicate
+
+
+def record_accessor(rtd: RecordType, index: int):
+    cls = rtd.instance_class
+    slot = f"f{index}"
+    who = f"{rtd.name}-{rtd.fields[index]}"
+
+    def access(x):
+        if x.__class__ is not cls:
+            raise wrong_type(who, f"a {rtd.name} record", x)
+        return getattr(x, slot)
+
+    access.__qualname__ = who
+    return access
+
+
+def record_modifier(rtd: RecordType, index: int):
+    cls = rtd.instance_class
+    slot = f"f{index}"
+    who = f"set-{rtd.name}-{rtd.fields[index]}!"
+
+    def modify(x, value):
+        if x.__class__ is not cls:
+            raise wrong_type(who, f"a {rtd.name} record", x)
+        setattr(x, slot, value)
+
+    modify.__qualname__ = who
+    return modify
+
+
+def _show(x) -> str:
+    from harness.scheme.printer import write_string
+    return write_string(x)
