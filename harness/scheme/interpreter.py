@@ -18,7 +18,7 @@ from harness.scheme.errors import (
 )
 from harness.scheme.expander import SPECIALS, Expander, special
 from harness.scheme.libraries import (
-    SANDBOX_LIBRARIES, STANDARD_LIBRARIES, Library, import_into, library_key, register_library,
+    PRELUDE_LIBRARIES, SANDBOX_LIBRARIES, STANDARD_LIBRARIES, Library, import_into, library_key, register_library,
 )
 from harness.scheme.limits import ensure_recursion_limit
 from harness.scheme.reader import SourceMap, read_all
@@ -236,7 +236,7 @@ class Interpreter:
     """An embeddable Scheme: one environment of one tier."""
 
     def __init__(self, tier: str = "unsandboxed", budget_check: str | None = None,
-                 imports=STANDARD_LIBRARIES) -> None:
+                 imports=PRELUDE_LIBRARIES + STANDARD_LIBRARIES) -> None:
         self.env = make_environment(tier, budget_check, imports)
         self._counter = 0
 

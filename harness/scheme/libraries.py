@@ -46,6 +46,15 @@ STANDARD_LIBRARIES = tuple(tuple(n.split()) for n in (
     "scheme file", "scheme process-context", "scheme eval", "scheme repl", "scheme load",
 ))
 
+#: imported into every environment of `harness run`, `harness eval`, the REPL and tool files
+#: (R7RS programs may still import what they use; re-importing is harmless)
+PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
+    "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
+    "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
+    "srfi 1", "srfi 69", "srfi 130", "srfi 132", "harness strings", "harness sort",
+    "harness ports",
+))
+
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
                     ("scheme", "process-context"):

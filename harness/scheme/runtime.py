@@ -271,9 +271,13 @@ def call_cc(proc):
 def dynamic_wind(before, thunk, after):
     before()
     try:
-        return thunk()
-    finally:
-        after()
+        result = thunk()
+    except BaseException as exc:
+        if not getattr(exc, "emergency", False):  # emergency-exit skips the after thunks
+            after()
+        raise
+    after()
+    return result
 
 
 # -- parameterize ---------------------------------------------------------------------------------

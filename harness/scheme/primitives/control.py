@@ -24,6 +24,13 @@ define("scheme lazy", "force", rt.force)
 define("scheme lazy", "make-promise", rt.make_promise)
 
 
+def not_(x):
+    return x is False
+
+
+define(BASE, "not", not_)
+
+
 @primitive(BASE)
 def procedure_p(x):
     return callable(x) and not isinstance(x, type)

@@ -1,0 +1,38 @@
+"""The ``harness`` command line: one subcommand per module in this package."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from harness.cli import scheme_commands
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
+    sub = parser.add_subparsers(dest="command", required=True)
+    scheme_commands.register(sub)
+    try:
+        from harness.cli import hook_commands
+    except ImportError:  # the hook runtime commands land with the hook runtime
+        pass
+    else:
+        hook_commands.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
