@@ -36,9 +36,6 @@ from harness.scheme.names import escape, global_name
 
 SCHEME_CODE_PREFIX = "scm:"
 
-# Generated tests like `x is 1` are deliberate (eq? on immediates); Python's lint is noise.
-warnings.filterwarnings("ignore", category=SyntaxWarning, message='"is')
-
 Stmts = list[ast.stmt]
 
 
@@ -94,7 +91,10 @@ class Compiler:
             body=[fn, ast.Return(value=_name("h_top"))], decorator_list=[], returns=None)
         module = ast.Module(body=[make], type_ignores=[])
         _locate_all(module, node.pos)
-        code = compile(module, SCHEME_CODE_PREFIX + self.filename, "exec")
+        with warnings.catch_warnings():
+            # Generated tests like `x is 1` are deliberate (eq? on immediates).
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(module, SCHEME_CODE_PREFIX + self.filename, "exec")
         return code, self.constants
 
     # -- helpers ------------------------------------------------------------------------------
