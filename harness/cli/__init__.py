@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.cli import scheme_commands
+from harness.cli import demo, scheme_commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -13,6 +13,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
     sub = parser.add_subparsers(dest="command", required=True)
     scheme_commands.register(sub)
+    demo.register(sub)
     try:
         from harness.cli import hook_commands
     except ImportError:  # the hook runtime commands land with the hook runtime

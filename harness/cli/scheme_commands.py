@@ -85,6 +85,11 @@ def _flush() -> None:
         pass
 
 
+def run_program(path, unsandboxed: bool = False) -> int:
+    """Run a Scheme file as ``harness run`` does; return the exit status."""
+    return _in_big_stack(lambda: _execute("file", str(path), unsandboxed))
+
+
 def _run(args) -> int:
     return _in_big_stack(lambda: _execute("file", args.file, args.unsandboxed, args.steps,
                                           args.timeout, [args.file, *args.args]))
