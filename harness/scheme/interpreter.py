@@ -22,6 +22,7 @@ from harness.scheme.libraries import (
 )
 from harness.scheme.limits import ensure_recursion_limit
 from harness.scheme.reader import SourceMap, read_all
+from harness.scheme.runtime import NATIVE_ERRORS
 from harness.scheme.syntax import Scope, base_symbol, is_identifier
 from harness.scheme.translate import condition_from_native, locate, register_source
 
@@ -83,7 +84,13 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}
     exec(code, env.table, namespace)
-    return namespace["h_make"](*constants)()
+    try:
+        return namespace["h_make"](*constants)()
+    except NATIVE_ERRORS as exc:
+        # A Python-level failure of compiled code (an inlined primitive's TypeError, an
+        # unbound variable's NameError): embedders only ever see Scheme conditions.
+        condition = condition_from_native(exc)
+        raise SchemeError(condition, where=condition.where) from None
 
 
 def run_source(env: Environment, text: str, name: str = "<string>") -> object:

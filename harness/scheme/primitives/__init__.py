@@ -28,6 +28,8 @@ _MODULES = (
     "numbers", "chars", "strings", "lists", "vectors", "bytevectors", "hashtables",
     "sorting", "equivalence", "control", "ports", "system",
 )
+# Python bindings of the harness libraries (they register like primitives).
+_HARNESS_MODULES = ("harness.tools.scheme_api",)
 
 
 def library_name(spec: str) -> LibraryName:
@@ -80,4 +82,6 @@ def load_all() -> dict[LibraryName, dict[str, object]]:
         except ModuleNotFoundError as exc:
             if exc.name != f"{__name__}.{mod}":
                 raise
+    for mod in _HARNESS_MODULES:
+        importlib.import_module(mod)
     return LIBRARIES

@@ -1,0 +1,101 @@
+"""``harness.toml``: tiers per path, limits per tier, plugin timeouts.
+
+```toml
+[tools.tiers]                 # longest matching path prefix wins; default "sandboxed"
+"admin/" = "unsandboxed"
+
+[limits.sandboxed]            # per hook callback / tool call / file load
+steps = 10000000
+seconds = 5.0
+max_output = 1048576
+
+[limits.unsandboxed]
+seconds = 30.0
+
+[plugins]
+hook_timeout = 30.0
+tool_timeout = 30.0
+schema_timeout = 10.0
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.tools.execution import Limits
+
+TIERS = ("sandboxed", "unsandboxed")
+_DEFAULT_LIMITS = {
+    "sandboxed": Limits(steps=10_000_000, seconds=5.0),
+    "unsandboxed": Limits(steps=None, seconds=30.0),
+}
+
+
+class ConfigError(ValueError):
+    """harness.toml is malformed; the message names the file and the problem."""
+
+
+@dataclass
+class Config:
+    tiers: dict[str, str] = field(default_factory=dict)
+    limits: dict[str, Limits] = field(default_factory=lambda: dict(_DEFAULT_LIMITS))
+    hook_timeout: float = 30.0
+    tool_timeout: float = 30.0
+    schema_timeout: float = 10.0
+
+    def tier_of(self, relative_path: str) -> str:
+        """The tier of a tool file, by the longest matching prefix of its path."""
+        best, best_len = "sandboxed", -1
+        for prefix, tier in self.tiers.items():
+            if relative_path.startswith(prefix) and len(prefix) > best_len:
+                best, best_len = tier, len(prefix)
+        return best
+
+
+def load_config(path: Path) -> Config:
+    """Read ``path`` (a missing file means the defaults)."""
+    config = Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return config
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    tiers = data.get("tools", {}).get("tiers", {})
+    if not isinstance(tiers, dict):
+        raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
+    for prefix, tier in tiers.items():
+        if tier not in TIERS:
+            raise ConfigError(f"{path}: [tools.tiers] {prefix!r} = {tier!r}: tier must be one "
+                              f"of {', '.join(TIERS)}")
+        config.tiers[prefix] = tier
+    for tier, table in data.get("limits", {}).items():
+        if tier not in TIERS or not isinstance(table, dict):
+            raise ConfigError(f"{path}: [limits.{tier}]: expected [limits.sandboxed] or "
+                              "[limits.unsandboxed]")
+        base = config.limits[tier]
+        unknown = set(table) - {"steps", "seconds", "max_output"}
+        if unknown:
+            raise ConfigError(f"{path}: [limits.{tier}]: unknown keys {sorted(unknown)}")
+        config.limits[tier] = Limits(
+            steps=_number(path, f"limits.{tier}.steps", table.get("steps", base.steps), int),
+            seconds=_number(path, f"limits.{tier}.seconds", table.get("seconds", base.seconds),
+                            float),
+            max_output=_number(path, f"limits.{tier}.max_output",
+                               table.get("max_output", base.max_output), int))
+    plugins = data.get("plugins", {})
+    for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
+        if key in plugins:
+            setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
+    return config
+
+
+def _number(path: Path, key: str, value, kind):
+    if value is None or value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ConfigError(f"{path}: {key} must be a positive number (or false for no limit)")
+    return kind(value)

@@ -1,0 +1,385 @@
+"""How the answers of several hooks become one outcome: the combine rules of SPEC §2 / §9.
+
+`COMBINE_RULES` maps a rule id (`HookPoint.combine`) to one small function; `combine` is
+the only entry point. Answers are read in dispatch order. Every answer is checked in full,
+even after a winner is known, so the trace reports every ignored value:
+
+* a non-object answer on a hook that can modify is ignored and reported;
+* a value of the wrong type (`"block": "yes"`) is ignored and reported;
+* an unknown key (`"blocked"` for `"block"`) is reported with the closest valid key.
+
+Observers ignore answers entirely and fail open; the four permission hooks fail closed:
+a hook listed in `failed` (crashed, timed out) denies the action.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+
+from harness.hooks.catalogue import HookPoint, hook_point
+from harness.hooks.outcome import NO_ANSWER, Problem, problem
+
+__all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "combine"]
+
+#: (hook name, payload) -> True to allow, False to deny, or (allowed, reason)
+PermissionHandler = Callable[[str, dict], object]
+
+#: the values `fallback` may take
+FALLBACKS = ("call_agent", "call_user")
+
+_MISSING = object()
+
+
+def _is_string(v: object) -> bool:
+    return isinstance(v, str)
+
+
+def _is_boolean(v: object) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_object(v: object) -> bool:
+    return isinstance(v, dict)
+
+
+def _is_integer(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_string_list(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+_KINDS: dict[str, Callable[[object], bool]] = {
+    "a string": _is_string,
+    "a boolean": _is_boolean,
+    "an object": _is_object,
+    "an integer": _is_integer,
+    "a list of strings": _is_string_list,
+}
+
+
+def _json_type(v: object) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+class _Round:
+    """One combine: the object answers in order, and a typed reader that reports mistakes.
+
+    Problems are kept with the position of the answer they concern, so `problems()` lists
+    them in dispatch order whichever rule step found them.
+    """
+
+    def __init__(self, point: HookPoint, payload: dict, answers: Sequence[tuple[str, object]],
+                 permission_handler: PermissionHandler | None, failed: Sequence[str]) -> None:
+        self.point = point
+        self.payload = payload
+        self.permission_handler = permission_handler
+        self.failed = tuple(failed)
+        self.answers: list[tuple[str, dict]] = []
+        self._found: list[tuple[int, Problem]] = []
+        self._position: dict[int, int] = {}  # id(answer) -> its place in dispatch order
+        checks = point.combine not in ("observe", "advisory")
+        for position, (source, answer) in enumerate(answers):
+            if answer is NO_ANSWER or answer is None:
+                continue
+            if isinstance(answer, dict):
+                self.answers.append((source, answer))
+                self._position[id(answer)] = position
+                if checks:
+                    self._check_keys(source, answer, position)
+            elif checks:
+                self.report(source, f"answer is {_json_type(answer)}, not an object; ignored",
+                            position)
+
+    def report(self, source: str, message: str, position: int) -> None:
+        self._found.append((position, problem(source, f"{self.point.name}: {message}")))
+
+    def problems(self) -> list[Problem]:
+        return [p for _, p in sorted(self._found, key=lambda item: item[0])]
+
+    def position_of(self, answer: dict) -> int:
+        return self._position[id(answer)]
+
+    def _check_keys(self, source: str, answer: dict, position: int) -> None:
+        valid = self.point.answer_keys
+        for key in answer:
+            if key not in valid:
+                close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.6)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                self.report(source, f"unknown answer key '{key}' ignored{hint}", position)
+
+    def take(self, source: str, answer: dict, key: str, kind: str) -> object:
+        """answer[key] if present and of `kind`; else _MISSING (a wrong type is reported)."""
+        value = answer.get(key, _MISSING)
+        if value is _MISSING or _KINDS[kind](value):
+            return value
+        self.report(source, f"'{key}' must be {kind}, got {_json_type(value)}; ignored",
+                    self.position_of(answer))
+        return _MISSING
+
+
+# --- the rules ----------------------------------------------------------------------------
+
+
+def _observe(r: _Round) -> dict:
+    return {}
+
+
+def _prompt(r: _Round) -> dict:
+    prompt = r.payload.get("prompt", "")
+    for source, answer in r.answers:
+        value = r.take(source, answer, "prompt", "a string")
+        if value is not _MISSING:
+            prompt = value
+    return {"prompt": prompt}
+
+
+def _inject(r: _Round) -> dict:
+    parts = []
+    for source, answer in r.answers:
+        value = r.take(source, answer, "inject", "a string")
+        if value is not _MISSING and value.strip():
+            parts.append(value)
+    return {"inject": "\n\n".join(parts)}
+
+
+def _block_of(r: _Round, source: str, answer: dict, default: str) -> str | None:
+    """The message an answer blocks with (`default` if it gives none), or None."""
+    block = r.take(source, answer, "block", "a boolean")
+    message = r.take(source, answer, "message", "a string")
+    if block is not True:
+        return None
+    return message if message is not _MISSING else default
+
+
+def _tool_call(r: _Round) -> dict:
+    arguments = r.payload.get("arguments", {})
+    blocked = None  # the message of the first blocking answer
+    for source, answer in r.answers:
+        new_arguments = r.take(source, answer, "arguments", "an object")
+        found = _block_of(r, source, answer, "Tool call blocked by hook")
+        blocked = found if blocked is None else blocked
+        if new_arguments is not _MISSING:
+            arguments = new_arguments
+    if blocked is not None:
+        return {"blocked": True, "message": blocked, "arguments": r.payload.get("arguments", {})}
+    return {"blocked": False, "message": None, "arguments": arguments}
+
+
+def _tool_output(r: _Round) -> dict:
+    output = r.payload.get("output", "")
+    blocked = None
+    for source, answer in r.answers:
+        new_output = r.take(source, answer, "output", "a string")
+        found = _block_of(r, source, answer, "Tool output blocked by hook")
+        blocked = found if blocked is None else blocked
+        if new_output is not _MISSING:
+            output = new_output
+    if blocked is not None:
+        return {"blocked": True, "output": blocked}
+    return {"blocked": False, "output": output}
+
+
+def _tool_names(tools: object) -> list[str]:
+    names = []
+    for tool in tools if isinstance(tools, list) else ():
+        name = tool.get("name") if isinstance(tool, dict) else tool
+        if isinstance(name, str):
+            names.append(name)
+    return names
+
+
+def _tool_filter(r: _Round) -> dict:
+    include: set[str] | None = None
+    exclude: set[str] = set()
+    for source, answer in r.answers:
+        allowed = r.take(source, answer, "include", "a list of strings")
+        if allowed is not _MISSING:
+            include = set(allowed) if include is None else include & set(allowed)
+        removed = r.take(source, answer, "exclude", "a list of strings")
+        if removed is not _MISSING:
+            exclude.update(removed)
+    kept = [name for name in _tool_names(r.payload.get("tools"))
+            if (include is None or name in include) and name not in exclude]
+    return {"tools": kept}
+
+
+def _request_merge(r: _Round) -> dict:
+    body = r.payload.get("request_body")
+    merged = dict(body) if isinstance(body, dict) else {}
+    for source, answer in r.answers:
+        update = r.take(source, answer, "request_body", "an object")
+        if update is not _MISSING:
+            merged.update(update)
+    return {"request_body": merged}
+
+
+def _fallback(r: _Round, source: str, answer: dict, fallback: object) -> object:
+    value = r.take(source, answer, "fallback", "a string")
+    if value is _MISSING:
+        return fallback
+    if value not in FALLBACKS:
+        r.report(source, f"'fallback' must be one of {', '.join(FALLBACKS)}, got '{value}'; "
+                         "ignored", r.position_of(answer))
+        return fallback
+    return value
+
+
+def _start_fuel(r: _Round) -> object:
+    return r.payload.get("fuel_remaining", 0)
+
+
+def _loop_control(r: _Round) -> dict:
+    fallback = r.payload.get("current_fallback")
+    fuel = _start_fuel(r)
+    for source, answer in r.answers:
+        fallback = _fallback(r, source, answer, fallback)
+        value = r.take(source, answer, "fuel", "an integer")
+        if value is not _MISSING:
+            fuel = max(0, value)
+    return {"fallback": fallback, "fuel_remaining": fuel}
+
+
+def _batch_control(r: _Round) -> dict:
+    fallback = r.payload.get("current_fallback")
+    fuel = _start_fuel(r)
+    for source, answer in r.answers:
+        fallback = _fallback(r, source, answer, fallback)
+        delta = r.take(source, answer, "fuel_delta", "an integer")
+        if delta is not _MISSING:
+            base = fuel if _is_integer(fuel) else 0
+            fuel = max(0, base + delta)  # saturating: each hook's delta stops at zero
+    return {"fallback": fallback, "fuel_remaining": fuel}
+
+
+def _permission(r: _Round) -> dict:
+    denial = None
+    for source, answer in r.answers:
+        denied = r.take(source, answer, "denied", "a boolean")
+        reason = r.take(source, answer, "reason", "a string")
+        if denied is True and denial is None:
+            denial = reason if reason is not _MISSING else "denied by plugin"
+    if denial is not None:
+        return {"denied": True, "reason": denial, "decided_by": "hook"}
+    if r.failed:
+        return {"denied": True, "reason": f"hook failed: {', '.join(r.failed)}",
+                "decided_by": "hook"}
+    if r.permission_handler is None:
+        return {"denied": True, "reason": "no permission handler configured",
+                "decided_by": "fail-safe"}
+    return _ask_handler(r)
+
+
+def _ask_handler(r: _Round) -> dict:
+    try:
+        verdict = r.permission_handler(r.point.name, r.payload)
+    except Exception as exc:  # noqa: BLE001 - a broken handler must not allow the action
+        return {"denied": True, "reason": f"permission handler failed: {exc}",
+                "decided_by": "handler"}
+    reason = None
+    if isinstance(verdict, tuple) and len(verdict) == 2:
+        verdict, reason = verdict
+    if verdict is True:
+        return {"denied": False, "reason": reason, "decided_by": "handler"}
+    if verdict is False:
+        return {"denied": True, "reason": reason or "denied by permission handler",
+                "decided_by": "handler"}
+    return {"denied": True, "reason": f"permission handler returned {verdict!r}",
+            "decided_by": "handler"}
+
+
+def _spawn_agent(r: _Round) -> dict:
+    response: object = _MISSING
+    blocked = None
+    for source, answer in r.answers:
+        value = r.take(source, answer, "response", "a string")
+        if value is not _MISSING and response is _MISSING:
+            response = value
+        found = _block_of(r, source, answer, "Sub-agent call blocked by hook")
+        blocked = found if blocked is None else blocked
+    if response is not _MISSING:
+        return {"blocked": False, "message": None, "response": response}
+    if blocked is not None:
+        return {"blocked": True, "message": blocked, "response": None}
+    return {"blocked": False, "message": None, "response": None}
+
+
+def _cache_output(r: _Round) -> dict:
+    summary = None
+    skip = False
+    for source, answer in r.answers:
+        value = r.take(source, answer, "summary", "a string")
+        if value is not _MISSING and summary is None:
+            summary = value
+        if r.take(source, answer, "block", "a boolean") is True:
+            skip = True
+    return {"skip_cache": skip, "summary": summary}
+
+
+def _default_via(source: str) -> str:
+    return source.removeprefix("plugin:")
+
+
+def _send_message(r: _Round) -> dict:
+    claim = None
+    for source, answer in r.answers:
+        delivered = r.take(source, answer, "delivered", "a boolean")
+        via = r.take(source, answer, "via", "a string")
+        if delivered is True and claim is None:
+            claim = via if via is not _MISSING else _default_via(source)
+    if claim is None:
+        return {"delivered": False, "via": None}
+    return {"delivered": True, "via": claim}
+
+
+#: rule id -> rule; every HookPoint.combine names one of these
+COMBINE_RULES: dict[str, Callable[[_Round], dict]] = {
+    "observe": _observe,
+    "advisory": _observe,  # pre_vfs_write: answers are only recorded by the dispatcher
+    "prompt": _prompt,
+    "inject_before": _inject,
+    "inject_after": _inject,
+    "tool_call": _tool_call,
+    "tool_output": _tool_output,
+    "tool_filter": _tool_filter,
+    "request_merge": _request_merge,
+    "loop_control": _loop_control,
+    "batch_control": _batch_control,
+    "permission": _permission,
+    "spawn_agent": _spawn_agent,
+    "cache_output": _cache_output,
+    "send_message": _send_message,
+}
+
+
+def combine(point: HookPoint | str, payload: dict | None,
+            answers: Sequence[tuple[str, object]],
+            permission_handler: PermissionHandler | None = None,
+            failed: Sequence[str] = ()) -> tuple[dict, list[Problem]]:
+    """Combine `answers` ([(source, answer)] in dispatch order) into the point's outcome.
+
+    Returns (outcome, problems). `failed` lists the sources of hooks that crashed or timed
+    out: on a permission hook they deny the action (fail closed); elsewhere they are
+    ignored here (the dispatcher reports them). `permission_handler(name, payload)` decides
+    permission hooks that no hook denied; without one they are denied (fail-safe).
+    """
+    if isinstance(point, str):
+        point = hook_point(point)
+    state = _Round(point, payload if isinstance(payload, dict) else {}, answers,
+                   permission_handler, failed)
+    outcome = COMBINE_RULES[point.combine](state)
+    return outcome, state.problems()

@@ -1,0 +1,104 @@
+"""Firing a hook point: the one place where hooks run and their answers are combined.
+
+Order: subprocess plugins (by name), then Scheme hooks (by file path, then registration
+order). A hook that fails is reported and skipped; the others still run. Permission hooks
+fail closed (a failed hook denies), all others fail open. While the Scheme hooks of a point
+run on a thread, a nested dispatch of that point on that thread skips them (re-entrancy
+guard); plugins still fire.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
+from harness.hooks.catalogue import hook_point
+from harness.hooks.combine import combine
+from harness.scheme.datatypes import String
+from harness.tools.context import running_point, running_points, using_runtime
+from harness.tools.execution import call_scheme, describe_error
+
+PermissionHandler = Callable[[str, dict], object]
+
+
+class Dispatcher:
+    """Fires hook points over a runtime's plugins and Scheme registrations."""
+
+    def __init__(self, runtime, permission_handler: PermissionHandler | None = None) -> None:
+        self.runtime = runtime
+        self.permission_handler = permission_handler
+        self.trace_enabled = False
+
+    def fire(self, hook: str, payload: dict | None = None) -> dict:
+        """Run every hook of ``hook`` on ``payload``; return the dispatch result (SPEC §9):
+        ``{"hook", "outcome", "answers": [{"source", "answer"}], "errors": [...]}``
+        (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name."""
+        point = hook_point(hook)
+        payload = dict(payload or {})
+        answers: list[tuple[str, object]] = []
+        errors: list[dict] = []
+        failed: list[str] = []
+        trace: list[dict] = []
+        for result in self.runtime.plugins.call_hooks(hook, payload):
+            entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
+            for warning in result.warnings:
+                errors.append({"source": result.source, "message": warning})
+            if result.failed:
+                errors.append({"source": result.source, "message": result.error})
+                failed.append(result.source)
+                entry["error"] = result.error
+            elif result.answer is not NO_ANSWER:
+                answers.append((result.source, result.answer))
+                entry["answer"] = result.answer
+            trace.append(entry)
+        if hook not in running_points():
+            self._scheme_hooks(hook, payload, answers, errors, failed, trace)
+        else:
+            trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
+        outcome, problems = combine(point, payload, answers, self.permission_handler, failed)
+        errors.extend(problems)
+        result = {"hook": hook, "outcome": outcome,
+                  "answers": [{"source": s, "answer": a} for s, a in answers],
+                  "errors": errors}
+        if self.trace_enabled:
+            result["trace"] = trace
+        return result
+
+    def _scheme_hooks(self, hook: str, payload: dict, answers: list, errors: list,
+                      failed: list, trace: list) -> None:
+        hooks = self.runtime.registry.hooks_for(hook)
+        if not hooks:
+            return
+        context = payload.get("context_name")
+        context_name = String(context if isinstance(context, str) else "default")
+        with using_runtime(self.runtime), running_point(hook):
+            for h in hooks:
+                start = time.perf_counter()
+                h.env.define("%context-name%", context_name)
+                # each hook gets its own copy: Scheme strings and pairs are mutable
+                call = call_scheme(h.proc, (json_to_scheme(payload),),
+                                   self.runtime.limits_for(h.env.tier))
+                entry = {"source": h.source,
+                         "ms": round((time.perf_counter() - start) * 1000, 3)}
+                if call.stdout or call.stderr:
+                    entry["output"] = call.stdout + call.stderr
+                if call.error is not None:
+                    message = f"{hook} hook failed: {describe_error(call.error)}"
+                    errors.append({"source": h.source, "message": message})
+                    failed.append(h.source)
+                    entry["error"] = message
+                    trace.append(entry)
+                    continue
+                try:
+                    answer = scheme_to_json(call.value, where=f"{hook} hook at {h.file}:{h.line}")
+                except BridgeError as exc:
+                    errors.append({"source": h.source, "message": str(exc)})
+                    failed.append(h.source)
+                    entry["error"] = str(exc)
+                    trace.append(entry)
+                    continue
+                if answer is not NO_ANSWER:
+                    answers.append((h.source, answer))
+                    entry["answer"] = answer
+                trace.append(entry)

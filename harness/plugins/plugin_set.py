@@ -1,0 +1,163 @@
+"""All the subprocess plugins of one plugins directory, ready to be fired.
+
+`PluginSet` ties discovery and the schema cache together: it knows which plugins hook
+which point (in plugin-name order), which tools they provide, and calls them with the
+home's timeouts and environment. `reload()` swaps in a new state in one step, so a
+concurrent `hooks_for` sees the old set or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.bridge import dumps
+from harness.hooks.catalogue import hook_point
+from harness.hooks.outcome import Problem, problem
+from harness.plugins.discovery import PluginFile, discover
+from harness.plugins.invoke import (
+    HOOK_TIMEOUT,
+    TOOL_TIMEOUT,
+    HookCallResult,
+    ToolCallResult,
+    call_hook,
+    call_tool,
+)
+from harness.plugins.schema_cache import SCHEMA_TIMEOUT, SchemaCache
+
+__all__ = ["Plugin", "PluginSet"]
+
+_SCHEMA_WORKERS = 8  # --schema runs of a cold start go in parallel
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A loaded plugin: its executable, its tool schemas and the hook points it answers."""
+
+    name: str
+    path: Path
+    schemas: tuple[dict, ...]
+    hooks: tuple[str, ...]
+
+    @property
+    def source(self) -> str:
+        return f"plugin:{self.name}"
+
+
+@dataclass(frozen=True)
+class _State:
+    plugins: tuple[Plugin, ...]
+    by_hook: dict[str, tuple[Plugin, ...]]
+    by_tool: dict[str, Plugin]
+    problems: tuple[Problem, ...]
+
+
+class PluginSet:
+    """The plugins of `plugins_dir`, loaded on construction and by `reload()`.
+
+    `home` (optional) is exported to plugins as HARNESS_HOME and CHIBI_HOME and holds the
+    schema cache file (`home/.cache/plugin-schemas.json`) unless `cache` is given.
+    """
+
+    def __init__(self, plugins_dir: str | os.PathLike, *, home: str | os.PathLike | None = None,
+                 cache: SchemaCache | None = None, schema_timeout: float = SCHEMA_TIMEOUT,
+                 hook_timeout: float = HOOK_TIMEOUT, tool_timeout: float = TOOL_TIMEOUT,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.plugins_dir = Path(plugins_dir)
+        if cache is None:
+            cache_file = Path(home) / ".cache" / "plugin-schemas.json" if home else None
+            cache = SchemaCache(cache_file, timeout=schema_timeout)
+        self.cache = cache
+        self.hook_timeout = hook_timeout
+        self.tool_timeout = tool_timeout
+        self.env = dict(env or {})
+        if home is not None:
+            self.env.setdefault("HARNESS_HOME", os.fspath(home))
+            self.env.setdefault("CHIBI_HOME", os.fspath(home))
+        self._state = _State((), {}, {}, ())
+        self.reload()
+
+    # --- loading ---
+
+    def reload(self) -> None:
+        """Discover the plugins again and read their schemas (cached when unchanged)."""
+        problems: list[Problem] = []
+        files = discover(self.plugins_dir, problems)
+        with ThreadPoolExecutor(max_workers=max(1, min(_SCHEMA_WORKERS, len(files)))) as pool:
+            declared = list(pool.map(self.cache.schemas_of, files))
+        plugins = []
+        for file, schemas in zip(files, declared):
+            problems.extend(problem(file.source, message) for message in schemas.problems)
+            if schemas.schemas:
+                plugins.append(Plugin(file.name, file.path, schemas.schemas, schemas.hooks))
+        try:
+            self.cache.save(keep=[f.path for f in files])
+        except OSError as exc:
+            problems.append(problem("plugins", f"cannot write the schema cache: {exc}"))
+        self._state = _index(tuple(plugins), problems)
+
+    @property
+    def plugins(self) -> tuple[Plugin, ...]:
+        """The loaded plugins, sorted by name."""
+        return self._state.plugins
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """What went wrong in the last load (refused entries, bad schemas, dropped hooks)."""
+        return self._state.problems
+
+    # --- queries ---
+
+    def hooks_for(self, point: str) -> list[Plugin]:
+        """The plugins registered for `point`, in name order (UnknownHookError if invalid)."""
+        hook_point(point)
+        return list(self._state.by_hook.get(point, ()))
+
+    def tools(self) -> list[dict]:
+        """The tool schemas of all plugins (copies), in plugin-name order."""
+        return [dict(schema) for plugin in self._state.plugins for schema in plugin.schemas
+                if self._state.by_tool.get(schema["name"]) is plugin]
+
+    def find_tool(self, name: str) -> Plugin | None:
+        """The plugin that provides the tool `name`, if any."""
+        return self._state.by_tool.get(name)
+
+    # --- calls ---
+
+    def call_hook(self, plugin: Plugin | PluginFile, point: str,
+                  payload: Mapping | bytes) -> HookCallResult:
+        """Call one plugin for `point` with this set's timeout and environment."""
+        return call_hook(plugin, point, payload, self.hook_timeout, env=self.env)
+
+    def call_hooks(self, point: str, payload: Mapping) -> list[HookCallResult]:
+        """Call every plugin registered for `point`, in order (the payload is encoded once);
+        one plugin's failure never stops the others."""
+        plugins = self.hooks_for(point)
+        if not plugins:
+            return []
+        data = dumps(payload)
+        return [self.call_hook(plugin, point, data) for plugin in plugins]
+
+    def call_tool(self, name: str, args: Mapping | bytes) -> ToolCallResult | None:
+        """Run the tool `name` (None if no plugin provides it)."""
+        plugin = self.find_tool(name)
+        if plugin is None:
+            return None
+        return call_tool(plugin, name, args, self.tool_timeout, env=self.env)
+
+
+def _index(plugins: tuple[Plugin, ...], problems: list[Problem]) -> _State:
+    by_hook: dict[str, list[Plugin]] = {}
+    by_tool: dict[str, Plugin] = {}
+    for plugin in plugins:
+        for hook in plugin.hooks:  # once per plugin, however many tools it declares
+            by_hook.setdefault(hook, []).append(plugin)
+        for schema in plugin.schemas:
+            owner = by_tool.setdefault(schema["name"], plugin)
+            if owner is not plugin:
+                problems.append(problem(plugin.source, f"tool '{schema['name']}' is already "
+                                                       f"provided by {owner.source}; skipped"))
+    return _State(plugins, {k: tuple(v) for k, v in by_hook.items()}, by_tool, tuple(problems))

@@ -1,0 +1,203 @@
+"""The embedding API: a ``Runtime`` over a harness home.
+
+```python
+from harness.runtime import Runtime
+
+with Runtime("~/.harness") as rt:
+    decision = rt.fire("pre_tool", {"tool_name": "shell_exec", "arguments": {"command": "ls"}})
+    if decision["outcome"]["blocked"]: ...
+    result = rt.call_tool("word-count", {"text": "a b c"})
+```
+
+A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
+path order) and ``harness.toml`` (tiers, limits, timeouts).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.config import Config, load_config
+from harness.hooks.dispatcher import Dispatcher, PermissionHandler
+from harness.plugins import PluginSet
+from harness.scheme.datatypes import String
+from harness.scheme.printer import write_string
+from harness.tools.context import using_runtime
+from harness.tools.execution import Limits, call_scheme, describe_error
+from harness.tools.loader import ToolLoadError, load_tool_file
+from harness.tools.registry import Registry
+
+
+def resolve_home(home: str | os.PathLike | None = None) -> Path:
+    """``home``, else $HARNESS_HOME, else ~/.harness."""
+    if home is None:
+        home = os.environ.get("HARNESS_HOME") or "~/.harness"
+    return Path(home).expanduser().resolve()
+
+
+@dataclass
+class ToolResult:
+    """A tool call through the hook stack. ``output`` is what the model sees; ``error`` is
+    set when the tool failed or does not exist; ``blocked`` when pre_tool blocked it."""
+
+    tool: str
+    output: str
+    error: str | None = None
+    blocked: bool = False
+    stdout: str = ""
+    stderr: str = ""
+
+
+class Runtime:
+    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks."""
+
+    def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
+                 permission_handler: PermissionHandler | None = None,
+                 load_plugins: bool = True) -> None:
+        self.home = resolve_home(home)
+        self.tools_dir = self.home / "tools"
+        self.plugins_dir = self.home / "plugins"
+        self.config: Config = load_config(self.home / "harness.toml")
+        self.registry = Registry()
+        self.load_errors: dict[str, str] = {}
+        self._load_lock = threading.RLock()
+        self.plugins = PluginSet(self.plugins_dir if load_plugins else self.home / ".none",
+                                 home=self.home, schema_timeout=self.config.schema_timeout,
+                                 hook_timeout=self.config.hook_timeout,
+                                 tool_timeout=self.config.tool_timeout)
+        self.dispatcher = Dispatcher(self, permission_handler)
+        self.load_all()
+        self._watcher = None
+        if watch:
+            self.watch()
+
+    # -- loading -------------------------------------------------------------------------
+    def tool_files(self) -> list[Path]:
+        if not self.tools_dir.is_dir():
+            return []
+        return sorted(p for p in self.tools_dir.rglob("*.scm") if p.is_file())
+
+    def tier_of(self, path: Path) -> str:
+        try:
+            rel = str(path.resolve().relative_to(self.tools_dir.resolve()))
+        except ValueError:
+            rel = str(path)
+        return self.config.tier_of(rel)
+
+    def limits_for(self, tier: str) -> Limits:
+        return self.config.limits[tier]
+
+    def load_all(self) -> None:
+        for path in self.tool_files():
+            self.load_file(path)
+
+    def load_file(self, path: str | os.PathLike) -> str | None:
+        """(Re)load one tool file; on failure keep its last good version and return the
+        error message (FILE:LINE:COL: …)."""
+        path = Path(path)
+        tier = self.tier_of(path)
+        with self._load_lock, using_runtime(self):
+            try:
+                reg = load_tool_file(path, tier, self.limits_for(tier))
+            except ToolLoadError as exc:
+                self.registry.fail(str(path), exc.message)
+                self.load_errors[str(path)] = exc.message
+                return exc.message
+            self.registry.replace(reg)
+            self.load_errors.pop(str(path), None)
+            return None
+
+    def unload_file(self, path: str | os.PathLike) -> bool:
+        with self._load_lock:
+            self.load_errors.pop(str(path), None)
+            return self.registry.remove(str(path))
+
+    # -- firing and calling ------------------------------------------------------------------
+    def fire(self, hook: str, payload: dict | None = None) -> dict:
+        """Fire ``hook``: see Dispatcher.fire for the result's shape."""
+        return self.dispatcher.fire(hook, payload)
+
+    def call_tool(self, name: str, arguments: dict | None = None) -> ToolResult:
+        """Run a tool through the full hook stack: pre_tool -> run -> pre_tool_output ->
+        post_tool_output -> post_tool."""
+        arguments = dict(arguments or {})
+        decision = self.fire("pre_tool", {"tool_name": name, "arguments": arguments})
+        outcome = decision["outcome"]
+        if outcome.get("blocked"):
+            return ToolResult(name, outcome.get("message") or "Tool call blocked by hook",
+                              blocked=True)
+        arguments = outcome.get("arguments", arguments)
+        result = self._run_tool(name, arguments)
+        if result.error is not None and not result.output:
+            result.output = f"error: {result.error}"
+        out = self.fire("pre_tool_output", {"tool_name": name, "arguments": arguments,
+                                            "output": result.output})["outcome"]
+        final = out.get("output", result.output)
+        self.fire("post_tool_output", {"tool_name": name, "arguments": arguments,
+                                       "output": final, "final_output": final,
+                                       "cached": False})
+        self.fire("post_tool", {"tool_name": name, "arguments": arguments, "result": final,
+                                "cached": False})
+        result.output = final
+        return result
+
+    def _run_tool(self, name: str, arguments: dict) -> ToolResult:
+        tool = self.registry.find_tool(name)
+        if tool is not None:
+            from harness.bridge import json_to_scheme
+            with using_runtime(self):
+                call = call_scheme(tool.execute, (json_to_scheme(arguments),),
+                                   self.limits_for(tool.env.tier))
+            if call.error is not None:
+                return ToolResult(name, "", error=describe_error(call.error),
+                                  stdout=call.stdout, stderr=call.stderr)
+            value = call.value
+            text = value.s if isinstance(value, String) else write_string(value)
+            return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
+        plugin_result = self.plugins.call_tool(name, arguments)
+        if plugin_result is None:
+            return ToolResult(name, "", error=f"unknown tool {name!r}")
+        return ToolResult(name, plugin_result.output, error=plugin_result.error)
+
+    # -- listing --------------------------------------------------------------------------------
+    def tools(self) -> list[dict]:
+        """Every tool's schema with its source: Scheme tools first, then plugin tools."""
+        out = [dict(t.schema(), source=f"scm:{t.file}") for t in self.registry.tools()]
+        for plugin in self.plugins.plugins:
+            for schema in plugin.schemas:
+                if self.plugins.find_tool(schema["name"]) is plugin:
+                    out.append(dict(schema, source=plugin.source))
+        return out
+
+    def hooks(self) -> list[dict]:
+        """Every registration: {"hook", "source"} in dispatch order per hook point."""
+        from harness.hooks.catalogue import HOOK_POINTS
+        out = []
+        for point in HOOK_POINTS:
+            for plugin in self.plugins.hooks_for(point):
+                out.append({"hook": point, "source": plugin.source})
+            for h in self.registry.hooks_for(point):
+                out.append({"hook": point, "source": h.source})
+        return out
+
+    # -- hot reload --------------------------------------------------------------------------------
+    def watch(self) -> None:
+        """Start watching tools/, plugins/ and harness.toml (see harness.reload)."""
+        from harness.reload import Watcher
+        if self._watcher is None:
+            self._watcher = Watcher(self)
+            self._watcher.start()
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def __enter__(self) -> "Runtime":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,606 @@
+"""Strings and symbols: (scheme base) and (scheme char) string procedures, plus SRFI 130
+style utilities (``string-index``, ``string-split``, ``string-join``…) registered in
+(srfi 130) and (harness strings).
+
+A ``String`` holds its text in ``.s`` (a Python ``str``), so ``string-ref`` is O(1) and
+the whole-string operations run at C speed; the mutators rebuild ``.s``. Indexes returned
+by the SRFI 130 procedures are plain integers (``#f`` when nothing is found).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from harness.scheme.datatypes import (
+    DEFAULT,
+    NIL,
+    Bytevector,
+    Char,
+    String,
+    Symbol,
+    Vector,
+    py_to_list,
+)
+from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
+from harness.scheme.limits import MAX_ALLOC
+from harness.scheme.primitives import primitive
+from harness.scheme.primitives.chars import WHITESPACE, char_arg
+
+BASE = "scheme base"
+CHAR = "scheme char"
+SRFI_130 = "srfi 130"
+HARNESS = "harness strings"
+
+
+# -- argument checks -----------------------------------------------------------------------
+
+def _text(who: str, x: object) -> str:
+    if type(x) is not String:
+        raise wrong_type(who, "a string", x)
+    return x.s
+
+
+def _string(who: str, x: object) -> String:
+    if type(x) is not String:
+        raise wrong_type(who, "a string", x)
+    return x
+
+
+def _bounds(who: str, length: int, start: object, end: object) -> tuple[int, int]:
+    """Optional start/end arguments, checked so that 0 <= start <= end <= length."""
+    s = 0 if start is DEFAULT else start
+    e = length if end is DEFAULT else end
+    if type(s) is not int:
+        raise wrong_type(who, "an exact integer start index", s)
+    if type(e) is not int:
+        raise wrong_type(who, "an exact integer end index", e)
+    if not 0 <= s <= e <= length:
+        raise error(f"{who}: range [{s}, {e}) out of bounds for length {length}", s, e)
+    return s, e
+
+
+def _index(who: str, k: object, length: int) -> int:
+    if type(k) is not int:
+        raise wrong_type(who, "an exact integer index", k)
+    if not 0 <= k < length:
+        raise error(f"{who}: index {k} out of range for length {length}", k)
+    return k
+
+
+def _count(who: str, n: object, limit: int | None = None) -> int:
+    """A non-negative exact integer size (at most ``limit`` when given)."""
+    if type(n) is not int or n < 0:
+        raise wrong_type(who, "a non-negative exact integer", n)
+    if limit is not None and n > limit:
+        raise error(f"{who}: {n} is more than the length {limit}", n)
+    return n
+
+
+def _check_size(who: str, n: int) -> None:
+    if n > MAX_ALLOC:
+        raise SizeLimitExceeded(f"{who}: size {n} exceeds the limit of {MAX_ALLOC}")
+
+
+def _char_result(who: str, x: object) -> str:
+    if type(x) is not Char:
+        raise wrong_type(who, "a character from the procedure", x)
+    return x.c
+
+
+def _texts_of_list(who: str, lst: object, what: str) -> list[str]:
+    out = []
+    x = lst
+    while x.__class__ is list:
+        item = x[0]
+        if type(item) is not String:
+            raise wrong_type(who, what, lst)
+        out.append(item.s)
+        x = x[1]
+    if x is not NIL:
+        raise wrong_type(who, what, lst)
+    return out
+
+
+# -- constructors and access ---------------------------------------------------------------
+
+@primitive(BASE)
+def string_p(x: object) -> bool:
+    return type(x) is String
+
+
+@primitive(BASE)
+def make_string(k: object, char: object = DEFAULT) -> String:
+    n = _count("make-string", k)
+    _check_size("make-string", n)
+    c = " " if char is DEFAULT else char_arg("make-string", char)
+    return String(c * n)
+
+
+@primitive(BASE)
+def string(*chars: object) -> String:
+    return String("".join([char_arg("string", c) for c in chars]))
+
+
+@primitive(BASE)
+def string_length(s: object) -> int:
+    return len(_text("string-length", s))
+
+
+@primitive(BASE)
+def string_ref(s: object, k: object) -> Char:
+    text = _text("string-ref", s)
+    return Char.of(text[_index("string-ref", k, len(text))])
+
+
+@primitive(BASE)
+def string_set_x(s: object, k: object, char: object) -> None:
+    string_ = _string("string-set!", s)
+    text = string_.s
+    i = _index("string-set!", k, len(text))
+    string_.s = text[:i] + char_arg("string-set!", char) + text[i + 1:]
+
+
+@primitive(BASE)
+def substring(s: object, start: object, end: object = DEFAULT) -> String:
+    text = _text("substring", s)
+    i, j = _bounds("substring", len(text), start, end)
+    return String(text[i:j])
+
+
+@primitive(BASE)
+def string_append(*strings: object) -> String:
+    texts = [_text("string-append", s) for s in strings]
+    _check_size("string-append", sum(map(len, texts)))
+    return String("".join(texts))
+
+
+@primitive(BASE)
+def string_copy(s: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
+    text = _text("string-copy", s)
+    i, j = _bounds("string-copy", len(text), start, end)
+    return String(text[i:j])
+
+
+@primitive(BASE)
+def string_copy_x(to: object, at: object, source: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> None:
+    """R7RS ``string-copy!``: copy source[start:end] into ``to`` from index ``at``."""
+    target = _string("string-copy!", to)
+    text = _text("string-copy!", source)
+    i, j = _bounds("string-copy!", len(text), start, end)
+    length = len(target.s)
+    if type(at) is not int:
+        raise wrong_type("string-copy!", "an exact integer index", at)
+    if not 0 <= at <= length - (j - i):
+        raise error(f"string-copy!: {j - i} characters do not fit at index {at} of a string "
+                    f"of length {length}", at)
+    target.s = target.s[:at] + text[i:j] + target.s[at + j - i:]
+
+
+@primitive(BASE)
+def string_fill_x(s: object, char: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> None:
+    target = _string("string-fill!", s)
+    c = char_arg("string-fill!", char)
+    i, j = _bounds("string-fill!", len(target.s), start, end)
+    target.s = target.s[:i] + c * (j - i) + target.s[j:]
+
+
+# -- conversion ----------------------------------------------------------------------------
+
+@primitive(BASE)
+def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) -> object:
+    text = _text("string->list", s)
+    i, j = _bounds("string->list", len(text), start, end)
+    result = NIL
+    of = Char.of
+    for c in reversed(text[i:j]):
+        result = [of(c), result]
+    return result
+
+
+@primitive(BASE)
+def list_to_string(lst: object) -> String:
+    out = []
+    x = lst
+    while x.__class__ is list:
+        item = x[0]
+        if type(item) is not Char:
+            raise wrong_type("list->string", "a list of characters", lst)
+        out.append(item.c)
+        x = x[1]
+    if x is not NIL:
+        raise wrong_type("list->string", "a list of characters", lst)
+    return String("".join(out))
+
+
+@primitive(BASE)
+def string_to_vector(s: object, start: object = DEFAULT, end: object = DEFAULT) -> Vector:
+    text = _text("string->vector", s)
+    i, j = _bounds("string->vector", len(text), start, end)
+    return Vector(list(map(Char.of, text[i:j])))
+
+
+@primitive(BASE)
+def vector_to_string(v: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
+    if type(v) is not Vector:
+        raise wrong_type("vector->string", "a vector", v)
+    i, j = _bounds("vector->string", len(v.items), start, end)
+    out = []
+    for item in v.items[i:j]:
+        if type(item) is not Char:
+            raise wrong_type("vector->string", "a vector of characters", v)
+        out.append(item.c)
+    return String("".join(out))
+
+
+@primitive(BASE)
+def string_to_utf8(s: object, start: object = DEFAULT, end: object = DEFAULT) -> Bytevector:
+    text = _text("string->utf8", s)
+    i, j = _bounds("string->utf8", len(text), start, end)
+    try:
+        return Bytevector(bytearray(text[i:j].encode("utf-8")))
+    except UnicodeEncodeError:
+        raise error("string->utf8: the string holds a lone surrogate", s) from None
+
+
+@primitive(BASE)
+def utf8_to_string(bv: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
+    if type(bv) is not Bytevector:
+        raise wrong_type("utf8->string", "a bytevector", bv)
+    i, j = _bounds("utf8->string", len(bv.b), start, end)
+    try:
+        return String(bytes(bv.b[i:j]).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise error("utf8->string: invalid UTF-8", bv) from None
+
+
+# -- symbols -------------------------------------------------------------------------------
+
+@primitive(BASE)
+def symbol_p(x: object) -> bool:
+    return type(x) is Symbol
+
+
+@primitive(BASE, name="symbol=?")
+def symbol_eq_p(first: object, *more: object) -> bool:
+    """R7RS ``symbol=?``: true when all arguments are the same symbol."""
+    for x in (first, *more):
+        if type(x) is not Symbol:
+            raise wrong_type("symbol=?", "a symbol", x)
+    return all(x is first for x in more)
+
+
+@primitive(BASE)
+def string_to_symbol(s: object) -> Symbol:
+    return Symbol.intern(_text("string->symbol", s))
+
+
+@primitive(BASE)
+def symbol_to_string(sym: object) -> String:
+    if type(sym) is not Symbol:
+        raise wrong_type("symbol->string", "a symbol", sym)
+    return String(sym.name)
+
+
+# -- comparison and case -------------------------------------------------------------------
+
+def _string_chain(who: str, op: Callable, key: Callable | None) -> Callable:
+    def compare(first: object, *more: object) -> bool:
+        texts = [_text(who, first)]
+        texts.extend(_text(who, s) for s in more)
+        if key is not None:
+            texts = list(map(key, texts))
+        return all(map(op, texts, texts[1:]))
+    compare.__doc__ = f"R7RS ``{who}``: true when each string is {who} the next."
+    return compare
+
+
+_fold = str.casefold
+string_eq_p = primitive(BASE, name="string=?")(_string_chain("string=?", operator.eq, None))
+string_lt_p = primitive(BASE, name="string<?")(_string_chain("string<?", operator.lt, None))
+string_gt_p = primitive(BASE, name="string>?")(_string_chain("string>?", operator.gt, None))
+string_le_p = primitive(BASE, name="string<=?")(_string_chain("string<=?", operator.le, None))
+string_ge_p = primitive(BASE, name="string>=?")(_string_chain("string>=?", operator.ge, None))
+string_ci_eq_p = primitive(CHAR, name="string-ci=?")(
+    _string_chain("string-ci=?", operator.eq, _fold))
+string_ci_lt_p = primitive(CHAR, name="string-ci<?")(
+    _string_chain("string-ci<?", operator.lt, _fold))
+string_ci_gt_p = primitive(CHAR, name="string-ci>?")(
+    _string_chain("string-ci>?", operator.gt, _fold))
+string_ci_le_p = primitive(CHAR, name="string-ci<=?")(
+    _string_chain("string-ci<=?", operator.le, _fold))
+string_ci_ge_p = primitive(CHAR, name="string-ci>=?")(
+    _string_chain("string-ci>=?", operator.ge, _fold))
+
+
+@primitive(CHAR)
+def string_upcase(s: object) -> String:
+    return String(_text("string-upcase", s).upper())
+
+
+@primitive(CHAR)
+def string_downcase(s: object) -> String:
+    return String(_text("string-downcase", s).lower())
+
+
+@primitive(CHAR)
+def string_foldcase(s: object) -> String:
+    return String(_text("string-foldcase", s).casefold())
+
+
+# -- higher order --------------------------------------------------------------------------
+
+@primitive(BASE)
+def string_map(proc: object, s: object, *more: object) -> String:
+    """R7RS ``string-map``: proc over the characters, stopping at the shortest string."""
+    if not callable(proc):
+        raise wrong_type("string-map", "a procedure", proc)
+    texts = [_text("string-map", s)] + [_text("string-map", x) for x in more]
+    of = Char.of
+    if not more:
+        return String("".join([_char_result("string-map", proc(of(c))) for c in texts[0]]))
+    return String("".join([_char_result("string-map", proc(*map(of, cs)))
+                           for cs in zip(*texts)]))
+
+
+@primitive(BASE)
+def string_for_each(proc: object, s: object, *more: object) -> None:
+    """R7RS ``string-for-each``: proc over the characters, stopping at the shortest."""
+    if not callable(proc):
+        raise wrong_type("string-for-each", "a procedure", proc)
+    texts = [_text("string-for-each", s)] + [_text("string-for-each", x) for x in more]
+    of = Char.of
+    if not more:
+        for c in texts[0]:
+            proc(of(c))
+        return
+    for cs in zip(*texts):
+        proc(*map(of, cs))
+
+
+# -- SRFI 130 style utilities --------------------------------------------------------------
+
+def _matcher(who: str, x: object) -> Callable[[str], bool]:
+    """A test on one character from a Scheme predicate (callers handle a char argument
+    themselves, with str methods)."""
+    if callable(x):
+        of = Char.of
+        return lambda c: x(of(c)) is not False
+    raise wrong_type(who, "a character or a predicate", x)
+
+
+def _found(i: int) -> int | bool:
+    return False if i < 0 else i
+
+
+@primitive(SRFI_130, HARNESS)
+def string_index(s: object, pred: object, start: object = DEFAULT,
+                 end: object = DEFAULT) -> int | bool:
+    """The index of the first character matching ``pred`` (a char or predicate), or #f."""
+    text = _text("string-index", s)
+    i, j = _bounds("string-index", len(text), start, end)
+    if type(pred) is Char:
+        return _found(text.find(pred.c, i, j))
+    test = _matcher("string-index", pred)
+    for k in range(i, j):
+        if test(text[k]):
+            return k
+    return False
+
+
+@primitive(SRFI_130, HARNESS)
+def string_rindex(s: object, pred: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> int | bool:
+    """The index of the last character matching ``pred`` (a char or predicate), or #f."""
+    text = _text("string-rindex", s)
+    i, j = _bounds("string-rindex", len(text), start, end)
+    if type(pred) is Char:
+        return _found(text.rfind(pred.c, i, j))
+    test = _matcher("string-rindex", pred)
+    for k in range(j - 1, i - 1, -1):
+        if test(text[k]):
+            return k
+    return False
+
+
+@primitive(SRFI_130, HARNESS)
+def string_contains(s1: object, s2: object, start1: object = DEFAULT, end1: object = DEFAULT,
+                    start2: object = DEFAULT, end2: object = DEFAULT) -> int | bool:
+    """The index in s1 where s2 (or its [start2, end2) part) first occurs, or #f."""
+    text = _text("string-contains", s1)
+    pattern = _text("string-contains", s2)
+    i, j = _bounds("string-contains", len(text), start1, end1)
+    p, q = _bounds("string-contains", len(pattern), start2, end2)
+    return _found(text.find(pattern[p:q], i, j))
+
+
+@primitive(SRFI_130, HARNESS)
+def string_search_forward(pattern: object, s: object, start: object = DEFAULT) -> int | bool:
+    """MIT/chibi ``string-search-forward``: index of ``pattern`` in s from ``start``, or #f."""
+    needle = _text("string-search-forward", pattern)
+    text = _text("string-search-forward", s)
+    i, _ = _bounds("string-search-forward", len(text), start, DEFAULT)
+    return _found(text.find(needle, i))
+
+
+_JOIN_GRAMMARS = ("infix", "strict-infix", "prefix", "suffix")
+
+
+@primitive(SRFI_130, HARNESS)
+def string_join(strings: object, delimiter: object = DEFAULT,
+                grammar: object = DEFAULT) -> String:
+    """SRFI 130 ``string-join``: the strings with ``delimiter`` (default " ") between
+    them; ``grammar`` is one of the symbols infix, strict-infix, prefix, suffix."""
+    texts = _texts_of_list("string-join", strings, "a list of strings")
+    sep = " " if delimiter is DEFAULT else _text("string-join", delimiter)
+    if grammar is DEFAULT:
+        mode = "infix"
+    elif type(grammar) is Symbol and grammar.name in _JOIN_GRAMMARS:
+        mode = grammar.name
+    else:
+        raise wrong_type("string-join", "one of infix, strict-infix, prefix, suffix", grammar)
+    if mode == "strict-infix" and not texts:
+        raise error("string-join: strict-infix needs at least one string")
+    _check_size("string-join", sum(map(len, texts)) + len(sep) * len(texts))
+    joined = sep.join(texts)
+    if texts and mode == "prefix":
+        joined = sep + joined
+    elif texts and mode == "suffix":
+        joined += sep
+    return String(joined)
+
+
+@primitive(SRFI_130, HARNESS)
+def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT) -> object:
+    """chibi ``string-split``: the pieces of s between delimiters (a char, default space;
+    a non-empty string; or a predicate). Adjacent delimiters give empty strings; "" gives
+    (). With ``limit``, at most that many pieces, split from the left."""
+    text = _text("string-split", s)
+    if limit is DEFAULT:
+        max_splits = -1
+    else:
+        if type(limit) is not int or limit < 1:
+            raise wrong_type("string-split", "a positive exact integer limit", limit)
+        max_splits = limit - 1
+    if not text:
+        return NIL
+    if delimiter is DEFAULT:
+        parts = text.split(" ", max_splits)
+    elif type(delimiter) is Char:
+        parts = text.split(delimiter.c, max_splits)
+    elif type(delimiter) is String:
+        if not delimiter.s:
+            raise error("string-split: the delimiter string is empty")
+        parts = text.split(delimiter.s, max_splits)
+    else:
+        parts = _split_on(text, _matcher("string-split", delimiter), max_splits)
+    return py_to_list(map(String, parts))
+
+
+def _split_on(text: str, test: Callable[[str], bool], max_splits: int) -> list[str]:
+    parts = []
+    begin = 0
+    for k, c in enumerate(text):
+        if len(parts) == max_splits:
+            break
+        if test(c):
+            parts.append(text[begin:k])
+            begin = k + 1
+    parts.append(text[begin:])
+    return parts
+
+
+def _trimmer(who: str, strip: Callable[[str, str], str], from_left: bool,
+             from_right: bool) -> Callable:
+    def trim(s: object, pred: object = DEFAULT, start: object = DEFAULT,
+             end: object = DEFAULT) -> String:
+        text = _text(who, s)
+        i, j = _bounds(who, len(text), start, end)
+        text = text[i:j]
+        if pred is DEFAULT:
+            return String(strip(text, WHITESPACE))
+        if type(pred) is Char:
+            return String(strip(text, pred.c))
+        test = _matcher(who, pred)
+        a, b = 0, len(text)
+        while from_left and a < b and test(text[a]):
+            a += 1
+        while from_right and b > a and test(text[b - 1]):
+            b -= 1
+        return String(text[a:b])
+    trim.__doc__ = (f"SRFI 130 ``{who}``: remove whitespace, a char or the characters "
+                    "satisfying a predicate.")
+    return trim
+
+
+string_trim = primitive(SRFI_130, HARNESS, name="string-trim")(
+    _trimmer("string-trim", str.strip, True, True))
+string_trim_left = primitive(SRFI_130, HARNESS, name="string-trim-left")(
+    _trimmer("string-trim-left", str.lstrip, True, False))
+string_trim_right = primitive(SRFI_130, HARNESS, name="string-trim-right")(
+    _trimmer("string-trim-right", str.rstrip, False, True))
+
+
+@primitive(SRFI_130, HARNESS)
+def string_prefix_p(prefix: object, s: object) -> bool:
+    return _text("string-prefix?", s).startswith(_text("string-prefix?", prefix))
+
+
+@primitive(SRFI_130, HARNESS)
+def string_suffix_p(suffix: object, s: object) -> bool:
+    return _text("string-suffix?", s).endswith(_text("string-suffix?", suffix))
+
+
+def _padder(who: str, on_left: bool) -> Callable:
+    def pad(s: object, n: object, char: object = DEFAULT, start: object = DEFAULT,
+            end: object = DEFAULT) -> String:
+        text = _text(who, s)
+        i, j = _bounds(who, len(text), start, end)
+        text = text[i:j]
+        width = _count(who, n)
+        _check_size(who, width)
+        fill = " " if char is DEFAULT else char_arg(who, char)
+        if on_left:
+            return String(text[len(text) - width:] if len(text) >= width
+                          else fill * (width - len(text)) + text)
+        return String(text[:width] if len(text) >= width
+                      else text + fill * (width - len(text)))
+    side, kept = ("left", "rightmost") if on_left else ("right", "leftmost")
+    pad.__doc__ = (f"SRFI 130 ``{who}``: pad on the {side} to length n (default space), or "
+                   f"keep the {kept} n characters.")
+    return pad
+
+
+string_pad = primitive(SRFI_130, HARNESS, name="string-pad")(_padder("string-pad", True))
+string_pad_right = primitive(SRFI_130, HARNESS, name="string-pad-right")(
+    _padder("string-pad-right", False))
+
+
+@primitive(SRFI_130, HARNESS)
+def string_null_p(s: object) -> bool:
+    return not _text("string-null?", s)
+
+
+@primitive(SRFI_130, HARNESS)
+def string_reverse(s: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
+    text = _text("string-reverse", s)
+    i, j = _bounds("string-reverse", len(text), start, end)
+    return String(text[i:j][::-1])
+
+
+@primitive(SRFI_130, HARNESS)
+def string_count(s: object, pred: object, start: object = DEFAULT,
+                 end: object = DEFAULT) -> int:
+    """The number of characters in s[start:end] matching ``pred`` (a char or predicate)."""
+    text = _text("string-count", s)
+    i, j = _bounds("string-count", len(text), start, end)
+    if type(pred) is Char:
+        return text.count(pred.c, i, j)
+    test = _matcher("string-count", pred)
+    return sum(1 for c in text[i:j] if test(c))
+
+
+@primitive(SRFI_130, HARNESS)
+def string_take(s: object, n: object) -> String:
+    text = _text("string-take", s)
+    return String(text[:_count("string-take", n, len(text))])
+
+
+@primitive(SRFI_130, HARNESS)
+def string_drop(s: object, n: object) -> String:
+    text = _text("string-drop", s)
+    return String(text[_count("string-drop", n, len(text)):])
+
+
+@primitive(SRFI_130, HARNESS)
+def string_take_right(s: object, n: object) -> String:
+    text = _text("string-take-right", s)
+    return String(text[len(text) - _count("string-take-right", n, len(text)):])
+
+
+@primitive(SRFI_130, HARNESS)
+def string_drop_right(s: object, n: object) -> String:
+    text = _text("string-drop-right", s)
+    return String(text[:len(text) - _count("string-drop-right", n, len(text))])

@@ -1,0 +1,124 @@
+"""What each loaded ``.scm`` file registered, swapped atomically per file.
+
+The registry holds an immutable snapshot (a tuple of ``FileRegistration`` sorted by path);
+a reload builds the new registration completely and then replaces the snapshot in one
+assignment, so a dispatch running on another thread sees the old set or the new set of a
+file, never a mix.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class SchemeHook:
+    """A ``register-hook`` callback: ``proc`` called with the payload alist."""
+
+    point: str
+    proc: object
+    file: str
+    line: int
+    env: object
+
+    @property
+    def source(self) -> str:
+        return f"scm:{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class SchemeTool:
+    """A tool defined by a ``.scm`` file (by convention or with ``define-tool``)."""
+
+    name: str
+    description: str
+    parameters: dict
+    execute: object
+    file: str
+    env: object
+    category: str | None = None
+    summary_params: tuple[str, ...] = ()
+
+    def schema(self) -> dict:
+        out = {"name": self.name, "description": self.description,
+               "parameters": self.parameters}
+        if self.category:
+            out["category"] = self.category
+        return out
+
+
+@dataclass(frozen=True)
+class FileRegistration:
+    """Everything one file registered, from one successful load of its source."""
+
+    path: str
+    tier: str
+    tools: tuple[SchemeTool, ...] = ()
+    hooks: tuple[SchemeHook, ...] = ()
+    digest: str = ""
+
+
+@dataclass
+class LoadFailure:
+    """A file whose last load failed (its previous registration, if any, stays live)."""
+
+    path: str
+    message: str
+
+
+@dataclass
+class Registry:
+    """The one registry of Scheme registrations of a runtime."""
+
+    files: tuple[FileRegistration, ...] = ()
+    failures: dict[str, LoadFailure] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def replace(self, reg: FileRegistration) -> None:
+        """Install ``reg`` for its path in one step, keeping path order."""
+        with self._lock:
+            others = [f for f in self.files if f.path != reg.path]
+            others.append(reg)
+            others.sort(key=lambda f: f.path)
+            self.files = tuple(others)
+            self.failures.pop(reg.path, None)
+
+    def remove(self, path: str) -> bool:
+        with self._lock:
+            before = len(self.files)
+            self.files = tuple(f for f in self.files if f.path != path)
+            self.failures.pop(path, None)
+            return len(self.files) != before
+
+    def remove_under(self, directory: str) -> list[str]:
+        prefix = str(Path(directory)) + "/"
+        gone = [f.path for f in self.files if f.path.startswith(prefix)]
+        for path in gone:
+            self.remove(path)
+        return gone
+
+    def fail(self, path: str, message: str) -> None:
+        with self._lock:
+            self.failures[path] = LoadFailure(path, message)
+
+    def get(self, path: str) -> FileRegistration | None:
+        for f in self.files:
+            if f.path == path:
+                return f
+        return None
+
+    def hooks_for(self, point: str) -> list[SchemeHook]:
+        snapshot = self.files
+        return [h for f in snapshot for h in f.hooks if h.point == point]
+
+    def tools(self) -> list[SchemeTool]:
+        return [t for f in self.files for t in f.tools]
+
+    def find_tool(self, name: str) -> SchemeTool | None:
+        for f in self.files:
+            for t in f.tools:
+                if t.name == name:
+                    return t
+        return None
