@@ -296,10 +296,15 @@ class Compiler:
                                    decorator_list=[], returns=None)
         call_args = [_name(p) for p in fn.param_names]
         if fn.rest_name:
-            call_args.append(ast.Starred(value=_name(fn.rest_name), ctx=ast.Load()))
+            # body(a, *rest) would recurse through C: pass all arguments via h_call_n
+            all_args = ast.BinOp(left=ast.Tuple(elts=call_args, ctx=ast.Load()), op=ast.Add(),
+                                 right=_name(fn.rest_name))
+            first_call = ast.Call(func=_name("h_call_n"), args=[_name(body_name), all_args],
+                                  keywords=[])
+        else:
+            first_call = ast.Call(func=_name(body_name), args=call_args, keywords=[])
         outer_body = [
-            ast.Assign(targets=[_name("r", ast.Store())],
-                       value=ast.Call(func=_name(body_name), args=call_args, keywords=[])),
+            ast.Assign(targets=[_name("r", ast.Store())], value=first_call),
             ast.If(test=ast.Compare(left=ast.Attribute(value=_name("r"), attr="__class__",
                                                        ctx=ast.Load()),
                                     ops=[ast.Is()], comparators=[_name("h_tuple")]),

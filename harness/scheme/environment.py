@@ -47,6 +47,7 @@ class Environment:
             "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
+            "h_call_n": runtime.call_n,
         }
 
     # -- variables ----------------------------------------------------------------------

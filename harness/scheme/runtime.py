@@ -21,6 +21,34 @@ from harness.scheme.parameters import is_parameter, pop_binding, push_binding
 
 __all__ = ["RecordType"]
 
+# -- calls without C recursion ----------------------------------------------------------------
+# CPython 3.11 runs a Python-to-Python call made with plain positional arguments without
+# growing the C stack, but `f(*args)` goes through C. Scheme recursion runs deep (a million
+# frames), so every call the runtime makes for Scheme code goes through `call_n`, which
+# uses a generated caller with exactly len(args) positional arguments.
+
+_CALLERS: list = []
+
+
+def _make_caller(n: int):
+    args = ", ".join(f"a[{i}]" for i in range(n))
+    namespace: dict = {}
+    exec(f"def call{n}(f, a):\n    return f({args})\n", namespace)
+    return namespace[f"call{n}"]
+
+
+def call_n(f, args):
+    """``f(*args)`` without a C-level call (see above)."""
+    n = len(args)
+    try:
+        caller = _CALLERS[n]
+    except IndexError:
+        while len(_CALLERS) <= n:
+            _CALLERS.append(_make_caller(len(_CALLERS)))
+        caller = _CALLERS[n]
+    return caller(f, args)
+
+
 # -- trampolines ----------------------------------------------------------------------------
 
 
@@ -30,9 +58,9 @@ def trampoline(r):
         proc, args = r
         body = getattr(proc, "h_body", None)
         if body is not None:
-            r = body(*args)
+            r = call_n(body, args)
         elif callable(proc):
-            return proc(*args)
+            return call_n(proc, args)
         else:
             raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
     return r
@@ -48,7 +76,7 @@ def apply(proc, *args):
         raise wrong_type("apply", "a proper list as last argument", spread)
     if not callable(proc):
         raise error(f"apply: attempt to apply non-procedure {_show(proc)}", proc)
-    return proc(*args[:-1], *items)
+    return call_n(proc, (*args[:-1], *items))
 
 
 def apply_marker(proc, *args):
@@ -111,7 +139,7 @@ def values(*args):
 def call_with_values(producer, consumer):
     v = producer()
     if v.__class__ is Values:
-        return consumer(*v)
+        return call_n(consumer, v)
     return consumer(v)
 
 
@@ -315,7 +343,7 @@ def case_lambda(*clauses):
         n = len(args)
         for clause, (required, rest) in zip(clauses, arities):
             if n == required or (rest and n >= required):
-                return clause(*args)
+                return call_n(clause, args)
         raise error(f"case-lambda: no clause accepts {n} argument{'s' if n != 1 else ''}")
 
     return dispatch
