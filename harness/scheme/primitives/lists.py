@@ -1,0 +1,1159 @@
+"""Pairs and lists: (scheme base), (scheme cxr) and SRFI 1.
+
+Every traversal is a Python loop (no recursion per element), so lists of millions of
+elements work. Traversals detect circular lists, so a primitive never spins forever out
+of reach of the step budget; the SRFI 1 procedures that take several lists accept
+circular ones as long as one list is finite.
+
+The argument checks shared by the sequence modules (vectors, bytevectors, sorting,
+hash tables) live here too: ``check_procedure``, ``check_count``, ``check_alloc``,
+``proper_items`` and ``from_items``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from itertools import pairwise
+
+from harness.scheme.datatypes import DEFAULT, NIL, Values, is_list, is_number
+from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
+from harness.scheme.limits import MAX_ALLOC
+from harness.scheme.primitives import define, primitive
+from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
+
+BASE = "scheme base"
+SRFI1 = "srfi 1"
+
+
+# -- argument checks shared by the sequence modules ---------------------------------------
+
+def check_procedure(who: str, f: object) -> None:
+    """Raise the standard error unless ``f`` can be called as a Scheme procedure."""
+    if not callable(f):
+        raise wrong_type(who, "a procedure", f)
+
+
+def check_count(who: str, k: object) -> int:
+    """``k`` as a non-negative exact integer, or the standard error."""
+    if type(k) is not int or k < 0:
+        raise wrong_type(who, "a non-negative exact integer", k)
+    return k
+
+
+def check_alloc(who: str, n: int) -> None:
+    """Refuse to build an object of more than MAX_ALLOC elements (sandbox size cap)."""
+    if n > MAX_ALLOC:
+        raise SizeLimitExceeded(f"{who}: size {n} exceeds the limit of {MAX_ALLOC}")
+
+
+def proper_items(who: str, lst: object) -> list:
+    """The elements of the proper list ``lst`` as a Python list; the error
+    "<who>: expected a proper list, got ..." if it is improper or circular."""
+    out = []
+    append = out.append
+    x = slow = lst
+    while x.__class__ is list:
+        append(x[0])
+        x = x[1]
+        if x.__class__ is not list:
+            break
+        append(x[0])
+        x = x[1]
+        slow = slow[1]
+        if x is slow:
+            raise wrong_type(who, "a proper list", lst)
+    if x is not NIL:
+        raise wrong_type(who, "a proper list", lst)
+    return out
+
+
+def from_items(items: Iterable, tail: object = NIL) -> object:
+    """A fresh Scheme list of ``items`` ending in ``tail``."""
+    if not isinstance(items, list):
+        items = list(items)
+    result = tail
+    for item in reversed(items):
+        result = [item, result]
+    return result
+
+
+def _pairs(who: str, lst: object) -> Iterator[list]:
+    """Yield the successive pairs of the proper list ``lst`` (Brent's cycle detection:
+    every element of a cycle is yielded once before the error)."""
+    x = tortoise = lst
+    power = steps = 1
+    while x.__class__ is list:
+        yield x
+        x = x[1]
+        if x is tortoise:
+            raise wrong_type(who, "a proper list", lst)
+        if steps == power:
+            tortoise = x
+            power *= 2
+            steps = 0
+        steps += 1
+    if x is not NIL:
+        raise wrong_type(who, "a proper list", lst)
+
+
+def _spine(who: str, lst: object) -> tuple[list, object]:
+    """The pairs of a finite, possibly dotted list, and its final cdr."""
+    cells = []
+    x = tortoise = lst
+    power = steps = 1
+    while x.__class__ is list:
+        cells.append(x)
+        x = x[1]
+        if x is tortoise:
+            raise wrong_type(who, "a finite list", lst)
+        if steps == power:
+            tortoise = x
+            power *= 2
+            steps = 0
+        steps += 1
+    return cells, x
+
+
+def _is_finite(x: object) -> bool:
+    """False for a circular list, True for anything else."""
+    tortoise = x
+    power = steps = 1
+    while x.__class__ is list:
+        x = x[1]
+        if x is tortoise:
+            return False
+        if steps == power:
+            tortoise = x
+            power *= 2
+            steps = 0
+        steps += 1
+    return True
+
+
+def _rows(who: str, lists: tuple) -> Iterator[list]:
+    """Yield ``[e1, e2, ...]``, the i-th elements of each list, stopping at the shortest.
+    Circular lists are fine as long as one list is finite."""
+    if not any(_is_finite(x) for x in lists):
+        raise error(f"{who}: all lists are circular")
+    cursors = list(lists)
+    n = len(cursors)
+    while True:
+        row = []
+        for i in range(n):
+            c = cursors[i]
+            if c.__class__ is not list:
+                if c is not NIL:
+                    raise wrong_type(who, "a proper list", lists[i])
+                return
+            row.append(c[0])
+            cursors[i] = c[1]
+        yield row
+
+
+def _rows_of(who: str, lst: object, lists: tuple) -> Iterator[list]:
+    """``_rows`` of ``(lst, *lists)``; a single list is walked with ``_pairs``, so a
+    search through one circular list still looks at each element once."""
+    if lists:
+        return _rows(who, (lst, *lists))
+    return ([cell[0]] for cell in _pairs(who, lst))
+
+
+def _cell_rows(who: str, lists: tuple) -> list[list]:
+    """Like ``_rows`` but of the pairs themselves, all taken before any procedure runs."""
+    if not any(_is_finite(x) for x in lists):
+        raise error(f"{who}: all lists are circular")
+    cursors = list(lists)
+    rows = []
+    while True:
+        for i, c in enumerate(cursors):
+            if c.__class__ is not list:
+                if c is not NIL:
+                    raise wrong_type(who, "a proper list", lists[i])
+                return rows
+        rows.append(cursors)
+        cursors = [c[1] for c in cursors]
+
+
+def _check_procedures(who: str, *fs: object) -> None:
+    for f in fs:
+        check_procedure(who, f)
+
+
+def _equivalence(who: str, eq: object) -> Callable:
+    """The optional equality argument of member, assoc, delete…: equal? when missing."""
+    if eq is DEFAULT:
+        return is_equal
+    check_procedure(who, eq)
+    return eq
+
+
+def _nth_cell(who: str, lst: object, k: int) -> list:
+    """The k-th pair of ``lst`` (0-based), or an index error."""
+    x = lst
+    for _ in range(k):
+        if x.__class__ is not list:
+            break
+        x = x[1]
+    if x.__class__ is not list:
+        raise error(f"{who}: index out of range", lst, k)
+    return x
+
+
+def _exact(x: object) -> object:
+    """A Fraction with denominator 1 becomes an int (the representation invariant)."""
+    if type(x) is Fraction and x.denominator == 1:
+        return int(x)
+    return x
+
+
+# -- pairs (scheme base) ------------------------------------------------------------------
+
+@primitive(BASE, SRFI1)
+def pair_p(x: object) -> bool:
+    return x.__class__ is list
+
+
+@primitive(BASE, SRFI1)
+def cons(a: object, d: object) -> list:
+    return [a, d]
+
+
+@primitive(BASE, SRFI1)
+def car(x: object) -> object:
+    if x.__class__ is not list:
+        raise wrong_type("car", "a pair", x)
+    return x[0]
+
+
+@primitive(BASE, SRFI1)
+def cdr(x: object) -> object:
+    if x.__class__ is not list:
+        raise wrong_type("cdr", "a pair", x)
+    return x[1]
+
+
+@primitive(BASE, SRFI1)
+def set_car_x(x: object, value: object) -> None:
+    if x.__class__ is not list:
+        raise wrong_type("set-car!", "a pair", x)
+    x[0] = value
+
+
+@primitive(BASE, SRFI1)
+def set_cdr_x(x: object, value: object) -> None:
+    if x.__class__ is not list:
+        raise wrong_type("set-cdr!", "a pair", x)
+    x[1] = value
+
+
+def _make_cxr(name: str) -> Callable[[object], object]:
+    """The accessor ``name`` (e.g. "cadr"), applying its a/d letters right to left."""
+    path = tuple(0 if letter == "a" else 1 for letter in reversed(name[1:-1]))
+
+    def cxr(x: object) -> object:
+        for index in path:
+            if x.__class__ is not list:
+                raise wrong_type(name, "a pair", x)
+            x = x[index]
+        return x
+
+    cxr.__doc__ = f"({name} x); the error names the first non-pair met on the way."
+    return cxr
+
+
+def _cxr_names(depth: int) -> list[str]:
+    names = [""]
+    for _ in range(depth):
+        names = [n + letter for n in names for letter in "ad"]
+    return [f"c{n}r" for n in names]
+
+
+for _name in _cxr_names(2) + _cxr_names(3) + _cxr_names(4):
+    _cxr = _make_cxr(_name)
+    define(BASE if len(_name) == 4 else "scheme cxr", _name, _cxr)
+    define(SRFI1, _name, _cxr)
+
+
+# -- lists (scheme base) ------------------------------------------------------------------
+
+@primitive(BASE, SRFI1)
+def null_p(x: object) -> bool:
+    return x is NIL
+
+
+@primitive(BASE, SRFI1, name="list?")
+def list_p(x: object) -> bool:
+    return is_list(x)
+
+
+@primitive(BASE, SRFI1)
+def make_list(k: object, fill: object = DEFAULT) -> object:
+    """(make-list k [fill]); the fill defaults to #f."""
+    n = check_count("make-list", k)
+    check_alloc("make-list", n)
+    value = False if fill is DEFAULT else fill
+    result = NIL
+    for _ in range(n):
+        result = [value, result]
+    return result
+
+
+@primitive(BASE, SRFI1, name="list")
+def list_(*items: object) -> object:
+    return from_items(items)
+
+
+@primitive(BASE, SRFI1)
+def length(lst: object) -> int:
+    """Length of a proper list; an error for an improper or circular one."""
+    n = 0
+    x = slow = lst
+    while x.__class__ is list:
+        x = x[1]
+        n += 1
+        if x.__class__ is not list:
+            break
+        x = x[1]
+        n += 1
+        slow = slow[1]
+        if x is slow:
+            raise wrong_type("length", "a proper list", lst)
+    if x is not NIL:
+        raise wrong_type("length", "a proper list", lst)
+    return n
+
+
+def _append(who: str, lists: tuple | list) -> object:
+    if not lists:
+        return NIL
+    result = lists[-1]
+    for lst in reversed(lists[:-1]):
+        result = from_items(proper_items(who, lst), result)
+    return result
+
+
+@primitive(BASE, SRFI1)
+def append(*lists: object) -> object:
+    """All but the last argument are copied; the last may be any object."""
+    return _append("append", lists)
+
+
+@primitive(BASE, SRFI1)
+def reverse(lst: object) -> object:
+    result = NIL
+    for cell in _pairs("reverse", lst):
+        result = [cell[0], result]
+    return result
+
+
+@primitive(BASE, SRFI1)
+def list_tail(lst: object, k: object) -> object:
+    n = check_count("list-tail", k)
+    x = lst
+    for _ in range(n):
+        if x.__class__ is not list:
+            raise error("list-tail: index out of range", lst, k)
+        x = x[1]
+    return x
+
+
+@primitive(BASE, SRFI1)
+def list_ref(lst: object, k: object) -> object:
+    return _nth_cell("list-ref", lst, check_count("list-ref", k))[0]
+
+
+@primitive(BASE)
+def list_set_x(lst: object, k: object, value: object) -> None:
+    _nth_cell("list-set!", lst, check_count("list-set!", k))[0] = value
+
+
+@primitive(BASE, SRFI1)
+def list_copy(obj: object) -> object:
+    """A copy of the spine of ``obj`` (the final cdr is kept); a non-pair is returned as is."""
+    cells, tail = _spine("list-copy", obj)
+    return from_items([c[0] for c in cells], tail)
+
+
+def _member(who: str, x: object, lst: object, same: Callable) -> object:
+    for cell in _pairs(who, lst):
+        if same(x, cell[0]) is not False:
+            return cell
+    return False
+
+
+@primitive(BASE, SRFI1)
+def memq(x: object, lst: object) -> object:
+    return _member("memq", x, lst, is_eq)
+
+
+@primitive(BASE, SRFI1)
+def memv(x: object, lst: object) -> object:
+    return _member("memv", x, lst, is_eqv)
+
+
+@primitive(BASE, SRFI1)
+def member(x: object, lst: object, compare: object = DEFAULT) -> object:
+    """(member x list [compare]); compare is called as (compare x element)."""
+    return _member("member", x, lst, _equivalence("member", compare))
+
+
+def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
+    for cell in _pairs(who, alist):
+        entry = cell[0]
+        if entry.__class__ is not list:
+            raise wrong_type(who, "an association list (a list of pairs)", alist)
+        if same(key, entry[0]) is not False:
+            return entry
+    return False
+
+
+@primitive(BASE, SRFI1)
+def assq(key: object, alist: object) -> object:
+    return _assoc("assq", key, alist, is_eq)
+
+
+@primitive(BASE, SRFI1)
+def assv(key: object, alist: object) -> object:
+    return _assoc("assv", key, alist, is_eqv)
+
+
+@primitive(BASE, SRFI1)
+def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
+    """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
+    return _assoc("assoc", key, alist, _equivalence("assoc", compare))
+
+
+@primitive(BASE, SRFI1, name="map")
+def map_(f: object, lst: object, *lists: object) -> object:
+    """(map f list ...), left to right, stopping at the shortest list."""
+    check_procedure("map", f)
+    if not lists:
+        return from_items([f(x) for x in proper_items("map", lst)])
+    return from_items([f(*row) for row in _rows("map", (lst, *lists))])
+
+
+@primitive(BASE, SRFI1)
+def for_each(f: object, lst: object, *lists: object) -> None:
+    """(for-each f list ...), left to right, stopping at the shortest list."""
+    check_procedure("for-each", f)
+    if not lists:
+        for cell in _pairs("for-each", lst):
+            f(cell[0])
+    else:
+        for row in _rows("for-each", (lst, *lists)):
+            f(*row)
+
+
+# -- SRFI 1: constructors -----------------------------------------------------------------
+
+@primitive(SRFI1)
+def xcons(d: object, a: object) -> list:
+    return [a, d]
+
+
+@primitive(SRFI1, name="cons*")
+def cons_star(first: object, *rest: object) -> object:
+    """(cons* a b ... tail): like list, but the last argument is the tail."""
+    items = (first, *rest)
+    return from_items(items[:-1], items[-1])
+
+
+@primitive(SRFI1)
+def list_tabulate(k: object, init: object) -> object:
+    n = check_count("list-tabulate", k)
+    check_procedure("list-tabulate", init)
+    check_alloc("list-tabulate", n)
+    return from_items([init(i) for i in range(n)])
+
+
+@primitive(SRFI1)
+def circular_list(first: object, *rest: object) -> list:
+    head = from_items((first, *rest))
+    _spine("circular-list", head)[0][-1][1] = head
+    return head
+
+
+@primitive(SRFI1)
+def iota(count: object, start: object = 0, step: object = 1) -> object:
+    """(iota count [start [step]]): start, start+step, ... (count numbers)."""
+    n = check_count("iota", count)
+    for x in (start, step):
+        if not is_number(x):
+            raise wrong_type("iota", "a number", x)
+    check_alloc("iota", n)
+    return from_items([_exact(start + i * step) for i in range(n)])
+
+
+# -- SRFI 1: predicates -------------------------------------------------------------------
+
+@primitive(SRFI1, name="proper-list?")
+def proper_list_p(x: object) -> bool:
+    return is_list(x)
+
+
+@primitive(SRFI1)
+def circular_list_p(x: object) -> bool:
+    return not _is_finite(x)
+
+
+@primitive(SRFI1)
+def dotted_list_p(x: object) -> bool:
+    return _is_finite(x) and _spine("dotted-list?", x)[1] is not NIL
+
+
+@primitive(SRFI1)
+def not_pair_p(x: object) -> bool:
+    return x.__class__ is not list
+
+
+@primitive(SRFI1)
+def null_list_p(x: object) -> bool:
+    if x is NIL:
+        return True
+    if x.__class__ is list:
+        return False
+    raise wrong_type("null-list?", "a list", x)
+
+
+@primitive(SRFI1, name="list=")
+def list_eq(same: object, *lists: object) -> bool:
+    """(list= elt= list ...): each list has the same length as the next and elt= holds
+    between their corresponding elements."""
+    check_procedure("list=", same)
+    items = [proper_items("list=", lst) for lst in lists]
+    for a, b in pairwise(items):
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if same(x, y) is False:
+                return False
+    return True
+
+
+# -- SRFI 1: selectors --------------------------------------------------------------------
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth",
+             "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _make_ordinal(index: int, name: str) -> Callable[[object], object]:
+    def ordinal(lst: object) -> object:
+        x = lst
+        for _ in range(index):
+            if x.__class__ is not list:
+                break
+            x = x[1]
+        if x.__class__ is not list:
+            raise wrong_type(name, f"a list of at least {index + 1} elements", lst)
+        return x[0]
+
+    ordinal.__doc__ = f"({name} list): element {index} of list."
+    return ordinal
+
+
+for _index, _name in enumerate(_ORDINALS):
+    define(SRFI1, _name, _make_ordinal(_index, _name))
+
+
+@primitive(SRFI1, name="car+cdr")
+def car_plus_cdr(x: object) -> Values:
+    if x.__class__ is not list:
+        raise wrong_type("car+cdr", "a pair", x)
+    return Values((x[0], x[1]))
+
+
+def _take(who: str, lst: object, k: object) -> object:
+    n = check_count(who, k)
+    items = []
+    x = lst
+    for _ in range(n):
+        if x.__class__ is not list:
+            raise error(f"{who}: index out of range", lst, k)
+        items.append(x[0])
+        x = x[1]
+    return from_items(items)
+
+
+@primitive(SRFI1)
+def take(lst: object, k: object) -> object:
+    """(take list k): a fresh list of the first k elements."""
+    return _take("take", lst, k)
+
+
+@primitive(SRFI1)
+def drop(lst: object, k: object) -> object:
+    """(drop list k): what follows the first k elements (shared)."""
+    x = lst
+    for _ in range(check_count("drop", k)):
+        if x.__class__ is not list:
+            raise error("drop: index out of range", lst, k)
+        x = x[1]
+    return x
+
+
+def _last_cells(who: str, lst: object, k: object) -> tuple[list, object, int]:
+    """The pairs and final cdr of a finite list, and how many pairs precede its last k."""
+    n = check_count(who, k)
+    cells, tail = _spine(who, lst)
+    if n > len(cells):
+        raise error(f"{who}: index out of range", lst, k)
+    return cells, tail, len(cells) - n
+
+
+@primitive(SRFI1)
+def take_right(lst: object, k: object) -> object:
+    """(take-right list k): the last k pairs of list (shared, with the final cdr)."""
+    cells, tail, start = _last_cells("take-right", lst, k)
+    return cells[start] if start < len(cells) else tail
+
+
+@primitive(SRFI1)
+def drop_right(lst: object, k: object) -> object:
+    """(drop-right list k): a fresh list of all but the last k elements."""
+    cells, _, stop = _last_cells("drop-right", lst, k)
+    return from_items([c[0] for c in cells[:stop]])
+
+
+@primitive(SRFI1)
+def split_at(lst: object, k: object) -> Values:
+    """(split-at list k) => (take list k), (drop list k)."""
+    return Values((_take("split-at", lst, k), drop(lst, k)))
+
+
+@primitive(SRFI1)
+def last_pair(lst: object) -> list:
+    if lst.__class__ is not list:
+        raise wrong_type("last-pair", "a pair", lst)
+    return _spine("last-pair", lst)[0][-1]
+
+
+@primitive(SRFI1)
+def last(lst: object) -> object:
+    if lst.__class__ is not list:
+        raise wrong_type("last", "a pair", lst)
+    return _spine("last", lst)[0][-1][0]
+
+
+# -- SRFI 1: miscellaneous ----------------------------------------------------------------
+
+@primitive(SRFI1, name="length+")
+def length_plus(x: object) -> object:
+    """The length of a proper list, #f for a circular one."""
+    if not _is_finite(x):
+        return False
+    if not is_list(x):
+        raise wrong_type("length+", "a proper or circular list", x)
+    return length(x)
+
+
+@primitive(SRFI1)
+def concatenate(lists: object) -> object:
+    return _append("concatenate", proper_items("concatenate", lists))
+
+
+@primitive(SRFI1)
+def append_x(*lists: object) -> object:
+    """(append! list ... obj): like append, but links the argument lists in place."""
+    if not lists:
+        return NIL
+    result = lists[-1]
+    for lst in reversed(lists[:-1]):
+        if lst is NIL:
+            continue
+        if not is_list(lst):
+            raise wrong_type("append!", "a proper list", lst)
+        _spine("append!", lst)[0][-1][1] = result
+        result = lst
+    return result
+
+
+@primitive(SRFI1)
+def reverse_x(lst: object) -> object:
+    """(reverse! list): reverses the list in place, returning its new head."""
+    if not is_list(lst):
+        raise wrong_type("reverse!", "a proper list", lst)
+    result = NIL
+    while lst is not NIL:
+        rest = lst[1]
+        lst[1] = result
+        result, lst = lst, rest
+    return result
+
+
+@primitive(SRFI1)
+def append_reverse(rev_head: object, tail: object) -> object:
+    """(append-reverse rev-head tail) = (append (reverse rev-head) tail)."""
+    result = tail
+    for cell in _pairs("append-reverse", rev_head):
+        result = [cell[0], result]
+    return result
+
+
+@primitive(SRFI1, name="zip")
+def zip_(lst: object, *lists: object) -> object:
+    """(zip list ...) = (map list list ...)."""
+    return from_items([from_items(row) for row in _rows("zip", (lst, *lists))])
+
+
+def _unzip(who: str, lists: object, width: int) -> list[object]:
+    columns: list[list] = [[] for _ in range(width)]
+    for cell in _pairs(who, lists):
+        x = entry = cell[0]
+        for column in columns:
+            if x.__class__ is not list:
+                raise wrong_type(who, f"a list of at least {width} elements", entry)
+            column.append(x[0])
+            x = x[1]
+    return [from_items(c) for c in columns]
+
+
+@primitive(SRFI1)
+def unzip1(lists: object) -> object:
+    return _unzip("unzip1", lists, 1)[0]
+
+
+def _make_unzip(width: int) -> Callable[[object], Values]:
+    name = f"unzip{width}"
+
+    def unzip(lists: object) -> Values:
+        return Values(_unzip(name, lists, width))
+
+    unzip.__doc__ = f"({name} list-of-lists): {width} lists, of the 1st..{width}th elements."
+    return unzip
+
+
+for _width in range(2, 6):
+    define(SRFI1, f"unzip{_width}", _make_unzip(_width))
+
+
+@primitive(SRFI1)
+def count(pred: object, lst: object, *lists: object) -> int:
+    check_procedure("count", pred)
+    return sum(1 for row in _rows_of("count", lst, lists) if pred(*row) is not False)
+
+
+# -- SRFI 1: fold, unfold and map ----------------------------------------------------------
+
+@primitive(SRFI1)
+def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
+    """(fold kons knil list ...): (kons e ... acc) from the left."""
+    check_procedure("fold", kons)
+    acc = knil
+    for row in _rows_of("fold", lst, lists):
+        acc = kons(*row, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
+    """(fold-right kons knil list ...): (kons e ... acc) from the right."""
+    check_procedure("fold-right", kons)
+    acc = knil
+    if not lists:
+        for x in reversed(proper_items("fold-right", lst)):
+            acc = kons(x, acc)
+    else:
+        for row in reversed(list(_rows("fold-right", (lst, *lists)))):
+            acc = kons(*row, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def pair_fold(kons: object, knil: object, lst: object, *lists: object) -> object:
+    """Like fold, over the successive sublists; kons may set-cdr! what it is given."""
+    check_procedure("pair-fold", kons)
+    acc = knil
+    for cells in _cell_rows("pair-fold", (lst, *lists)):
+        acc = kons(*cells, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def pair_fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
+    check_procedure("pair-fold-right", kons)
+    acc = knil
+    for cells in reversed(_cell_rows("pair-fold-right", (lst, *lists))):
+        acc = kons(*cells, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def reduce(f: object, ridentity: object, lst: object) -> object:
+    """(reduce f ridentity list) = (fold f (car list) (cdr list)), ridentity if empty."""
+    check_procedure("reduce", f)
+    items = proper_items("reduce", lst)
+    if not items:
+        return ridentity
+    acc = items[0]
+    for x in items[1:]:
+        acc = f(x, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def reduce_right(f: object, ridentity: object, lst: object) -> object:
+    """(reduce-right f ridentity list): (f e1 (f e2 ... en)), ridentity if empty."""
+    check_procedure("reduce-right", f)
+    items = proper_items("reduce-right", lst)
+    if not items:
+        return ridentity
+    acc = items[-1]
+    for x in reversed(items[:-1]):
+        acc = f(x, acc)
+    return acc
+
+
+@primitive(SRFI1)
+def unfold(stop: object, mapper: object, successor: object, seed: object,
+           tail_gen: object = DEFAULT) -> object:
+    """(unfold p f g seed [tail-gen]): (f seed), (f (g seed)), ... until (p seed)."""
+    _check_procedures("unfold", stop, mapper, successor)
+    if tail_gen is not DEFAULT:
+        check_procedure("unfold", tail_gen)
+    items = []
+    while stop(seed) is False:
+        items.append(mapper(seed))
+        seed = successor(seed)
+    return from_items(items, NIL if tail_gen is DEFAULT else tail_gen(seed))
+
+
+@primitive(SRFI1)
+def unfold_right(stop: object, mapper: object, successor: object, seed: object,
+                 tail: object = NIL) -> object:
+    """(unfold-right p f g seed [tail]): builds the list from the right, onto tail."""
+    _check_procedures("unfold-right", stop, mapper, successor)
+    result = tail
+    while stop(seed) is False:
+        result = [mapper(seed), result]
+        seed = successor(seed)
+    return result
+
+
+@primitive(SRFI1)
+def append_map(f: object, lst: object, *lists: object) -> object:
+    """(append-map f list ...) = (apply append (map f list ...))."""
+    check_procedure("append-map", f)
+    results = [f(*row) for row in _rows_of("append-map", lst, lists)]
+    return _append("append-map", results)
+
+
+@primitive(SRFI1)
+def pair_for_each(f: object, lst: object, *lists: object) -> None:
+    check_procedure("pair-for-each", f)
+    for cells in _cell_rows("pair-for-each", (lst, *lists)):
+        f(*cells)
+
+
+@primitive(SRFI1)
+def filter_map(f: object, lst: object, *lists: object) -> object:
+    """Like map, keeping only the true results."""
+    check_procedure("filter-map", f)
+    results = (f(*row) for row in _rows_of("filter-map", lst, lists))
+    return from_items([r for r in results if r is not False])
+
+
+# -- SRFI 1: filtering and partitioning ---------------------------------------------------
+
+@primitive(SRFI1, name="filter")
+def filter_(pred: object, lst: object) -> object:
+    check_procedure("filter", pred)
+    return from_items([x for x in proper_items("filter", lst) if pred(x) is not False])
+
+
+@primitive(SRFI1)
+def remove(pred: object, lst: object) -> object:
+    check_procedure("remove", pred)
+    return from_items([x for x in proper_items("remove", lst) if pred(x) is False])
+
+
+@primitive(SRFI1)
+def partition(pred: object, lst: object) -> Values:
+    """(partition pred list) => elements satisfying pred, the others."""
+    check_procedure("partition", pred)
+    yes, no = [], []
+    for x in proper_items("partition", lst):
+        (no if pred(x) is False else yes).append(x)
+    return Values((from_items(yes), from_items(no)))
+
+
+# -- SRFI 1: searching --------------------------------------------------------------------
+
+@primitive(SRFI1)
+def find(pred: object, lst: object) -> object:
+    """The first element satisfying pred, or #f."""
+    check_procedure("find", pred)
+    for cell in _pairs("find", lst):
+        if pred(cell[0]) is not False:
+            return cell[0]
+    return False
+
+
+@primitive(SRFI1)
+def find_tail(pred: object, lst: object) -> object:
+    """The first pair whose car satisfies pred, or #f."""
+    check_procedure("find-tail", pred)
+    for cell in _pairs("find-tail", lst):
+        if pred(cell[0]) is not False:
+            return cell
+    return False
+
+
+@primitive(SRFI1, name="any")
+def any_(pred: object, lst: object, *lists: object) -> object:
+    """The first true value of (pred e ...), or #f."""
+    check_procedure("any", pred)
+    for row in _rows_of("any", lst, lists):
+        result = pred(*row)
+        if result is not False:
+            return result
+    return False
+
+
+@primitive(SRFI1)
+def every(pred: object, lst: object, *lists: object) -> object:
+    """#f if some (pred e ...) is #f, else the last value of pred (#t for empty lists)."""
+    check_procedure("every", pred)
+    result: object = True
+    for row in _rows_of("every", lst, lists):
+        result = pred(*row)
+        if result is False:
+            return False
+    return result
+
+
+@primitive(SRFI1)
+def list_index(pred: object, lst: object, *lists: object) -> object:
+    """The index of the first elements satisfying pred, or #f."""
+    check_procedure("list-index", pred)
+    for i, row in enumerate(_rows_of("list-index", lst, lists)):
+        if pred(*row) is not False:
+            return i
+    return False
+
+
+def _split_prefix(who: str, pred: object, lst: object) -> tuple[list, object]:
+    """The leading elements satisfying pred, and the sublist after them."""
+    check_procedure(who, pred)
+    prefix = []
+    for cell in _pairs(who, lst):
+        if pred(cell[0]) is False:
+            return prefix, cell
+        prefix.append(cell[0])
+    return prefix, NIL
+
+
+@primitive(SRFI1)
+def take_while(pred: object, lst: object) -> object:
+    return from_items(_split_prefix("take-while", pred, lst)[0])
+
+
+@primitive(SRFI1)
+def drop_while(pred: object, lst: object) -> object:
+    return _split_prefix("drop-while", pred, lst)[1]
+
+
+@primitive(SRFI1)
+def span(pred: object, lst: object) -> Values:
+    """(span pred list) => (take-while pred list), (drop-while pred list)."""
+    prefix, rest = _split_prefix("span", pred, lst)
+    return Values((from_items(prefix), rest))
+
+
+@primitive(SRFI1, name="break")
+def break_(pred: object, lst: object) -> Values:
+    """(break pred list) => the leading elements not satisfying pred, and the rest."""
+    check_procedure("break", pred)
+    prefix, rest = _split_prefix("break", lambda x: pred(x) is False, lst)
+    return Values((from_items(prefix), rest))
+
+
+# -- SRFI 1: deletion ---------------------------------------------------------------------
+
+@primitive(SRFI1)
+def delete(x: object, lst: object, same: object = DEFAULT) -> object:
+    """(delete x list [=]): the elements e for which (= x e) is false."""
+    same = _equivalence("delete", same)
+    return from_items([e for e in proper_items("delete", lst) if same(x, e) is False])
+
+
+@primitive(SRFI1)
+def delete_duplicates(lst: object, same: object = DEFAULT) -> object:
+    """(delete-duplicates list [=]): the first occurrence of each element, in order."""
+    same = _equivalence("delete-duplicates", same)
+    items = proper_items("delete-duplicates", lst)
+    key_of = key_function_for(same)
+    if key_of is not None:  # eq?/eqv?/equal?: one pass with a set of keys
+        seen: set = set()
+        kept = []
+        for x in items:
+            k = key_of(x)
+            if k not in seen:
+                seen.add(k)
+                kept.append(x)
+        return from_items(kept)
+    kept = []
+    for x in items:
+        if all(same(k, x) is False for k in kept):
+            kept.append(x)
+    return from_items(kept)
+
+
+# -- SRFI 1: association lists ------------------------------------------------------------
+
+@primitive(SRFI1)
+def alist_cons(key: object, datum: object, alist: object) -> list:
+    return [[key, datum], alist]
+
+
+@primitive(SRFI1)
+def alist_copy(alist: object) -> object:
+    """A fresh spine and fresh entry pairs (keys and data are shared)."""
+    entries = proper_items("alist-copy", alist)
+    for entry in entries:
+        if entry.__class__ is not list:
+            raise wrong_type("alist-copy", "an association list (a list of pairs)", alist)
+    return from_items([[e[0], e[1]] for e in entries])
+
+
+@primitive(SRFI1)
+def alist_delete(key: object, alist: object, same: object = DEFAULT) -> object:
+    """(alist-delete key alist [=]): the entries whose key k has (= key k) false."""
+    same = _equivalence("alist-delete", same)
+    entries = proper_items("alist-delete", alist)
+    for entry in entries:
+        if entry.__class__ is not list:
+            raise wrong_type("alist-delete", "an association list (a list of pairs)", alist)
+    return from_items([e for e in entries if same(key, e[0]) is False])
+
+
+# -- SRFI 1: lists as sets ----------------------------------------------------------------
+
+def _contains(items: list, x: object, same: Callable) -> bool:
+    """Whether (= x e) holds for some e in items (SRFI 1 member's argument order)."""
+    return _any_true(same(x, e) for e in items)
+
+
+def _already_in(items: list, x: object, same: Callable) -> bool:
+    """Whether (= e x) holds for some e in items (lset-adjoin/union's argument order)."""
+    return _any_true(same(e, x) for e in items)
+
+
+def _any_true(results: Iterable) -> bool:
+    """Python's any() under Scheme truth (only #f is false)."""
+    return next((True for r in results if r is not False), False)
+
+
+def _set_args(who: str, same: object, lists: tuple) -> list[list]:
+    check_procedure(who, same)
+    return [proper_items(who, lst) for lst in lists]
+
+
+@primitive(SRFI1, name="lset<=")
+def lset_le(same: object, *lists: object) -> bool:
+    """Each list is a subset of the next."""
+    sets = _set_args("lset<=", same, lists)
+    return all(all(_contains(b, x, same) for x in a) for a, b in pairwise(sets))
+
+
+@primitive(SRFI1, name="lset=")
+def lset_eq(same: object, *lists: object) -> bool:
+    """Each list has the same elements as the next."""
+    sets = _set_args("lset=", same, lists)
+    return all(all(_contains(b, x, same) for x in a) and all(_contains(a, y, same) for y in b)
+               for a, b in pairwise(sets))
+
+
+@primitive(SRFI1)
+def lset_adjoin(same: object, lst: object, *elements: object) -> object:
+    """Conses onto list each element not already in it."""
+    check_procedure("lset-adjoin", same)
+    items = proper_items("lset-adjoin", lst)
+    result = lst
+    for x in elements:
+        if not _already_in(items, x, same):
+            items.append(x)
+            result = [x, result]
+    return result
+
+
+@primitive(SRFI1)
+def lset_union(same: object, *lists: object) -> object:
+    """Conses onto the first list the elements of the others not already present."""
+    check_procedure("lset-union", same)
+    result = NIL
+    items: list = []
+    for lst in lists:
+        new = proper_items("lset-union", lst)
+        if not items:
+            result, items = lst, new
+            continue
+        if lst is result:
+            continue
+        for x in new:
+            if not _already_in(items, x, same):
+                items.append(x)
+                result = [x, result]
+    return result
+
+
+@primitive(SRFI1)
+def lset_intersection(same: object, lst: object, *lists: object) -> object:
+    """The elements of the first list present in every other list."""
+    sets = _set_args("lset-intersection", same, (lst, *lists))
+    return from_items([x for x in sets[0]
+                       if all(_contains(other, x, same) for other in sets[1:])])
+
+
+@primitive(SRFI1)
+def lset_difference(same: object, lst: object, *lists: object) -> object:
+    """The elements of the first list present in no other list."""
+    sets = _set_args("lset-difference", same, (lst, *lists))
+    return from_items([x for x in sets[0]
+                       if not _any_true(_contains(other, x, same) for other in sets[1:])])
+
+
+@primitive(SRFI1)
+def lset_xor(same: object, *lists: object) -> object:
+    """The elements in an odd number of the lists (SRFI 1 reference order)."""
+    check_procedure("lset-xor", same)
+    acc: list = []
+    for lst in lists:
+        b = proper_items("lset-xor", lst)
+        a_minus_b = [x for x in acc if not _contains(b, x, same)]
+        a_and_b = [x for x in acc if _contains(b, x, same)]
+        if not a_minus_b:
+            acc = [y for y in b if not _contains(acc, y, same)]
+        elif not a_and_b:
+            acc = b + acc
+        else:  # the new elements of b, consed one by one onto a-b
+            acc = [y for y in b if not _contains(a_and_b, y, same)][::-1] + a_minus_b
+    return from_items(acc)
+
+
+@primitive(SRFI1, name="lset-diff+intersection")
+def lset_diff_plus_intersection(same: object, lst: object, *lists: object) -> Values:
+    """=> (lset-difference = list ...), (lset-intersection of list with their union)."""
+    sets = _set_args("lset-diff+intersection", same, (lst, *lists))
+    diff, inter = [], []
+    for x in sets[0]:
+        (inter if _any_true(_contains(o, x, same) for o in sets[1:]) else diff).append(x)
+    return Values((from_items(diff), from_items(inter)))
+
+
+# -- SRFI 1: linear-update variants (allowed to share the pure versions) -------------------
+
+_LINEAR_UPDATE_ALIASES = {
+    "take!": take, "drop-right!": drop_right, "split-at!": split_at,
+    "append-reverse!": append_reverse, "concatenate!": concatenate,
+    "map!": map_, "map-in-order": map_, "append-map!": append_map,
+    "filter!": filter_, "remove!": remove, "partition!": partition,
+    "take-while!": take_while, "span!": span, "break!": break_,
+    "delete!": delete, "delete-duplicates!": delete_duplicates,
+    "alist-delete!": alist_delete,
+    "lset-union!": lset_union, "lset-intersection!": lset_intersection,
+    "lset-difference!": lset_difference, "lset-xor!": lset_xor,
+    "lset-diff+intersection!": lset_diff_plus_intersection,
+}
+for _name, _fn in _LINEAR_UPDATE_ALIASES.items():
+    define(SRFI1, _name, _fn)

@@ -1,0 +1,280 @@
+"""Sorting: SRFI 132 (ordering procedure first) and chibi's ``(sort seq [less [key]])``.
+
+Every sort is stable: Python's list sort (a merge sort) with a key whose ``<`` calls the
+Scheme ``less`` procedure once per comparison; an error raised by ``less`` propagates.
+Merging and the other scans are plain loops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cmp_to_key
+from itertools import pairwise
+
+from harness.scheme.datatypes import DEFAULT, NIL, Vector
+from harness.scheme.errors import wrong_type
+from harness.scheme.primitives import primitive
+from harness.scheme.primitives.lists import (
+    check_count,
+    check_procedure,
+    from_items,
+    proper_items,
+)
+from harness.scheme.primitives.vectors import check_vector, index_range
+
+SRFI132 = "srfi 132"
+
+
+def stable_sorted(less: Callable, items: list) -> list:
+    """A new list of ``items`` in the order of the Scheme procedure ``less`` (stable); the
+    caller has checked that less is a procedure."""
+    # Python's sort only asks "a < b?", so a comparison is one call of less.
+    return sorted(items, key=cmp_to_key(lambda a, b: -1 if less(a, b) is not False else 0))
+
+
+def _merged(less: Callable, xs: list, ys: list) -> list:
+    """Stable merge: on ties the element of ``xs`` comes first."""
+    out = []
+    i = j = 0
+    while i < len(xs) and j < len(ys):
+        if less(ys[j], xs[i]) is not False:
+            out.append(ys[j])
+            j += 1
+        else:
+            out.append(xs[i])
+            i += 1
+    out.extend(xs[i:])
+    out.extend(ys[j:])
+    return out
+
+
+def _is_sorted(less: Callable, items: list) -> bool:
+    return all(less(b, a) is False for a, b in pairwise(items))
+
+
+def _without_neighbor_dups(same: Callable, items: list) -> list:
+    """The first element of each run of neighbours equal under (same earlier later)."""
+    kept: list = []
+    for x in items:
+        if not kept or same(kept[-1], x) is False:
+            kept.append(x)
+    return kept
+
+
+def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list, int, int]:
+    items = check_vector(who, v)
+    s, e = index_range(who, v, len(items), start, end)
+    return items, s, e
+
+
+# -- lists --------------------------------------------------------------------------------
+
+@primitive(SRFI132)
+def list_sort(less: object, lst: object) -> object:
+    """(list-sort < list): a new sorted list (stable)."""
+    check_procedure("list-sort", less)
+    return from_items(stable_sorted(less, proper_items("list-sort", lst)))
+
+
+@primitive(SRFI132)
+def list_sorted_p(less: object, lst: object) -> bool:
+    check_procedure("list-sorted?", less)
+    return _is_sorted(less, proper_items("list-sorted?", lst))
+
+
+@primitive(SRFI132)
+def list_merge(less: object, lst1: object, lst2: object) -> object:
+    """(list-merge < list1 list2): stable merge of two sorted lists."""
+    check_procedure("list-merge", less)
+    return from_items(_merged(less, proper_items("list-merge", lst1),
+                              proper_items("list-merge", lst2)))
+
+
+@primitive(SRFI132)
+def list_delete_neighbor_dups(same: object, lst: object) -> object:
+    check_procedure("list-delete-neighbor-dups", same)
+    items = proper_items("list-delete-neighbor-dups", lst)
+    return from_items(_without_neighbor_dups(same, items))
+
+
+# -- vectors ------------------------------------------------------------------------------
+
+@primitive(SRFI132)
+def vector_sort(less: object, v: object, start: object = DEFAULT,
+                end: object = DEFAULT) -> Vector:
+    """(vector-sort < v [start [end]]): a new vector of the sorted range."""
+    check_procedure("vector-sort", less)
+    items, s, e = _vector_range("vector-sort", v, start, end)
+    return Vector(stable_sorted(less, items[s:e]))
+
+
+@primitive(SRFI132)
+def vector_sort_x(less: object, v: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> None:
+    """(vector-sort! < v [start [end]]): sorts the range in place."""
+    check_procedure("vector-sort!", less)
+    items, s, e = _vector_range("vector-sort!", v, start, end)
+    items[s:e] = stable_sorted(less, items[s:e])
+
+
+@primitive(SRFI132)
+def vector_sorted_p(less: object, v: object, start: object = DEFAULT,
+                    end: object = DEFAULT) -> bool:
+    check_procedure("vector-sorted?", less)
+    items, s, e = _vector_range("vector-sorted?", v, start, end)
+    return _is_sorted(less, items[s:e])
+
+
+@primitive(SRFI132)
+def vector_merge(less: object, v1: object, v2: object, start1: object = DEFAULT,
+                 end1: object = DEFAULT, start2: object = DEFAULT,
+                 end2: object = DEFAULT) -> Vector:
+    """(vector-merge < v1 v2 [start1 [end1 [start2 [end2]]]]): a new merged vector."""
+    check_procedure("vector-merge", less)
+    xs, s1, e1 = _vector_range("vector-merge", v1, start1, end1)
+    ys, s2, e2 = _vector_range("vector-merge", v2, start2, end2)
+    return Vector(_merged(less, xs[s1:e1], ys[s2:e2]))
+
+
+@primitive(SRFI132)
+def vector_merge_x(less: object, to: object, v1: object, v2: object,
+                   start: object = DEFAULT, start1: object = DEFAULT, end1: object = DEFAULT,
+                   start2: object = DEFAULT, end2: object = DEFAULT) -> None:
+    """(vector-merge! < to v1 v2 [start [start1 [end1 [start2 [end2]]]]])."""
+    check_procedure("vector-merge!", less)
+    xs, s1, e1 = _vector_range("vector-merge!", v1, start1, end1)
+    ys, s2, e2 = _vector_range("vector-merge!", v2, start2, end2)
+    target = check_vector("vector-merge!", to)
+    at, _ = index_range("vector-merge!", to, len(target), start)
+    merged = _merged(less, xs[s1:e1], ys[s2:e2])
+    index_range("vector-merge!", to, len(target), at, at + len(merged))
+    target[at:at + len(merged)] = merged
+
+
+@primitive(SRFI132)
+def vector_delete_neighbor_dups(same: object, v: object, start: object = DEFAULT,
+                                end: object = DEFAULT) -> Vector:
+    check_procedure("vector-delete-neighbor-dups", same)
+    items, s, e = _vector_range("vector-delete-neighbor-dups", v, start, end)
+    return Vector(_without_neighbor_dups(same, items[s:e]))
+
+
+@primitive(SRFI132)
+def vector_delete_neighbor_dups_x(same: object, v: object, start: object = DEFAULT,
+                                  end: object = DEFAULT) -> int:
+    """Packs the result into v[start, new-end) and returns new-end."""
+    check_procedure("vector-delete-neighbor-dups!", same)
+    items, s, e = _vector_range("vector-delete-neighbor-dups!", v, start, end)
+    kept = _without_neighbor_dups(same, items[s:e])
+    items[s:s + len(kept)] = kept
+    return s + len(kept)
+
+
+def _mean(a: object, b: object) -> object:
+    """(/ (+ a b) 2) for the numbers Python represents directly, exact when a, b are."""
+    for x in (a, b):
+        if type(x) not in (int, Fraction, float, complex):
+            raise wrong_type("vector-find-median", "a number (or pass a mean procedure)", x)
+    total = a + b
+    if type(total) is int or type(total) is Fraction:
+        half = Fraction(total, 2)
+        return int(half) if half.denominator == 1 else half
+    return total / 2
+
+
+def _median(who: str, items: list, knil: object, mean: object) -> object:
+    if not items:
+        return knil
+    mid = len(items) // 2
+    if len(items) % 2:
+        return items[mid]
+    if mean is DEFAULT:
+        return _mean(items[mid - 1], items[mid])
+    check_procedure(who, mean)
+    return mean(items[mid - 1], items[mid])
+
+
+@primitive(SRFI132)
+def vector_find_median(less: object, v: object, knil: object, mean: object = DEFAULT) -> object:
+    """The middle element of the sorted vector (mean of the middle two; knil if empty)."""
+    check_procedure("vector-find-median", less)
+    items = stable_sorted(less, check_vector("vector-find-median", v))
+    return _median("vector-find-median", items, knil, mean)
+
+
+@primitive(SRFI132)
+def vector_find_median_x(less: object, v: object, knil: object,
+                         mean: object = DEFAULT) -> object:
+    """Like vector-find-median, leaving v sorted."""
+    check_procedure("vector-find-median!", less)
+    items = check_vector("vector-find-median!", v)
+    items[:] = stable_sorted(less, items)
+    return _median("vector-find-median!", items, knil, mean)
+
+
+@primitive(SRFI132)
+def vector_select_x(less: object, v: object, k: object, start: object = DEFAULT,
+                    end: object = DEFAULT) -> object:
+    """The k-th smallest (0-based) element of v[start, end); the range may be reordered."""
+    check_procedure("vector-select!", less)
+    items, s, e = _vector_range("vector-select!", v, start, end)
+    n = check_count("vector-select!", k)
+    if n >= e - s:
+        raise wrong_type("vector-select!", f"an index below {e - s}", k)
+    items[s:e] = stable_sorted(less, items[s:e])
+    return items[s + n]
+
+
+@primitive(SRFI132)
+def vector_separate_x(less: object, v: object, k: object, start: object = DEFAULT,
+                      end: object = DEFAULT) -> None:
+    """Moves the k smallest elements of v[start, end) to its first k places."""
+    check_procedure("vector-separate!", less)
+    items, s, e = _vector_range("vector-separate!", v, start, end)
+    n = check_count("vector-separate!", k)
+    if n > e - s:
+        raise wrong_type("vector-separate!", f"a count of at most {e - s}", k)
+    items[s:e] = stable_sorted(less, items[s:e])
+
+
+# -- chibi's sort -------------------------------------------------------------------------
+
+def _default_less(a: object, b: object) -> bool:
+    """``<`` on real numbers, the default ordering of ``sort``."""
+    for x in (a, b):
+        if type(x) not in (int, Fraction, float):
+            raise wrong_type("sort", "a real number (or pass an ordering procedure)", x)
+    return a < b
+
+
+@primitive(SRFI132, "harness sort")
+def sort(seq: object, less: object = DEFAULT, key: object = DEFAULT) -> object:
+    """(sort list-or-vector [less [key]]): a new sorted list or vector (stable); less
+    defaults to <, and key (if given) maps each element to what less compares."""
+    ordering = _default_less if less is DEFAULT else less
+    check_procedure("sort", ordering)
+    if key is not DEFAULT:
+        check_procedure("sort", key)
+    if seq is NIL or seq.__class__ is list:
+        items = proper_items("sort", seq)
+    elif type(seq) is Vector:
+        items = seq.items
+    else:
+        raise wrong_type("sort", "a list or a vector", seq)
+    if key is DEFAULT:
+        result = stable_sorted(ordering, items)
+    else:
+        keyed = stable_sorted(lambda a, b: ordering(a[0], b[0]),
+                              [(key(x), x) for x in items])
+        result = [x for _, x in keyed]
+    return Vector(result) if type(seq) is Vector else from_items(result)
+
+
+_ALIASES = {
+    "list-stable-sort": list_sort, "list-sort!": list_sort, "list-stable-sort!": list_sort,
+    "vector-stable-sort": vector_sort, "vector-stable-sort!": vector_sort_x,
+    "list-merge!": list_merge, "list-delete-neighbor-dups!": list_delete_neighbor_dups,
+}
+for _name, _fn in _ALIASES.items():
+    primitive(SRFI132, name=_name)(_fn)

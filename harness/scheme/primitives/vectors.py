@@ -1,0 +1,160 @@
+"""Vectors: (scheme base).
+
+Optional ``start``/``end`` arguments select the range [start, end); ``index_range`` and
+``check_index`` (shared with bytevectors and sorting) turn a bad index into a Scheme error
+instead of letting Python wrap a negative index around.
+"""
+
+from __future__ import annotations
+
+from harness.scheme.datatypes import DEFAULT, Vector
+from harness.scheme.errors import error, wrong_type
+from harness.scheme.primitives import primitive
+from harness.scheme.primitives.lists import (
+    check_alloc,
+    check_count,
+    check_procedure,
+    from_items,
+    proper_items,
+)
+
+BASE = "scheme base"
+
+
+def check_index(who: str, obj: object, k: object, size: int) -> int:
+    """``k`` as a valid index 0 <= k < size into ``obj``, or an error."""
+    if type(k) is not int:
+        raise wrong_type(who, "an exact integer index", k)
+    if not 0 <= k < size:
+        raise error(f"{who}: index out of range", obj, k)
+    return k
+
+
+def index_range(who: str, obj: object, size: int, start: object = DEFAULT,
+                end: object = DEFAULT) -> tuple[int, int]:
+    """The optional ``start``/``end`` arguments as ints with 0 <= start <= end <= size."""
+    s = 0 if start is DEFAULT else start
+    e = size if end is DEFAULT else end
+    for k in (s, e):
+        if type(k) is not int:
+            raise wrong_type(who, "an exact integer index", k)
+    if not 0 <= s <= size:
+        raise error(f"{who}: start index out of range", obj, s)
+    if not s <= e <= size:
+        raise error(f"{who}: end index out of range", obj, e)
+    return s, e
+
+
+def check_vector(who: str, v: object) -> list:
+    """The items of vector ``v``, or the standard error."""
+    if type(v) is not Vector:
+        raise wrong_type(who, "a vector", v)
+    return v.items
+
+
+@primitive(BASE)
+def vector_p(x: object) -> bool:
+    return type(x) is Vector
+
+
+@primitive(BASE)
+def make_vector(k: object, fill: object = DEFAULT) -> Vector:
+    """(make-vector k [fill]); the fill defaults to #f."""
+    n = check_count("make-vector", k)
+    check_alloc("make-vector", n)
+    return Vector([False if fill is DEFAULT else fill] * n)
+
+
+@primitive(BASE)
+def vector(*items: object) -> Vector:
+    return Vector(list(items))
+
+
+@primitive(BASE)
+def vector_length(v: object) -> int:
+    return len(check_vector("vector-length", v))
+
+
+@primitive(BASE)
+def vector_ref(v: object, k: object) -> object:
+    items = check_vector("vector-ref", v)
+    return items[check_index("vector-ref", v, k, len(items))]
+
+
+@primitive(BASE)
+def vector_set_x(v: object, k: object, value: object) -> None:
+    items = check_vector("vector-set!", v)
+    items[check_index("vector-set!", v, k, len(items))] = value
+
+
+@primitive(BASE)
+def vector_to_list(v: object, start: object = DEFAULT, end: object = DEFAULT) -> object:
+    items = check_vector("vector->list", v)
+    s, e = index_range("vector->list", v, len(items), start, end)
+    return from_items(items[s:e])
+
+
+@primitive(BASE)
+def list_to_vector(lst: object) -> Vector:
+    return Vector(proper_items("list->vector", lst))
+
+
+@primitive(BASE)
+def vector_fill_x(v: object, fill: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> None:
+    items = check_vector("vector-fill!", v)
+    s, e = index_range("vector-fill!", v, len(items), start, end)
+    items[s:e] = [fill] * (e - s)
+
+
+@primitive(BASE)
+def vector_copy(v: object, start: object = DEFAULT, end: object = DEFAULT) -> Vector:
+    items = check_vector("vector-copy", v)
+    s, e = index_range("vector-copy", v, len(items), start, end)
+    return Vector(items[s:e])
+
+
+@primitive(BASE)
+def vector_copy_x(to: object, at: object, source: object, start: object = DEFAULT,
+                  end: object = DEFAULT) -> None:
+    """(vector-copy! to at from [start [end]]); overlapping ranges copy correctly."""
+    target = check_vector("vector-copy!", to)
+    items = check_vector("vector-copy!", source)
+    s, e = index_range("vector-copy!", source, len(items), start, end)
+    if type(at) is not int:
+        raise wrong_type("vector-copy!", "an exact integer index", at)
+    if not 0 <= at <= len(target) - (e - s):
+        raise error("vector-copy!: destination index out of range", to, at)
+    target[at:at + (e - s)] = items[s:e]  # the slice is copied first, so overlap is safe
+
+
+@primitive(BASE)
+def vector_append(*vectors: object) -> Vector:
+    out: list = []
+    for v in vectors:
+        out.extend(check_vector("vector-append", v))
+    return Vector(out)
+
+
+def _shortest(who: str, vectors: tuple) -> tuple[list[list], int]:
+    columns = [check_vector(who, v) for v in vectors]
+    return columns, min(len(c) for c in columns)
+
+
+@primitive(BASE)
+def vector_map(f: object, v: object, *vectors: object) -> Vector:
+    """(vector-map f vector ...), stopping at the shortest vector."""
+    check_procedure("vector-map", f)
+    columns, n = _shortest("vector-map", (v, *vectors))
+    if len(columns) == 1:
+        return Vector([f(x) for x in columns[0]])
+    return Vector([f(*(c[i] for c in columns)) for i in range(n)])
+
+
+@primitive(BASE)
+def vector_for_each(f: object, v: object, *vectors: object) -> None:
+    """(vector-for-each f vector ...), stopping at the shortest vector."""
+    check_procedure("vector-for-each", f)
+    columns, n = _shortest("vector-for-each", (v, *vectors))
+    for i in range(n):
+        f(*(c[i] for c in columns))
