@@ -118,12 +118,16 @@ class _Monitor:
 
     def watch(self, budget: Budget) -> None:
         with self._cond:
-            heapq.heappush(self._heap, (budget.deadline, id(budget), budget))
+            heap = self._heap
+            earliest = heap[0][0] if heap else None
+            heapq.heappush(heap, (budget.deadline, id(budget), budget))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
                 self._thread.start()
-            self._cond.notify()
+            # Waking the monitor costs a GIL hand-off: only when it must wait less.
+            if earliest is None or budget.deadline < earliest:
+                self._cond.notify()
 
     def forget(self, budget: Budget) -> None:
         with self._cond:
