@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness.runtime import Runtime  # noqa: E402
+from harness.scheme.datatypes import NIL  # noqa: E402
 from harness.tools.registry import FileRegistration, SchemeHook  # noqa: E402
 
 PAYLOAD = {"tool_name": "shell_exec", "arguments": {"command": "ls -la /tmp/project/src",
@@ -55,7 +56,7 @@ def scheme_noop(n: int) -> None:
     env = None
     py_one.registry.replace(FileRegistration(
         path="py", tier="unsandboxed",
-        hooks=(SchemeHook("pre_tool", lambda payload: (), "py", 1, _Env()),)))
+        hooks=(SchemeHook("pre_tool", lambda payload: NIL, "py", 1, _Env()),)))
     t_none = _median_us(lambda: none.fire("pre_tool", PAYLOAD), n)
     t_one = _median_us(lambda: one.fire("pre_tool", PAYLOAD), n)
     t_ten = _median_us(lambda: ten.fire("pre_tool", PAYLOAD), n)
@@ -94,6 +95,7 @@ def scheme_noop(n: int) -> None:
 
 class _Env:
     tier = "unsandboxed"
+    budget_check = "none"
 
     def define(self, name, value):
         pass

@@ -17,7 +17,7 @@ from harness.hooks.catalogue import hook_point
 from harness.hooks.combine import combine
 from harness.scheme.datatypes import String
 from harness.tools.context import running_point, running_points, using_runtime
-from harness.tools.execution import call_scheme, describe_error
+from harness.tools.execution import capture_for_dispatch, describe_error
 
 PermissionHandler = Callable[[str, dict], object]
 
@@ -72,33 +72,45 @@ class Dispatcher:
             return
         context = payload.get("context_name")
         context_name = String(context if isinstance(context, str) else "default")
-        with using_runtime(self.runtime), running_point(hook):
+        tracing = self.trace_enabled
+        runtime = self.runtime
+        # The deadline monitor is only needed when some hook's code does not count steps.
+        watch = any(h.env.budget_check != "steps" for h in hooks)
+        converted: dict[str, object] = {}
+        with using_runtime(runtime), running_point(hook), \
+                capture_for_dispatch(runtime.limits_for("sandboxed").max_output, watch) as capture:
             for h in hooks:
-                start = time.perf_counter()
-                h.env.define("%context-name%", context_name)
-                # each hook gets its own copy: Scheme strings and pairs are mutable
-                call = call_scheme(h.proc, (json_to_scheme(payload),),
-                                   self.runtime.limits_for(h.env.tier))
-                entry = {"source": h.source,
-                         "ms": round((time.perf_counter() - start) * 1000, 3)}
-                if call.stdout or call.stderr:
-                    entry["output"] = call.stdout + call.stderr
+                start = time.perf_counter() if tracing else 0.0
+                env = h.env
+                env.define("%context-name%", context_name)
+                # Scheme data are mutable: each file gets its own copy of the payload, so
+                # no file's hooks can change what another file's hooks see.
+                scheme_payload = converted.get(h.file)
+                if scheme_payload is None:
+                    scheme_payload = converted[h.file] = json_to_scheme(payload)
+                call = capture.call(h.proc, (scheme_payload,), runtime.limits_for(env.tier))
+                message = None
+                answer = NO_ANSWER
                 if call.error is not None:
                     message = f"{hook} hook failed: {describe_error(call.error)}"
+                else:
+                    try:
+                        answer = scheme_to_json(call.value,
+                                                where=f"{hook} hook at {h.file}:{h.line}")
+                    except BridgeError as exc:
+                        message = str(exc)
+                if message is not None:
                     errors.append({"source": h.source, "message": message})
                     failed.append(h.source)
-                    entry["error"] = message
-                    trace.append(entry)
-                    continue
-                try:
-                    answer = scheme_to_json(call.value, where=f"{hook} hook at {h.file}:{h.line}")
-                except BridgeError as exc:
-                    errors.append({"source": h.source, "message": str(exc)})
-                    failed.append(h.source)
-                    entry["error"] = str(exc)
-                    trace.append(entry)
-                    continue
-                if answer is not NO_ANSWER:
+                elif answer is not NO_ANSWER:
                     answers.append((h.source, answer))
-                    entry["answer"] = answer
-                trace.append(entry)
+                if tracing:
+                    entry = {"source": h.source,
+                             "ms": round((time.perf_counter() - start) * 1000, 3)}
+                    if call.stdout or call.stderr:
+                        entry["output"] = call.stdout + call.stderr
+                    if message is not None:
+                        entry["error"] = message
+                    elif answer is not NO_ANSWER:
+                        entry["answer"] = answer
+                    trace.append(entry)

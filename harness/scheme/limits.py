@@ -46,21 +46,35 @@ _local = threading.local()
 class Budget:
     """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
 
-    __slots__ = ("steps", "deadline", "expired", "seconds", "max_steps", "active")
+    __slots__ = ("steps", "deadline", "expired", "seconds", "max_steps", "active", "watch")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
-                 seconds: float | None = DEFAULT_SECONDS) -> None:
+                 seconds: float | None = DEFAULT_SECONDS, watch: bool = True) -> None:
         self.max_steps = steps
         self.steps = steps
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.expired = False
         self.active = False
+        # Code that counts steps checks the deadline itself (refill); only "flag" code
+        # needs the monitor thread to raise the stop flag.
+        self.watch = watch
+
+    def reset(self, steps: int | None, seconds: float | None) -> None:
+        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
+        self.max_steps = self.steps = steps
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        if self.expired:
+            _monitor.forget(self)
+            self.expired = False
+        if self.active and self.deadline is not None and self.watch:
+            _monitor.watch(self)
 
     def __enter__(self) -> "Budget":
         _stack().append(self)
         self.active = True
-        if self.deadline is not None:
+        if self.deadline is not None and self.watch:
             _monitor.watch(self)
         return self
 

@@ -272,6 +272,8 @@ def format_number(x: Number, radix: int = 10) -> str:
     if t is int:
         return int_to_text(x, radix)
     if t is Fraction:
+        if x.denominator == 1:  # inlined arithmetic can leave one, e.g. (+ 1/3 2/3)
+            return int_to_text(x.numerator, radix)
         return f"{int_to_text(x.numerator, radix)}/{int_to_text(x.denominator, radix)}"
     if t is float:
         return _float_text(x, radix)

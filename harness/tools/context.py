@@ -1,10 +1,13 @@
 """Per-thread context of running Scheme code: which runtime, which file is loading, which
-hook points are running (the re-entrancy guard)."""
+hook points are running (the re-entrancy guard).
+
+The context managers are small classes rather than @contextmanager generators: they sit
+on every dispatch, and a generator-based one costs several times more.
+"""
 
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 
 _local = threading.local()
 
@@ -18,24 +21,30 @@ def current_load():
     return getattr(_local, "load", None)
 
 
-@contextmanager
-def using_runtime(runtime):
-    previous = getattr(_local, "runtime", None)
-    _local.runtime = runtime
-    try:
-        yield
-    finally:
-        _local.runtime = previous
+class _Rebind:
+    """Set a thread-local attribute for the extent of a ``with``; restore it after."""
+
+    __slots__ = ("name", "value", "previous")
+
+    def __init__(self, name: str, value) -> None:
+        self.name = name
+        self.value = value
+
+    def __enter__(self):
+        self.previous = getattr(_local, self.name, None)
+        setattr(_local, self.name, self.value)
+        return self.value
+
+    def __exit__(self, *exc) -> None:
+        setattr(_local, self.name, self.previous)
 
 
-@contextmanager
-def loading(collector):
-    previous = getattr(_local, "load", None)
-    _local.load = collector
-    try:
-        yield
-    finally:
-        _local.load = previous
+def using_runtime(runtime) -> _Rebind:
+    return _Rebind("runtime", runtime)
+
+
+def loading(collector) -> _Rebind:
+    return _Rebind("load", collector)
 
 
 def running_points() -> set:
@@ -46,12 +55,17 @@ def running_points() -> set:
         return _local.points
 
 
-@contextmanager
-def running_point(point: str):
+class running_point:  # noqa: N801 - used like a function in `with`
     """Mark ``point``'s Scheme callbacks as running on this thread."""
-    points = running_points()
-    points.add(point)
-    try:
-        yield
-    finally:
-        points.discard(point)
+
+    __slots__ = ("point", "points")
+
+    def __init__(self, point: str) -> None:
+        self.point = point
+
+    def __enter__(self) -> None:
+        self.points = running_points()
+        self.points.add(self.point)
+
+    def __exit__(self, *exc) -> None:
+        self.points.discard(self.point)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from harness.scheme.limits import Budget
@@ -27,34 +28,87 @@ class SchemeCall:
     stderr: str = ""
 
 
-def call_scheme(proc, args: tuple, limits: Limits) -> SchemeCall:
-    """Run ``proc(*args)`` with ``limits``; stdout/stderr go to strings, stdin is empty.
+class OutputCapture:
+    """Routes current-output-port / current-error-port to strings and current-input-port
+    to an empty port for every Scheme call made inside ``with OutputCapture(...)``.
 
-    Never raises for what the Scheme code does (errors, exhausted budgets, exits): the
-    exception is returned in ``error``.
+    One capture serves many calls (a whole dispatch); each call's output is the part of
+    the buffers it wrote.
     """
-    from harness.scheme.primitives import ports
-    out = ports.StringOutputPort(limit=limits.max_output)
-    err = ports.StringOutputPort(limit=limits.max_output)
-    stdin = ports.TextInputPort("")
-    push_binding(ports.current_output_port, out)
-    push_binding(ports.current_error_port, err)
-    push_binding(ports.current_input_port, stdin)
-    result = SchemeCall()
-    try:
-        with Budget(steps=limits.steps, seconds=limits.seconds):
-            result.value = proc(*args)
-    except BaseException as exc:  # noqa: BLE001 - a hook must never take the host down
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        result.error = exc
-    finally:
+
+    def __init__(self, max_output: int, watch_deadline: bool = True) -> None:
+        from harness.scheme.primitives import ports
+        self._ports = ports
+        self.out = ports.StringOutputPort(limit=max_output)
+        self.err = ports.StringOutputPort(limit=max_output)
+        self.stdin = ports.TextInputPort("")
+        # One budget for the whole capture, reset for each call: every call gets its own
+        # limits without a Budget allocation and thread-local push per call.
+        self.budget = Budget(steps=None, seconds=None, watch=watch_deadline)
+        self._return_to: list | None = None
+
+    def prepare(self, max_output: int, watch_deadline: bool, pool: list | None) -> None:
+        """Empty the buffers for reuse; ``pool`` gets the capture back on exit."""
+        self.out.clear(max_output)
+        self.err.clear(max_output)
+        self.budget.watch = watch_deadline
+        self._return_to = pool
+
+    def __enter__(self) -> "OutputCapture":
+        ports = self._ports
+        push_binding(ports.current_output_port, self.out)
+        push_binding(ports.current_error_port, self.err)
+        push_binding(ports.current_input_port, self.stdin)
+        self.budget.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.budget.__exit__()
+        ports = self._ports
         pop_binding(ports.current_input_port)
         pop_binding(ports.current_error_port)
         pop_binding(ports.current_output_port)
-    result.stdout = out.getvalue()
-    result.stderr = err.getvalue()
-    return result
+        if self._return_to is not None:
+            self._return_to.append(self)
+            self._return_to = None
+
+    def call(self, proc, args: tuple, limits: Limits) -> SchemeCall:
+        """Run ``proc(*args)`` under ``limits``. Never raises for what the Scheme code does
+        (errors, exhausted budgets, exit): the exception is returned in ``error``."""
+        out_mark, err_mark = self.out.tell(), self.err.tell()
+        result = SchemeCall()
+        self.budget.reset(limits.steps, limits.seconds)
+        try:
+            result.value = proc(*args)
+        except BaseException as exc:  # noqa: BLE001 - a hook must never take the host down
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            result.error = exc
+        if self.out.tell() != out_mark:
+            result.stdout = self.out.getvalue()[out_mark:]
+        if self.err.tell() != err_mark:
+            result.stderr = self.err.getvalue()[err_mark:]
+        return result
+
+
+_pool = threading.local()
+
+
+def capture_for_dispatch(max_output: int, watch_deadline: bool) -> OutputCapture:
+    """A reusable OutputCapture of this thread (a fresh one when the pooled one is in use,
+    as in a nested dispatch). Saves building ports and a Budget on every dispatch."""
+    free = getattr(_pool, "free", None)
+    if free is None:
+        free = _pool.free = []
+    capture = free.pop() if free else OutputCapture(max_output, watch_deadline)
+    capture.prepare(max_output, watch_deadline, free)
+    return capture
+
+
+def call_scheme(proc, args: tuple, limits: Limits) -> SchemeCall:
+    """One Scheme call with its own output capture (see OutputCapture.call)."""
+    with OutputCapture(limits.max_output) as capture:
+        return capture.call(proc, args, limits)
 
 
 def describe_error(exc: BaseException) -> str:

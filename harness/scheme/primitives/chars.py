@@ -14,6 +14,7 @@ from collections.abc import Callable
 from harness.scheme.datatypes import Char
 from harness.scheme.errors import error, wrong_type
 from harness.scheme.primitives import primitive
+from harness.scheme.primitives.numbers import as_int
 
 __all__ = ["WHITESPACE", "char_arg", "fold_char"]
 
@@ -90,7 +91,7 @@ def char_to_integer(char: object) -> int:
 @primitive(BASE)
 def integer_to_char(n: object) -> Char:
     """R7RS ``integer->char`` for a Unicode scalar value (surrogates are refused)."""
-    if type(n) is not int:
+    if type(n) is not int and type(n := as_int(n)) is not int:
         raise wrong_type("integer->char", "an exact integer", n)
     if not 0 <= n <= _MAX_CODE_POINT or 0xD800 <= n <= 0xDFFF:
         raise error("integer->char: not a Unicode scalar value", n)

@@ -1,8 +1,9 @@
 """Equivalence predicates ``eq?``, ``eqv?``, ``equal?`` and the hash keys that agree with them.
 
 * ``is_eqv``: numbers are eqv when they have the same exactness and value (``2`` vs ``2.0``
-  and ``0.0`` vs ``-0.0`` differ, NaN is eqv to NaN, ``#t`` is never ``1``); every other
-  value is eqv only to itself (chars and symbols are interned, so identity is enough).
+  and ``0.0`` vs ``-0.0`` differ, NaN is eqv to NaN, ``#t`` is never ``1``, and an integral
+  Fraction left by inlined arithmetic is its int); every other value is eqv only to itself
+  (chars and symbols are interned, so identity is enough).
 * ``is_eq``: the same relation as ``eqv?``, with an identity fast path.
 * ``is_equal``: structure of pairs, vectors, strings and bytevectors. It never recurses in
   Python and it terminates on circular structure (see ``is_equal``).
@@ -19,6 +20,7 @@ from fractions import Fraction
 
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
 from harness.scheme.primitives import primitive
+from harness.scheme.primitives.numbers import as_int
 
 __all__ = [
     "equal_hash", "equal_key", "eqv_key", "is_eq", "is_equal", "is_eqv", "key_function_for",
@@ -35,6 +37,7 @@ _HASH_MASK = (1 << 61) - 1
 
 _CONTAINERS = (list, Vector)
 _NUMBER_TYPES = frozenset((int, float, Fraction, complex))
+_EXACT_TYPES = frozenset((int, Fraction))
 
 
 @primitive("scheme base", name="eqv?")
@@ -44,7 +47,8 @@ def is_eqv(a: object, b: object) -> bool:
         return True
     t = type(a)
     if t is not type(b):
-        return False
+        # int against Fraction: equal only when the Fraction is integral (never for bools)
+        return t in _EXACT_TYPES and type(b) in _EXACT_TYPES and a == b
     if t is int or t is Fraction:
         return a == b
     if t is float:
@@ -150,7 +154,7 @@ def _spine_comparisons(x: list, y: list, stack: list) -> int:
                 stack.append(xa)
                 stack.append(ya)
             elif ta is int:
-                if type(ya) is not int or xa != ya:
+                if xa != ya or (type(ya) is not int and not is_eqv(xa, ya)):
                     return -1
             elif ta is String:
                 if type(ya) is not String or xa.s != ya.s:
@@ -212,13 +216,16 @@ _BYTES = _Tag("bytes")
 def eqv_key(x: object) -> object:
     """A hashable key such that ``eqv_key(a) == eqv_key(b)`` iff ``(eqv? a b)``.
 
-    Exact integers and rationals are their own keys; floats are keyed by their bits (so
-    2 and 2.0, or 0.0 and -0.0, differ); symbols and chars by identity; booleans and every
-    other value (strings, pairs, procedures…) by identity, never colliding with 0 or 1.
+    Exact integers and rationals are their own keys (an integral Fraction is keyed as its
+    int); floats are keyed by their bits (so 2 and 2.0, or 0.0 and -0.0, differ); symbols
+    and chars by identity; booleans and every other value (strings, pairs, procedures…) by
+    identity, never colliding with 0 or 1.
     """
     t = type(x)
-    if t is int or t is Symbol or t is Char or t is Fraction:
+    if t is int or t is Symbol or t is Char:
         return x
+    if t is Fraction:
+        return as_int(x)
     if t is float:
         return (_FLOAT, x.hex())
     if t is complex:

@@ -4,6 +4,10 @@ Exact numbers are ``int`` and ``Fraction``; inexact ones ``float`` and ``complex
 result is normalised: a Fraction with denominator 1 becomes an ``int`` and a complex with
 a zero imaginary part becomes a ``float``. Booleans are never numbers (``type(x) is int``).
 
+Inlined ``+``, ``-`` and ``*`` skip that normalisation, so an integral Fraction such as
+``(+ 1/3 2/3)`` can reach any procedure: every check for an exact integer accepts one
+(``as_int``), and results passed through unchanged are normalised.
+
 The compiler inlines two-argument arithmetic as Python operators; the procedures here serve
 every other arity and the procedures passed as values, so the all-``int`` paths stay in C
 (``sum``, ``math.prod``, ``map``) where they can.
@@ -55,6 +59,18 @@ def normalise(x: Number) -> Number:
     return x
 
 
+def as_int(x: object) -> object:
+    """``x`` itself, except that an integral Fraction becomes the ``int`` it equals.
+
+    Inlined arithmetic can leave one (``(+ 1/3 2/3)`` is ``Fraction(1, 1)``); after this
+    call ``type(x) is int`` holds for every exact integer. Checks keep their int fast path:
+    ``if type(k) is not int and type(k := as_int(k)) is not int: raise ...``.
+    """
+    if type(x) is Fraction and x.denominator == 1:
+        return x.numerator
+    return x
+
+
 def _first_bad(who: str, expected: str, args: tuple, ok: frozenset) -> Exception:
     for x in args:
         if type(x) not in ok:
@@ -89,6 +105,8 @@ def _integer(who: str, x: object) -> tuple[int, bool]:
     t = type(x)
     if t is int:
         return x, False
+    if t is Fraction and x.denominator == 1:
+        return x.numerator, False
     if t is float and x.is_integer():
         return int(x), True
     if t is complex and x.imag == 0 and x.real.is_integer():
@@ -150,7 +168,7 @@ def rational_p(x: object) -> bool:
 @primitive(BASE)
 def integer_p(x: object) -> bool:
     t = type(x)
-    if t is int:
+    if t is int or (t is Fraction and x.denominator == 1):
         return True
     if t is complex and x.imag == 0:
         x, t = x.real, float
@@ -169,7 +187,7 @@ def inexact_p(z: object) -> bool:
 
 @primitive(BASE)
 def exact_integer_p(x: object) -> bool:
-    return type(x) is int
+    return type(x) is int or type(as_int(x)) is int
 
 
 @primitive(BASE)
@@ -257,7 +275,7 @@ def _extremum(who: str, pick: Callable) -> Callable:
     def extremum(first: object, *more: object) -> Number:
         args = _reals(who, (first, *more))
         if float not in map(type, args):
-            return pick(args)
+            return normalise(pick(args))
         if any(map(_is_nan, args)):
             return _NAN
         return to_inexact(pick(args))  # one inexact argument makes the result inexact
@@ -318,7 +336,7 @@ def sub(first: object, *more: object) -> Number:
     if not _NUMBER_TYPES.issuperset(map(type, args)):
         raise _first_bad("-", "a number", args, _NUMBER_TYPES)
     if not more:
-        return -first
+        return normalise(-first)
     result = first
     for x in more:
         try:
@@ -376,7 +394,7 @@ def _ieee_over_zero(x: float, sign: float) -> float:
 @primitive(BASE, name="abs")
 def abs_(x: object) -> Number:
     """R7RS ``abs`` of a real number."""
-    return abs(_real("abs", x))
+    return normalise(abs(_real("abs", x)))
 
 
 # -- integer division ----------------------------------------------------------------------
@@ -646,7 +664,7 @@ def square(z: object) -> Number:
 def sqrt(z: object) -> Number:
     """R7RS ``sqrt``: exact for exact perfect squares (also of rationals); a negative real
     gives an inexact imaginary number."""
-    z = _number("sqrt", z)
+    z = normalise(_number("sqrt", z))
     t = type(z)
     if t is complex:
         return normalise(cmath.sqrt(z))
@@ -679,6 +697,7 @@ def _float_sqrt(n: int) -> float:
 @primitive(BASE)
 def exact_integer_sqrt(k: object) -> Values:
     """R7RS ``exact-integer-sqrt``: s and k - s*s where s = floor(sqrt(k))."""
+    k = as_int(k)
     if type(k) is not int or k < 0:
         raise wrong_type("exact-integer-sqrt", "a non-negative exact integer", k)
     s = math.isqrt(k)
@@ -692,7 +711,7 @@ def expt(z1: object, z2: object) -> Number:
     """R7RS ``expt``: exact for an exact base and an exact integer exponent (refusing
     results beyond MAX_EXACT_DIGITS), exact for exact roots of exact rationals, else
     inexact (complex for a negative base and a non-integer exponent)."""
-    base, power = _number("expt", z1), _number("expt", z2)
+    base, power = normalise(_number("expt", z1)), normalise(_number("expt", z2))
     tb, tp = type(base), type(power)
     if tp is int and tb in _EXACT_TYPES:
         return _exact_power(base, power)
@@ -797,7 +816,7 @@ def exact(z: object) -> int | Fraction:
         if z.is_integer():
             return int(z)
         return Fraction(z)
-    return z
+    return normalise(z)
 
 
 @primitive(BASE)
@@ -815,6 +834,7 @@ primitive(BASE, name="inexact->exact")(exact)
 def _radix(who: str, radix: object) -> int:
     if radix is DEFAULT:
         return 10
+    radix = as_int(radix)
     if type(radix) is not int or radix not in _RADIXES:
         raise wrong_type(who, "a radix (2, 8, 10 or 16)", radix)
     return radix
@@ -847,7 +867,7 @@ def string_to_number(text: object, radix: object = DEFAULT) -> Number | bool:
 def make_rectangular(x1: object, x2: object) -> Number:
     re_part, im_part = _real("make-rectangular", x1), _real("make-rectangular", x2)
     if type(im_part) is not float and im_part == 0:
-        return re_part
+        return normalise(re_part)
     return normalise(complex(to_inexact(re_part), to_inexact(im_part)))
 
 
@@ -855,7 +875,7 @@ def make_rectangular(x1: object, x2: object) -> Number:
 def make_polar(x3: object, x4: object) -> Number:
     magnitude_, angle_ = _real("make-polar", x3), _real("make-polar", x4)
     if type(angle_) is not float and angle_ == 0:
-        return magnitude_
+        return normalise(magnitude_)
     m, a = to_inexact(magnitude_), to_inexact(angle_)
     return normalise(complex(m * math.cos(a), m * math.sin(a)))
 
@@ -863,7 +883,7 @@ def make_polar(x3: object, x4: object) -> Number:
 @primitive(COMPLEX)
 def real_part(z: object) -> Number:
     z = _number("real-part", z)
-    return z.real if type(z) is complex else z
+    return z.real if type(z) is complex else normalise(z)
 
 
 @primitive(COMPLEX)
@@ -875,7 +895,7 @@ def imag_part(z: object) -> Number:
 @primitive(COMPLEX)
 def magnitude(z: object) -> Number:
     z = _number("magnitude", z)
-    return abs(z)
+    return normalise(abs(z))
 
 
 @primitive(COMPLEX)

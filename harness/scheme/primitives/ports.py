@@ -251,6 +251,16 @@ class StringOutputPort(TextOutputPort):
         self._size += len(text)
         self._pieces.append(text)
 
+    def tell(self) -> int:
+        """How many characters were written so far."""
+        return self._size
+
+    def clear(self, limit: int) -> None:
+        """Forget what was written (for reuse) and set a new size limit."""
+        self._pieces.clear()
+        self._size = 0
+        self.limit = limit
+
     def getvalue(self) -> str:
         """Everything written so far."""
         if len(self._pieces) > 1:

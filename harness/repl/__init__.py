@@ -1,0 +1,45 @@
+"""``harness-repl [--home DIR] [FILE...]``: try hooks and tools interactively.
+
+``session.ReplSession`` is the REPL without a terminal (commands in ``commands``, output in
+``render``); ``app`` is the prompt_toolkit front end over it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="harness-repl", description="Try hooks and tools of a harness home interactively")
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="tool files to load (as ,load FILE) before the first prompt")
+    parser.add_argument("--home", default=None, metavar="DIR",
+                        help="harness home (default: $HARNESS_HOME, else ~/.harness)")
+    parser.add_argument("--tier", choices=("sandboxed", "unsandboxed"), default="sandboxed",
+                        help="tier of the expressions typed at the prompt (default: sandboxed)")
+    parser.add_argument("--no-watch", action="store_true",
+                        help="do not reload the home's files when they change")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the REPL; the exit status is 0, or 2 when the home cannot be opened."""
+    args = build_parser().parse_args(argv)
+    from harness.config import ConfigError
+    from harness.repl.app import run
+    from harness.repl.session import ReplSession
+    from harness.runtime import Runtime
+    try:
+        runtime = Runtime(args.home)
+    except ConfigError as exc:
+        print(f"harness-repl: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return run(ReplSession(runtime, args.tier), args.files, watch=not args.no_watch)
+    finally:
+        runtime.close()
+
+
+__all__ = ["main"]

@@ -1,0 +1,7 @@
+"""``python -m harness.repl``."""
+
+import sys
+
+from harness.repl import main
+
+sys.exit(main())

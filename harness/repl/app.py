@@ -1,0 +1,121 @@
+"""The terminal front end: a prompt_toolkit session over a ReplSession.
+
+Enter submits once every datum is complete (otherwise it starts a new line); history is
+kept in HOME/.repl_history; Tab completes; hot-reload events print above the prompt.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from harness.repl import render
+from harness.repl.completion import ReplCompleter
+from harness.repl.input import is_complete
+from harness.repl.session import ReplSession
+from harness.repl.worker import run_interruptibly
+
+PROMPT = "harness> "
+HISTORY_FILE = ".repl_history"
+
+
+def history_for(home: Path) -> History:
+    """HOME/.repl_history when the home exists; otherwise history lasts one session."""
+    return FileHistory(str(home / HISTORY_FILE)) if home.is_dir() else InMemoryHistory()
+
+
+def _key_bindings() -> KeyBindings:
+    bindings = KeyBindings()
+
+    @bindings.add("enter")
+    def _submit_when_complete(event) -> None:
+        buffer = event.current_buffer
+        if is_complete(buffer.text):
+            buffer.validate_and_handle()
+        else:
+            buffer.insert_text("\n")
+
+    return bindings
+
+
+def _continuation(width: int, line_number: int, is_soft_wrap: bool) -> str:
+    return "." * (width - 1) + " "
+
+
+def prompt_session(session: ReplSession) -> PromptSession:
+    """A multi-line prompt with history, completion and (unless NO_COLOR) Scheme colours."""
+    plain = bool(os.environ.get("NO_COLOR"))
+    lexer = None
+    if not plain:
+        from prompt_toolkit.lexers import PygmentsLexer
+        from pygments.lexers.lisp import SchemeLexer
+        lexer = PygmentsLexer(SchemeLexer)
+    return PromptSession(
+        PROMPT, multiline=True, key_bindings=_key_bindings(),
+        prompt_continuation=_continuation, history=history_for(session.home),
+        completer=ReplCompleter(session), complete_while_typing=False, lexer=lexer,
+        color_depth=ColorDepth.MONOCHROME if plain else None, enable_history_search=False)
+
+
+def start_watching(session: ReplSession):
+    """Hot reload of the home with one printed line per event; None when unavailable."""
+    if not session.home.is_dir():
+        return None
+    try:
+        from harness.reload import Watcher
+        watcher = Watcher(session.runtime)
+        watcher.add_listener(lambda event: print(render.reload_event(event, session.home)))
+        watcher.start()
+    except Exception as exc:  # noqa: BLE001 - the REPL is useful without hot reload
+        print(f"hot reload unavailable: {exc}")
+        return None
+    return watcher
+
+
+def banner(session: ReplSession, watching: bool) -> str:
+    runtime = session.runtime
+    lines = [f"harness REPL: home {session.home} ({len(runtime.registry.files)} tool files, "
+             f"{len(runtime.plugins.plugins)} plugins"
+             + ("; watching for changes)" if watching else ")"),
+             ",help lists the commands; Ctrl-D quits."]
+    lines += [f"load error: {message}" for message in runtime.load_errors.values()]
+    lines += [f"{p['source']}: {p['message']}" for p in runtime.plugins.problems]
+    return "\n".join(lines)
+
+
+def run(session: ReplSession, files: list[str], watch: bool = True) -> int:
+    """Read, evaluate and print until ,quit or Ctrl-D."""
+    prompt = prompt_session(session)
+    with patch_stdout(raw=True):
+        watcher = start_watching(session) if watch else None
+        try:
+            print(banner(session, watcher is not None))
+            for name in files:
+                print(session.execute(f",load {name}"))
+            while not session.finished:
+                try:
+                    text = prompt.prompt()
+                except KeyboardInterrupt:  # Ctrl-C drops the entry being typed
+                    continue
+                except EOFError:
+                    break
+                _show(session, text)
+        finally:
+            if watcher is not None:
+                watcher.stop()
+    return 0
+
+
+def _show(session: ReplSession, text: str) -> None:
+    try:
+        output = run_interruptibly(lambda: session.execute(text))
+    except KeyboardInterrupt:
+        output = "interrupted"
+    if output:
+        print(output)

@@ -1,0 +1,114 @@
+"""The REPL without a terminal: ``ReplSession.execute(text)`` takes one entry (a Scheme
+expression or a ``,command``) and returns the text to show. The prompt_toolkit front end
+and the tests both drive it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.scheme.datatypes import String, Values
+from harness.scheme.interpreter import make_environment, run_source
+from harness.scheme.printer import write_string
+from harness.tools.context import using_runtime
+from harness.tools.execution import call_scheme, describe_error
+from harness.tools.loader import TOOL_PRELUDE
+
+TIERS = ("sandboxed", "unsandboxed")
+
+
+class ReplError(Exception):
+    """Something the user typed cannot be done; the message is shown as is."""
+
+
+class ReplSession:
+    """A runtime, an environment of one tier for typed expressions, and the files that
+    ``,load`` added from outside HOME/tools."""
+
+    def __init__(self, runtime, tier: str = "sandboxed") -> None:
+        self.runtime = runtime
+        self.tier = tier
+        self.env = self.fresh_environment(tier)
+        self.extra_files: list[Path] = []
+        self.finished = False  # set by ,quit
+        self._entries = 0
+
+    @property
+    def home(self) -> Path:
+        return self.runtime.home
+
+    def fresh_environment(self, tier: str):
+        """An environment like a tool file's: the tool prelude and ``%context-name%``."""
+        env = make_environment(tier, imports=TOOL_PRELUDE, name="repl")
+        env.define("%context-name%", String("default"))
+        return env
+
+    def set_tier(self, tier: str) -> None:
+        self.tier = tier
+        self.env = self.fresh_environment(tier)
+
+    # -- entries ---------------------------------------------------------------------------
+    def execute(self, text: str) -> str:
+        """Run one entry and return what to show ("" for nothing). Never raises for what
+        the entry does: Scheme errors come back in the caret format, Ctrl-C as
+        ``interrupted``."""
+        from harness.repl.commands import run_command
+        try:
+            if not text.strip():
+                return ""
+            if text.lstrip().startswith(","):
+                return run_command(self, text.strip())
+            return self.evaluate(text)
+        except ReplError as exc:
+            return str(exc)
+        except KeyboardInterrupt:
+            return "interrupted"
+        except Exception as exc:  # noqa: BLE001 - the REPL never shows a Python traceback
+            return f"internal error: {type(exc).__name__}: {exc}"
+
+    def evaluate(self, text: str) -> str:
+        """Evaluate every form of ``text``; show what it printed and its last value."""
+        stdout, stderr, value = self._run(text)
+        shown = [part.rstrip("\n") for part in (stdout, stderr) if part]
+        if value is not None:
+            items = value if isinstance(value, Values) else (value,)
+            shown.extend(write_string(item) for item in items)
+        return "\n".join(shown)
+
+    def value_of(self, text: str) -> object:
+        """The value of the Scheme expression ``text``; ReplError if it fails."""
+        _stdout, _stderr, value = self._run(text)
+        return value
+
+    def _run(self, text: str) -> tuple[str, str, object]:
+        self._entries += 1
+        name = f"<repl-{self._entries}>"
+        with using_runtime(self.runtime):
+            call = call_scheme(lambda: run_source(self.env, text, name), (),
+                               self.runtime.limits_for(self.tier))
+        if call.error is not None:
+            printed = (call.stdout + call.stderr).rstrip("\n")
+            message = describe_error(call.error)
+            raise ReplError(f"{printed}\n{message}" if printed else message)
+        return call.stdout, call.stderr, call.value
+
+    # -- files -----------------------------------------------------------------------------
+    def load(self, path: Path) -> str | None:
+        """Load a tool file into the runtime (in the tier harness.toml gives it); a file
+        outside HOME/tools is remembered (even when it fails) so that ``,reload`` loads it
+        again."""
+        error = self.runtime.load_file(path)
+        inside = path.is_relative_to(self.runtime.tools_dir.resolve())
+        if not inside and path not in self.extra_files:
+            self.extra_files.append(path)
+        return error
+
+    def reload(self) -> list[str]:
+        """Load every tool file and plugin again; return the problems."""
+        runtime = self.runtime
+        runtime.load_all()
+        for path in self.extra_files:
+            runtime.load_file(path)
+        runtime.plugins.reload()
+        problems = list(runtime.load_errors.values())
+        problems += [f"{p['source']}: {p['message']}" for p in runtime.plugins.problems]
+        return problems

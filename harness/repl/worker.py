@@ -1,0 +1,53 @@
+"""Evaluate on a thread with a large C stack, so that Ctrl-C can stop a runaway evaluation.
+
+Scheme recursion is Python recursion: deep recursion through a C boundary needs more than
+the main thread's stack. SIGINT arrives on the main thread, which waits here and forwards
+it to the worker as a KeyboardInterrupt (the Scheme call wrappers let it through).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+STACK_BYTES = 512 * 1024 * 1024  # as `harness run`: deep recursion must not overflow
+
+
+def run_interruptibly(fn: Callable[[], T]) -> T | None:
+    """Run ``fn()`` on a big-stack thread and return its value (or raise its exception). On
+    Ctrl-C raise KeyboardInterrupt inside the worker and keep waiting until it stops (a
+    plugin subprocess still runs to its own timeout)."""
+    result: list = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(fn())
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            failure.append(exc)
+
+    old = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    try:
+        worker = threading.Thread(target=target, name="harness-repl-eval", daemon=True)
+        worker.start()
+    finally:
+        threading.stack_size(old)
+    while worker.is_alive():
+        try:
+            worker.join(0.05)
+        except KeyboardInterrupt:
+            _raise_in(worker, KeyboardInterrupt)
+    if failure:
+        raise failure[0]
+    return result[0] if result else None
+
+
+def _raise_in(thread: threading.Thread, exc_type: type[BaseException]) -> None:
+    if thread.ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(exc_type))
