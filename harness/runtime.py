@@ -25,7 +25,7 @@ from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
 from harness.scheme.datatypes import String
 from harness.scheme.printer import write_string
-from harness.tools.context import using_runtime
+from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits, call_scheme, describe_error
 from harness.tools.loader import ToolLoadError, load_tool_file
 from harness.tools.registry import Registry
@@ -99,7 +99,7 @@ class Runtime:
         error message (FILE:LINE:COL: …)."""
         path = Path(path)
         tier = self.tier_of(path)
-        with self._load_lock, using_runtime(self):
+        with self._load_lock, using_runtime(self), in_tier(tier):
             try:
                 reg = load_tool_file(path, tier, self.limits_for(tier))
             except ToolLoadError as exc:
@@ -148,7 +148,7 @@ class Runtime:
         tool = self.registry.find_tool(name)
         if tool is not None:
             from harness.bridge import json_to_scheme
-            with using_runtime(self):
+            with using_runtime(self), in_tier(tool.env.tier):
                 call = call_scheme(tool.execute, (json_to_scheme(arguments),),
                                    self.limits_for(tool.env.tier))
             if call.error is not None:

@@ -16,7 +16,7 @@ from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_jso
 from harness.hooks.catalogue import hook_point
 from harness.hooks.combine import combine
 from harness.scheme.datatypes import String
-from harness.tools.context import running_point, running_points, using_runtime
+from harness.tools.context import in_tier, running_point, running_points, using_runtime
 from harness.tools.execution import capture_for_dispatch, describe_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -88,7 +88,8 @@ class Dispatcher:
                 scheme_payload = converted.get(h.file)
                 if scheme_payload is None:
                     scheme_payload = converted[h.file] = json_to_scheme(payload)
-                call = capture.call(h.proc, (scheme_payload,), runtime.limits_for(env.tier))
+                with in_tier(env.tier):
+                    call = capture.call(h.proc, (scheme_payload,), runtime.limits_for(env.tier))
                 message = None
                 answer = NO_ANSWER
                 if call.error is not None:

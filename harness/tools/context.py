@@ -16,6 +16,11 @@ def current_runtime():
     return getattr(_local, "runtime", None)
 
 
+def current_tier() -> str | None:
+    """The tier of the Scheme code running on this thread (None outside Scheme calls)."""
+    return getattr(_local, "tier", None)
+
+
 def current_load():
     """The ``LoadCollector`` of the file being loaded on this thread, or None."""
     return getattr(_local, "load", None)
@@ -45,6 +50,10 @@ def using_runtime(runtime) -> _Rebind:
 
 def loading(collector) -> _Rebind:
     return _Rebind("load", collector)
+
+
+def in_tier(tier: str) -> _Rebind:
+    return _Rebind("tier", tier)
 
 
 def running_points() -> set:

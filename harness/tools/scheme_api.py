@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
 from harness.scheme.errors import error, wrong_type
 from harness.scheme.primitives import define, primitive
-from harness.tools.context import current_load, current_runtime
+from harness.tools.context import current_load, current_runtime, current_tier
 
 HOOKS, TOOLS, JSON, IO, DOCS = (
     "harness hooks", "harness tools-base", "harness json", "harness io", "harness docs")
@@ -119,6 +119,16 @@ def call_tool(name, args=NIL):
         arguments = {}
     if not isinstance(arguments, dict):
         raise wrong_type("call-tool", "an alist of arguments", args)
+    if current_tier() == "sandboxed":
+        # A sandboxed caller must not borrow the powers of a plugin (a process) or of an
+        # unsandboxed tool.
+        target = runtime.registry.find_tool(tool)
+        if target is None or target.env.tier != "sandboxed":
+            kind = "a plugin tool" if target is None and runtime.plugins.find_tool(tool) \
+                else ("an unsandboxed tool" if target is not None else "unknown")
+            if kind == "unknown":
+                raise error(f"call-tool: unknown tool {tool!r}")
+            raise error(f"call-tool: sandboxed code cannot call {tool} ({kind})")
     result = runtime.call_tool(tool, arguments)
     if result.error is not None:
         raise error(f"call-tool {tool}: {result.error}")

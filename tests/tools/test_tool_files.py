@@ -194,3 +194,23 @@ def test_harness_io_needs_the_unsandboxed_tier(tmp_path):
     assert rt.call_tool("save").output == '("hello world" ("a.txt") #t #f)'
     assert (rt.home / "vfs" / "notes" / "a.txt").read_text() == "hello world"
     assert "leaves the virtual filesystem" in rt.call_tool("escape").error
+
+
+def test_sandboxed_code_cannot_call_unsandboxed_or_plugin_tools(tmp_path):
+    home = home_with(tmp_path, {
+        "admin/power.scm": '(define-tool power (description "d") (execute (lambda (a) "p")))',
+        "user.scm": """\
+            (define-tool try-power (description "d")
+              (execute (lambda (a) (call-tool "power" '()))))
+            (define-tool try-missing (description "d")
+              (execute (lambda (a) (call-tool "missing" '()))))
+            (define-tool plain (description "d") (execute (lambda (a) "plain")))
+            (define-tool try-plain (description "d")
+              (execute (lambda (a) (call-tool "plain" '()))))
+        """,
+    }, toml='[tools.tiers]\n"admin/" = "unsandboxed"\n')
+    rt = Runtime(home)
+    assert "sandboxed code cannot call power (an unsandboxed tool)" in \
+        rt.call_tool("try-power").error
+    assert "unknown tool 'missing'" in rt.call_tool("try-missing").error
+    assert rt.call_tool("try-plain").output == "plain"
