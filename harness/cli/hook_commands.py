@@ -124,6 +124,7 @@ def open_runtime(args, permission_handler=None):
 
 
 def report_load_problems(rt) -> None:
+    """Print the tool files that failed to load and the plugin problems on stderr."""
     for message in rt.load_errors.values():
         print(f"harness: load error: {message}", file=sys.stderr)
     for entry in rt.plugins.problems:

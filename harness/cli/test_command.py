@@ -1,0 +1,246 @@
+"""``harness test [PATH...] [--home DIR]``: fire hooks on fixture payloads and check the
+outcomes, for CI.
+
+A fixture file is ``NAME.hooktest.json``: one case, or several under ``"cases"``::
+
+    {
+      "hook": "pre_tool",                       # default for every case
+      "match": "partial",                       # "exact" (default) or "partial"
+      "cases": [
+        {"name": "blocks rm -rf",
+         "payload": {"tool_name": "shell_exec", "arguments": {"command": "rm -rf /"}},
+         "expect": {"blocked": true}},
+        {"name": "lets ls through", "errors": 0,
+         "payload": {"tool_name": "shell_exec", "arguments": {"command": "ls"}},
+         "expect": {"blocked": false, "message": null, "arguments": {"command": "ls"}},
+         "match": "exact"}
+      ]
+    }
+
+A case has ``expect`` (the expected outcome, SPEC §9), and optionally ``name``, ``hook``,
+``payload`` (default: the hook point's sample payload), ``match`` and ``errors`` (how many
+hooks may fail; default 0, so a crashing hook never passes by failing open). ``hook``,
+``match`` and ``errors`` may also be given once for the whole file. "partial" means every
+key of an expected object must be present with a matching value, recursively; arrays match
+element by element and must have the same length. Exit status: 0 when every case passes,
+1 when one fails, 2 for a usage or fixture error (which is reported with its position).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURE_SUFFIX = ".hooktest.json"
+MATCH_MODES = ("exact", "partial")
+_SHARED_KEYS = {"hook", "match", "errors"}
+_FILE_KEYS = _SHARED_KEYS | {"cases", "description"}
+_CASE_KEYS = _SHARED_KEYS | {"name", "description", "payload", "expect"}
+USAGE_ERROR = 2
+
+
+class FixtureError(Exception):
+    """A fixture file that cannot be used; the message names the file (and position)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hook firing and what its outcome must look like."""
+
+    file: str
+    name: str
+    hook: str
+    payload: dict
+    expect: object
+    match: str
+    errors: int
+
+
+def register(sub) -> None:
+    test = sub.add_parser("test", help="run *.hooktest.json fixtures against the home",
+                          description="Fire hooks on fixture payloads and compare outcomes.")
+    test.add_argument("paths", nargs="*", metavar="PATH",
+                      help="fixture files or directories (default: HOME/tests, else "
+                           "./hooktests)")
+    test.add_argument("--home", default=None, metavar="DIR",
+                      help="harness home (default: $HARNESS_HOME, else ~/.harness)")
+    test.set_defaults(run=run_tests)
+
+
+# -- finding and reading fixtures ---------------------------------------------------------------
+def fixture_files(paths: list[str], home: Path) -> list[Path]:
+    """The fixture files named by ``paths`` (directories are searched recursively)."""
+    if not paths:
+        defaults = [home / "tests", Path("hooktests")]
+        found = next((d for d in defaults if d.is_dir()), None)
+        if found is None:
+            raise FixtureError(f"no fixtures: give a PATH, or put *{FIXTURE_SUFFIX} files in "
+                               f"{defaults[0]} or ./{defaults[1]}")
+        paths = [str(found)]
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            inside = sorted(path.rglob(f"*{FIXTURE_SUFFIX}"))
+            if not inside:
+                raise FixtureError(f"{path}: no *{FIXTURE_SUFFIX} files in this directory")
+            files.extend(inside)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise FixtureError(f"{path}: no such file or directory")
+    return files
+
+
+def read_fixture(path: Path) -> list[Case]:
+    """The cases of one fixture file; FixtureError says what is wrong and where."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise FixtureError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FixtureError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise FixtureError(f"{path}: a fixture must be a JSON object")
+    if "cases" not in data:
+        return [_case(path, data, {}, 1)]
+    _check_keys(path, "the file", data, _FILE_KEYS)
+    cases = data["cases"]
+    if not isinstance(cases, list) or not cases:
+        raise FixtureError(f"{path}: \"cases\" must be a non-empty array of objects")
+    shared = {key: data[key] for key in _SHARED_KEYS if key in data}
+    return [_case(path, entry, shared, i) for i, entry in enumerate(cases, 1)]
+
+
+def _case(path: Path, entry: object, shared: dict, index: int) -> Case:
+    from harness.hooks.catalogue import HOOK_POINTS, UnknownHookError, hook_point
+    if not isinstance(entry, dict):
+        raise FixtureError(f"{path}: case {index} must be a JSON object")
+    name = entry.get("name", f"case {index}")
+    where = f"{path}: case {index} ({name})" if "name" in entry else f"{path}: case {index}"
+    _check_keys(path, where, entry, _CASE_KEYS)
+    spec = {**shared, **entry}
+    if "hook" not in spec:
+        raise FixtureError(f"{where}: missing \"hook\"")
+    try:
+        hook = hook_point(spec["hook"]).name
+    except UnknownHookError as exc:
+        raise FixtureError(f"{where}: {exc}") from None
+    if "expect" not in spec:
+        raise FixtureError(f"{where}: missing \"expect\" (the expected outcome)")
+    payload = spec.get("payload", HOOK_POINTS[hook].sample_payload())
+    if not isinstance(payload, dict):
+        raise FixtureError(f"{where}: \"payload\" must be a JSON object")
+    match = spec.get("match", "exact")
+    if match not in MATCH_MODES:
+        raise FixtureError(f"{where}: \"match\" must be \"exact\" or \"partial\", got {match!r}")
+    errors = spec.get("errors", 0)
+    if type(errors) is not int or errors < 0:
+        raise FixtureError(f"{where}: \"errors\" must be a count (0 or more)")
+    return Case(str(path), str(name), hook, payload, spec["expect"], match, errors)
+
+
+def _check_keys(path: Path, where: str, entry: dict, allowed: set[str]) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise FixtureError(f"{where}: unknown key {json.dumps(unknown[0])} "
+                           f"(expected one of {', '.join(sorted(allowed))})")
+
+
+# -- comparing ----------------------------------------------------------------------------------
+def matches(expected: object, actual: object, partial: bool) -> bool:
+    """JSON equality (true is not 1); with ``partial``, objects may have extra keys."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return False
+        if not partial and expected.keys() != actual.keys():
+            return False
+        return all(k in actual and matches(v, actual[k], partial) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(expected) == len(actual)
+                and all(matches(e, a, partial) for e, a in zip(expected, actual)))
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    return expected == actual
+
+
+def relevant_part(expected: object, actual: object) -> object:
+    """``actual`` cut down to the keys ``expected`` names (what a partial match compares)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {k: relevant_part(expected[k], actual[k]) for k in expected if k in actual}
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        return [relevant_part(e, a) for e, a in zip(expected, actual)]
+    return actual
+
+
+def outcome_diff(expected: object, actual: object) -> str:
+    """A unified diff of the two values as sorted, indented JSON."""
+    def lines(value: object) -> list[str]:
+        return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
+    return "\n".join(difflib.unified_diff(lines(expected), lines(actual), "expected", "actual",
+                                          lineterm=""))
+
+
+def check_case(runtime, case: Case) -> list[str]:
+    """Fire the case's hook; return the reasons it fails (empty when it passes)."""
+    try:
+        result = runtime.fire(case.hook, case.payload)
+    except Exception as exc:  # noqa: BLE001 - one broken case must not stop the run
+        return [f"firing {case.hook} failed: {type(exc).__name__}: {exc}"]
+    problems = []
+    outcome = result["outcome"]
+    partial = case.match == "partial"
+    if not matches(case.expect, outcome, partial):
+        shown = relevant_part(case.expect, outcome) if partial else outcome
+        problems.append(f"outcome differs ({case.match} match):\n"
+                        + outcome_diff(case.expect, shown))
+    if len(result["errors"]) != case.errors:
+        listed = "".join(f"\n  {e['source']}: {e['message']}" for e in result["errors"])
+        problems.append(f"errors: expected {case.errors}, got {len(result['errors'])}{listed}")
+    return problems
+
+
+# -- the command ------------------------------------------------------------------------------------
+def run_tests(args) -> int:
+    """Run every case; print PASS/FAIL lines, diffs and a summary; return the exit status."""
+    from harness.cli.hook_commands import report_load_problems
+    from harness.config import ConfigError
+    from harness.runtime import Runtime, resolve_home
+    home = resolve_home(args.home)
+    try:
+        files = fixture_files(args.paths, home)
+    except FixtureError as exc:
+        print(f"harness test: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    cases: list[Case] = []
+    bad_files = 0
+    for path in files:
+        try:
+            cases.extend(read_fixture(path))
+        except FixtureError as exc:
+            bad_files += 1
+            print(f"harness test: {exc}", file=sys.stderr)
+    try:
+        runtime = Runtime(home)
+    except ConfigError as exc:
+        print(f"harness test: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    report_load_problems(runtime)
+    failed = 0
+    try:
+        for case in cases:
+            problems = check_case(runtime, case)
+            failed += bool(problems)
+            print(f"{'FAIL' if problems else 'PASS'}  {case.file}: {case.name}")
+            for problem in problems:
+                print("\n".join("      " + line for line in problem.splitlines()))
+    finally:
+        runtime.close()
+    summary = f"{len(cases) - failed} passed, {failed} failed"
+    if bad_files:
+        summary += f", {bad_files} fixture file{'s' if bad_files > 1 else ''} unusable"
+    print(summary)
+    return USAGE_ERROR if bad_files else 1 if failed else 0

@@ -1,0 +1,251 @@
+"""``harness fire|call|tools|hooks|check`` against a temporary home."""
+
+from __future__ import annotations
+
+import json
+
+from cli_helpers import run_harness
+
+from harness.cli.hook_commands import to_json
+
+# -- fire ---------------------------------------------------------------------------------
+
+
+def test_fire_prints_the_dispatch_result_as_json(harness, home):
+    code, out, err = harness("fire", "pre_tool", '{"tool_name": "forbidden"}', "--home",
+                             str(home))
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["hook"] == "pre_tool"
+    assert result["outcome"]["blocked"] is True
+    assert result["outcome"]["message"] == "not today"
+    assert result["answers"][0] == {"source": "plugin:guard",
+                                    "answer": {"block": True, "message": "not today"}}
+    assert result["errors"] == []
+
+
+def test_fire_compact_prints_one_line(harness, home):
+    code, out, _ = harness("fire", "on_start", "{}", "--home", str(home), "--compact")
+    assert code == 0
+    assert out.count("\n") == 1
+    assert json.loads(out)["outcome"] == {}
+
+
+def test_fire_reads_the_payload_from_stdin(harness, home):
+    payload = json.dumps({"tool_name": "word-count", "arguments": {"text": "x"}})
+    code, out, err = harness("fire", "pre_tool", "-", "--home", str(home), stdin=payload)
+    assert code == 0, err
+    outcome = json.loads(out)["outcome"]
+    assert outcome["arguments"] == {"text": "one two three four"}
+
+
+def test_fire_takes_the_home_from_the_environment(harness, home, monkeypatch):
+    monkeypatch.setenv("HARNESS_HOME", str(home))
+    code, out, _ = harness("fire", "pre_tool", '{"tool_name": "forbidden"}', "--compact")
+    assert code == 0
+    assert json.loads(out)["outcome"]["blocked"] is True
+
+
+def test_fire_without_payload_and_with_trace(harness, home):
+    code, out, _ = harness("fire", "pre_tool", "--home", str(home), "--trace")
+    assert code == 0
+    result = json.loads(out)
+    assert [entry["source"] for entry in result["trace"]] == [
+        "plugin:guard", f"scm:{home}/tools/words.scm:12"]
+
+
+def test_fire_permission_hook_is_denied_without_allow_and_approved_with_it(harness, home):
+    payload = '{"tool_name": "shell_exec", "command": "ls"}'
+    _, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home))
+    assert json.loads(out)["outcome"]["denied"] is True
+    _, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home), "--allow")
+    assert json.loads(out)["outcome"] == {"denied": False, "reason": None,
+                                          "decided_by": "handler"}
+
+
+def test_fire_unknown_hook_exits_2_with_a_suggestion(harness, home):
+    code, out, err = harness("fire", "pre_tol", "{}", "--home", str(home))
+    assert code == 2
+    assert out == ""
+    assert "unknown hook point 'pre_tol'" in err
+    assert "did you mean 'pre_tool'?" in err
+
+
+def test_fire_malformed_payload_exits_2_with_the_position(harness, home):
+    code, out, err = harness("fire", "pre_tool", '{"tool_name": x}', "--home", str(home))
+    assert code == 2
+    assert out == ""
+    assert "the payload is not valid JSON" in err
+    assert "line 1 column 15" in err
+
+
+def test_fire_payload_must_be_an_object(harness, home):
+    code, _, err = harness("fire", "pre_tool", "[1, 2]", "--home", str(home))
+    assert code == 2
+    assert "must be a JSON object" in err
+
+
+def test_fire_reports_a_broken_harness_toml(harness, fresh_home):
+    (fresh_home / "harness.toml").write_text("[tools.tiers]\n'x/' = 'root'\n")
+    code, _, err = harness("fire", "on_start", "--home", str(fresh_home))
+    assert code == 2
+    assert "tier must be one of" in err
+
+
+# -- call -----------------------------------------------------------------------------------
+
+
+def test_call_a_scheme_tool_through_the_hook_stack(harness, home):
+    # the pre_tool hook of words.scm rewrites the arguments to four words
+    code, out, err = harness("call", "word-count", '{"text": "a b"}', "--home", str(home))
+    assert code == 0
+    assert out == "4\n"
+    assert "counting" in err  # the tool's display output is diagnostics
+
+
+def test_call_a_plugin_tool(harness, home):
+    code, out, _ = harness("call", "shout", '{"text": "hey"}', "--home", str(home))
+    assert code == 0
+    assert out == "HEY\n"
+
+
+def test_call_json_prints_the_whole_result(harness, home):
+    code, out, _ = harness("call", "word-count", "--json", "--home", str(home))
+    assert code == 0
+    assert json.loads(out) == {"tool": "word-count", "output": "4", "error": None,
+                               "blocked": False, "stdout": "counting", "stderr": ""}
+
+
+def test_call_a_failing_tool_exits_1(harness, home):
+    code, out, err = harness("call", "explode", "--home", str(home))
+    assert code == 1
+    assert out == ""
+    assert "car: expected a pair" in err
+
+
+def test_call_an_unknown_tool_exits_1(harness, home):
+    code, out, err = harness("call", "nope", "{}", "--home", str(home))
+    assert code == 1
+    assert out == ""
+    assert "unknown tool 'nope'" in err
+
+
+def test_call_a_blocked_tool_exits_1(harness, home):
+    code, out, err = harness("call", "forbidden", "--home", str(home))
+    assert code == 1
+    assert out == ""
+    assert "blocked: not today" in err
+
+
+def test_call_malformed_arguments_exit_2(harness, home):
+    code, _, err = harness("call", "shout", "{text}", "--home", str(home))
+    assert code == 2
+    assert "the tool arguments is not valid JSON" in err
+
+
+# -- tools and hooks ------------------------------------------------------------------------
+
+
+def test_tools_table(harness, home):
+    code, out, _ = harness("tools", "--home", str(home))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["NAME", "SOURCE", "DESCRIPTION"]
+    assert lines[1].split(None, 2) == ["word-count", "scm:tools/words.scm",
+                                       "Count the words of a text"]
+    assert lines[3].split(None, 2) == ["shout", "plugin:guard", "Upper-case a text"]
+
+
+def test_tools_json(harness, home):
+    code, out, _ = harness("tools", "--json", "--home", str(home))
+    assert code == 0
+    tools = {t["name"]: t for t in json.loads(out)}
+    assert set(tools) == {"word-count", "explode", "shout"}
+    assert tools["word-count"]["parameters"]["required"] == ["text"]
+    assert tools["shout"]["source"] == "plugin:guard"
+
+
+def test_hooks_table_and_json(harness, home):
+    code, out, _ = harness("hooks", "--home", str(home))
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()]
+    assert rows == [["HOOK", "SOURCE"], ["on_start", "scm:tools/admin/env.scm:2"],
+                    ["pre_tool", "plugin:guard"], ["pre_tool", "scm:tools/words.scm:12"],
+                    ["pre_shell_exec", "plugin:guard"]]
+    code, out, _ = harness("hooks", "--json", "--home", str(home))
+    assert json.loads(out)[1] == {"hook": "pre_tool", "source": "plugin:guard"}
+
+
+def test_listing_reports_load_errors_on_stderr(harness, fresh_home):
+    (fresh_home / "tools" / "bad.scm").write_text("(define x\n")
+    code, out, err = harness("tools", "--home", str(fresh_home))
+    assert code == 0
+    assert "word-count" in out
+    assert f"{fresh_home}/tools/bad.scm:1:1:" in err
+
+
+def test_empty_home(harness, tmp_path):
+    code, out, _ = harness("hooks", "--home", str(tmp_path))
+    assert code == 0
+    assert out.startswith("no hooks in")
+
+
+# -- check ----------------------------------------------------------------------------------
+
+
+def test_check_a_good_file(harness, home):
+    code, out, _ = harness("check", str(home / "tools" / "words.scm"), "--home", str(home))
+    assert code == 0
+    assert "words.scm: ok (sandboxed)" in out
+    assert "tool word-count: Count the words of a text" in out
+    assert "hook pre_tool (line 12)" in out
+
+
+def test_check_takes_the_tier_from_the_home(harness, home):
+    admin = str(home / "tools" / "admin" / "env.scm")
+    code, out, _ = harness("check", admin, "--home", str(home))
+    assert code == 0
+    assert "env.scm: ok (unsandboxed)" in out
+    code, out, _ = harness("check", admin, "--home", str(home), "--tier", "sandboxed")
+    assert code == 1
+    assert "needs the unsandboxed tier" in out
+
+
+def test_check_a_broken_file_exits_1_with_its_position(harness, home, tmp_path):
+    broken = tmp_path / "broken.scm"
+    broken.write_text("(define x 1)\n(car x)\n")
+    good = str(home / "tools" / "words.scm")
+    code, out, _ = harness("check", str(broken), good, "--home", str(home))
+    assert code == 1
+    assert f"{broken}:2:1: car: expected a pair" in out
+    assert "1 ok, 1 failed" in out
+
+
+def test_check_a_missing_file(harness, home):
+    code, out, _ = harness("check", str(home / "tools" / "missing.scm"), "--home", str(home))
+    assert code == 1
+    assert "missing.scm: cannot read" in out
+
+
+def test_check_does_not_register_into_the_home(harness, home, tmp_path):
+    extra = tmp_path / "extra.scm"
+    extra.write_text("(define-tool extra (execute (lambda (args) \"x\")))")
+    harness("check", str(extra), "--home", str(home))
+    _, out, _ = harness("tools", "--json", "--home", str(home))
+    assert "extra" not in {t["name"] for t in json.loads(out)}
+
+
+# -- the real command ------------------------------------------------------------------------
+
+
+def test_subprocess_fire_from_stdin(home):
+    done = run_harness("fire", "pre_tool", "-", "--home", str(home), "--compact",
+                       stdin='{"tool_name": "forbidden"}')
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["outcome"]["blocked"] is True
+
+
+def test_json_output_keeps_big_integers_exact():
+    value = {"n": 2**70, "s": "é"}
+    assert json.loads(to_json(value)) == value
+    assert to_json(value, compact=True) == '{"n":1180591620717411303424,"s":"é"}'
