@@ -16,6 +16,10 @@ seconds = 30.0
 hook_timeout = 30.0
 tool_timeout = 30.0
 schema_timeout = 10.0
+
+[failure]                     # what a hook that crashes or times out counts as
+"plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
+"scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
 ```
 """
 
@@ -45,6 +49,25 @@ class Config:
     hook_timeout: float = 30.0
     tool_timeout: float = 30.0
     schema_timeout: float = 10.0
+    failure: dict[str, str] = field(default_factory=dict)
+
+    def failure_override(self, source: str, tools_dir: str) -> str | None:
+        """The configured failure policy ("open"/"closed") for a hook source, if any.
+
+        ``plugin:NAME`` matches exactly; ``scm:PREFIX`` matches Scheme hooks whose file
+        path relative to tools/ starts with PREFIX (longest prefix wins)."""
+        if source.startswith("plugin:"):
+            return self.failure.get(source)
+        if not source.startswith("scm:"):
+            return None
+        path = source[4:].rsplit(":", 1)[0]
+        prefix = tools_dir.rstrip("/") + "/"
+        rel = path[len(prefix):] if path.startswith(prefix) else path
+        best, best_len = None, -1
+        for key, policy in self.failure.items():
+            if key.startswith("scm:") and rel.startswith(key[4:]) and len(key) > best_len:
+                best, best_len = policy, len(key)
+        return best
 
     def tier_of(self, relative_path: str) -> str:
         """The tier of a tool file, by the longest matching prefix of its path."""
@@ -86,6 +109,14 @@ def load_config(path: Path) -> Config:
                             float),
             max_output=_number(path, f"limits.{tier}.max_output",
                                table.get("max_output", base.max_output), int))
+    failure = data.get("failure", {})
+    if not isinstance(failure, dict):
+        raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
+    for source, policy in failure.items():
+        if policy not in ("open", "closed") or not source.startswith(("plugin:", "scm:")):
+            raise ConfigError(f"{path}: [failure] {source!r} = {policy!r}: keys are "
+                              "plugin:NAME or scm:PATH-PREFIX, values \"open\" or \"closed\"")
+        config.failure[source] = policy
     plugins = data.get("plugins", {})
     for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
         if key in plugins:

@@ -22,6 +22,10 @@ from harness.tools.execution import capture_for_dispatch, describe_error
 PermissionHandler = Callable[[str, dict], object]
 
 
+#: combine rules whose hooks can block: a failing hook with a "closed" policy blocks
+_BLOCKING = ("tool_call", "tool_output", "spawn_agent")
+
+
 class Dispatcher:
     """Fires hook points over a runtime's plugins and Scheme registrations."""
 
@@ -56,7 +60,14 @@ class Dispatcher:
             self._scheme_hooks(hook, payload, answers, errors, failed, trace)
         else:
             trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
-        outcome, problems = combine(point, payload, answers, self.permission_handler, failed)
+        closed = [src for src in failed if self._fails_closed(point, src)]
+        if closed and point.combine in _BLOCKING:
+            # a hook that must not fail open stands for a block at its place in the order
+            order = {src: i for i, (src, _) in enumerate(answers)}
+            for src in closed:
+                answers.insert(order.get(src, len(answers)),
+                               (src, {"block": True, "message": f"hook failed: {src}"}))
+        outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         errors.extend(problems)
         result = {"hook": hook, "outcome": outcome,
                   "answers": [{"source": s, "answer": a} for s, a in answers],
@@ -64,6 +75,15 @@ class Dispatcher:
         if self.trace_enabled:
             result["trace"] = trace
         return result
+
+    def _fails_closed(self, point, source: str) -> bool:
+        """Failure policy: harness.toml [failure] overrides; by default guards
+        (permission hooks) fail closed and every other hook fails open."""
+        runtime = self.runtime
+        override = runtime.config.failure_override(source, str(runtime.tools_dir))
+        if override is not None:
+            return override == "closed"
+        return point.combine == "permission"
 
     def _scheme_hooks(self, hook: str, payload: dict, answers: list, errors: list,
                       failed: list, trace: list) -> None:

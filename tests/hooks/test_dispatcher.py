@@ -241,3 +241,25 @@ def test_trace_lists_every_hook_with_timing(tmp_path):
     rt.dispatcher.trace_enabled = True
     trace = rt.fire("pre_message", {"prompt": "p"})["trace"]
     assert trace[0]["source"].endswith("a.scm:1") and "ms" in trace[0]
+
+
+def test_failure_policy_overrides_from_harness_toml(tmp_path):
+    home = make_home(tmp_path, {
+        "strict/guard.scm": answer_hook("pre_tool", "(car '())"),
+        "lenient/perm.scm": answer_hook("pre_shell_exec", "(car '())"),
+        "plain.scm": answer_hook("pre_tool", "(car '())"),
+    }, toml='[failure]\n"scm:strict/" = "closed"\n"scm:lenient/" = "open"\n')
+    rt = Runtime(home, permission_handler=lambda hook, payload: True)
+    out = rt.fire("pre_tool", {"tool_name": "t", "arguments": {}})["outcome"]
+    # the strict file's failure blocks; plain.scm fails open (its failure is only reported)
+    assert out["blocked"] is True and "hook failed: scm:" in out["message"]
+    assert "strict/guard.scm" in out["message"]
+    perm = rt.fire("pre_shell_exec", {"tool_name": "shell_exec", "command": "ls"})["outcome"]
+    assert perm["denied"] is False  # a lenient guard's crash does not deny
+
+
+def test_malformed_failure_policy_is_a_config_error(tmp_path):
+    from harness.config import ConfigError
+    home = make_home(tmp_path, {}, toml='[failure]\n"scm:x" = "maybe"\n')
+    with pytest.raises(ConfigError, match="open.*closed"):
+        Runtime(home)
