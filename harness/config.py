@@ -62,7 +62,7 @@ class Config:
             return None
         path = source[4:].rsplit(":", 1)[0]
         prefix = tools_dir.rstrip("/") + "/"
-        rel = path[len(prefix):] if path.startswith(prefix) else path
+        rel = path.removeprefix(prefix)
         best, best_len = None, -1
         for key, policy in self.failure.items():
             if key.startswith("scm:") and rel.startswith(key[4:]) and len(key) > best_len:

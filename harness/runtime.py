@@ -19,6 +19,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from harness.config import Config, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
@@ -196,7 +197,7 @@ class Runtime:
             self._watcher.stop()
             self._watcher = None
 
-    def __enter__(self) -> "Runtime":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

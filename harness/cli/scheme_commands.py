@@ -72,7 +72,7 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
         _flush()
         print(format_error(exc), file=sys.stderr)
         return 1
-    except Exception as exc:  # a Python error inside compiled code: still a Scheme error
+    except Exception as exc:  # noqa: BLE001 - users get FILE:LINE:COL, never a traceback
         _flush()
         print(format_error(exc), file=sys.stderr)
         return 1

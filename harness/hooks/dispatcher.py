@@ -10,7 +10,7 @@ guard); plugins still fire.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
 from harness.hooks.catalogue import hook_point

@@ -17,7 +17,7 @@ _var_ids = itertools.count()
 class Var:
     """A local variable. ``assigned``: target of set!; ``captured``: used by an inner lambda."""
 
-    __slots__ = ("name", "uid", "assigned", "captured", "owner")
+    __slots__ = ("assigned", "captured", "name", "owner", "uid")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -51,14 +51,14 @@ class LocalRef(Node):
 class GlobalRef(Node):
     """A top-level variable ``name`` of environment ``env`` (usually the one being compiled)."""
 
-    __slots__ = ("name", "env")
+    __slots__ = ("env", "name")
 
     def __init__(self, name: str, env: object, pos: SourcePos | None = None) -> None:
         self.name, self.env, self.pos = name, env, pos
 
 
 class SetLocal(Node):
-    __slots__ = ("var", "value")
+    __slots__ = ("value", "var")
 
     def __init__(self, var: Var, value: Node, pos: SourcePos | None = None) -> None:
         self.var, self.value, self.pos = var, value, pos
@@ -67,7 +67,7 @@ class SetLocal(Node):
 class SetGlobal(Node):
     """``set!`` (define=False: the variable must exist) or ``define`` (define=True)."""
 
-    __slots__ = ("name", "env", "value", "define")
+    __slots__ = ("define", "env", "name", "value")
 
     def __init__(self, name: str, env: object, value: Node, define: bool,
                  pos: SourcePos | None = None) -> None:
@@ -75,7 +75,7 @@ class SetGlobal(Node):
 
 
 class If(Node):
-    __slots__ = ("test", "then", "else_")
+    __slots__ = ("else_", "test", "then")
 
     def __init__(self, test: Node, then: Node, else_: Node, pos: SourcePos | None = None):
         self.test, self.then, self.else_, self.pos = test, then, else_, pos
@@ -91,7 +91,7 @@ class Seq(Node):
 class Lambda(Node):
     """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only."""
 
-    __slots__ = ("params", "rest", "body", "name", "self_var", "parent")
+    __slots__ = ("body", "name", "params", "parent", "rest", "self_var")
 
     def __init__(self, params: list[Var], rest: Var | None, body: Node, name: str | None,
                  pos: SourcePos | None = None) -> None:
@@ -106,7 +106,7 @@ class Let(Node):
     With ``rec`` the inits see the new variables (letrec*, internal defines).
     """
 
-    __slots__ = ("vars", "inits", "body", "rec")
+    __slots__ = ("body", "inits", "rec", "vars")
 
     def __init__(self, vars: list[Var], inits: list[Node], body: Node, rec: bool,
                  pos: SourcePos | None = None) -> None:
@@ -114,7 +114,7 @@ class Let(Node):
 
 
 class Call(Node):
-    __slots__ = ("fn", "args")
+    __slots__ = ("args", "fn")
 
     def __init__(self, fn: Node, args: list[Node], pos: SourcePos | None = None) -> None:
         self.fn, self.args, self.pos = fn, args, pos

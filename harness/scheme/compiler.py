@@ -26,10 +26,22 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 import warnings
 
 from harness.scheme.ast_nodes import (
-    Call, Const, GlobalRef, If, Lambda, Let, LocalRef, Node, Seq, SetGlobal, SetLocal, Var,
+    Call,
+    Const,
+    GlobalRef,
+    If,
+    Lambda,
+    Let,
+    LocalRef,
+    Node,
+    Seq,
+    SetGlobal,
+    SetLocal,
+    Var,
 )
 from harness.scheme.errors import SourcePos
 from harness.scheme.names import escape, global_name
@@ -54,7 +66,7 @@ def _is_not_false(e: ast.expr) -> ast.expr:
 class _Function:
     """Code generation state of one Python function."""
 
-    def __init__(self, lam: Lambda | None, parent: "_Function | None") -> None:
+    def __init__(self, lam: Lambda | None, parent: _Function | None) -> None:
         self.lam = lam
         self.parent = parent
         self.nonlocals: set[str] = set()
@@ -105,7 +117,7 @@ class Compiler:
         t = type(value)
         if value is None or t is bool or t is int or t is str:
             return _const(value)
-        if t is float and value == value and value not in (float("inf"), float("-inf")):
+        if t is float and math.isfinite(value):
             return _const(value)
         key = id(value)
         name = self._const_index.get(key)
@@ -422,9 +434,7 @@ def _is_boolean_expr(e: ast.expr) -> bool:
         return True
     if isinstance(e, ast.Constant):
         return isinstance(e.value, bool)
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        return True
-    return False
+    return isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not)
 
 
 def _arguments(names: list[str], rest: str | None) -> ast.arguments:

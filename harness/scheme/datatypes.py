@@ -28,26 +28,48 @@ No Scheme value except a pair is subscriptable, so the compiler can inline
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import ClassVar
 
 __all__ = [
-    "Symbol", "Nil", "NIL", "Char", "String", "Vector", "Bytevector", "Values",
-    "Eof", "EOF", "Promise", "RecordType", "Record", "DefaultObject", "DEFAULT",
-    "sym", "cons", "list_to_py", "py_to_list", "is_pair", "is_list", "is_true",
-    "is_number", "is_exact_integer", "NUMBER_TYPES",
+    "DEFAULT",
+    "EOF",
+    "NIL",
+    "NUMBER_TYPES",
+    "Bytevector",
+    "Char",
+    "DefaultObject",
+    "Eof",
+    "Nil",
+    "Promise",
+    "Record",
+    "RecordType",
+    "String",
+    "Symbol",
+    "Values",
+    "Vector",
+    "cons",
+    "is_exact_integer",
+    "is_list",
+    "is_number",
+    "is_pair",
+    "is_true",
+    "list_to_py",
+    "py_to_list",
+    "sym",
 ]
 
 
 class Symbol:
     """An identifier; ``Symbol.intern(name)`` returns the unique symbol of that name."""
 
-    __slots__ = ("name", "__weakref__")
-    _table: dict[str, "Symbol"] = {}
+    __slots__ = ("__weakref__", "name")
+    _table: ClassVar[dict[str, Symbol]] = {}
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     @classmethod
-    def intern(cls, name: str) -> "Symbol":
+    def intern(cls, name: str) -> Symbol:
         s = cls._table.get(name)
         if s is None:
             s = cls._table[name] = cls(name)
@@ -82,13 +104,13 @@ class Char:
     """A character. ``Char.of(c)`` returns the unique Char for the one-character string c."""
 
     __slots__ = ("c",)
-    _table: dict[str, "Char"] = {}
+    _table: ClassVar[dict[str, Char]] = {}
 
     def __init__(self, c: str) -> None:
         self.c = c
 
     @classmethod
-    def of(cls, c: str) -> "Char":
+    def of(cls, c: str) -> Char:
         ch = cls._table.get(c)
         if ch is None:
             ch = cls._table[c] = cls(c)
@@ -193,7 +215,7 @@ class Promise:
 class RecordType:
     """A record type made by ``define-record-type``."""
 
-    __slots__ = ("name", "fields", "instance_class")
+    __slots__ = ("fields", "instance_class", "name")
 
     def __init__(self, name: str, fields: tuple[str, ...]) -> None:
         self.name = name

@@ -93,7 +93,7 @@ class Environment:
         from harness.scheme.libraries import find_library, library_key
         try:
             key = library_key(spec)
-        except Exception:
+        except ValueError:
             return False
         return self.may_import(key) and find_library(key) is not None
 

@@ -27,7 +27,7 @@ class SourcePos:
 class ErrorObject:
     """An R7RS error object. ``kind`` is 'error', 'read', 'file' or 'syntax'."""
 
-    __slots__ = ("message", "irritants", "kind", "where")
+    __slots__ = ("irritants", "kind", "message", "where")
 
     def __init__(self, message: str, irritants: tuple = (), kind: str = "error",
                  where: SourcePos | None = None) -> None:

@@ -10,12 +10,28 @@ from __future__ import annotations
 
 from harness.scheme import runtime as rt
 from harness.scheme.ast_nodes import (
-    Call, Const, GlobalRef, If, Lambda, Let, LocalRef, Node, Seq, SetGlobal, SetLocal, Var,
+    Call,
+    Const,
+    GlobalRef,
+    Lambda,
+    Let,
+    LocalRef,
+    Node,
+    Seq,
+    SetGlobal,
+    Var,
 )
 from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, sym
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import (
-    Alias, Rewriter, Scope, Special, base_symbol, is_identifier, resolve, strip,
+    Alias,
+    Rewriter,
+    Scope,
+    Special,
+    base_symbol,
+    is_identifier,
+    resolve,
+    strip,
 )
 from harness.scheme.syntax_rules import Macro, parse_syntax_rules
 
@@ -149,7 +165,6 @@ class Expander:
             elif name == "define":
                 ident, value = self._define_parts(form, fpos)
                 var = Var(base_symbol(ident).name)
-                var.owner = scope.lam
                 scope.bind(ident, var)
                 defs.append((var, value, fpos, ident))
             elif name == "define-values":
@@ -359,4 +374,4 @@ def install_core_syntax() -> None:
     _UNSPECIFIED_FORM = [_core_alias("if"), [False, [False, NIL]]]
 
 
-__all__ = ["Expander", "SPECIALS", "special", "install_core_syntax", "Symbol"]
+__all__ = ["SPECIALS", "Expander", "Symbol", "install_core_syntax", "special"]

@@ -15,7 +15,7 @@ _TOKEN = re.compile(r'''
   | (?P<close>\))
   | (?P<prefix>'|`|,@|,|\#;|\#\d+=)
   | (?P<atom>[^\s()";'`,|]+)
-''', re.X | re.S)
+''', re.VERBOSE | re.DOTALL)
 
 
 def _skip_block(text: str, i: int) -> int | None:

@@ -9,15 +9,30 @@ from pathlib import Path
 
 from harness.scheme import runtime as rt
 from harness.scheme.ast_nodes import (
-    Call, Const, If, Lambda, Let, LocalRef, Node, Seq, SetGlobal, SetLocal, Var,
+    Call,
+    Const,
+    If,
+    Lambda,
+    Let,
+    LocalRef,
+    Node,
+    Seq,
+    SetGlobal,
+    SetLocal,
+    Var,
 )
 from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, list_to_py, sym
 from harness.scheme.expander import (
-    S_ARROW, S_ELSE, S_QUASIQUOTE, S_UNQUOTE, S_UNQUOTE_SPLICING, Expander, install_core_syntax,
+    S_ARROW,
+    S_ELSE,
+    S_QUASIQUOTE,
+    S_UNQUOTE,
+    S_UNQUOTE_SPLICING,
+    Expander,
+    install_core_syntax,
     special,
 )
 from harness.scheme.syntax import Rewriter, Scope, base_symbol, is_identifier, resolve, strip
-from harness.scheme.syntax_rules import Macro
 
 E = Expander
 
@@ -87,7 +102,7 @@ def _set(exp: E, x, scope, where):
 
 def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = None) -> Lambda:
     lam = Lambda([], None, None, name, where)
-    inner = scope.child(lam)
+    inner = scope.child()
     seen = set()
     params: list[Var] = []
     while formals.__class__ is list:
@@ -98,7 +113,6 @@ def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = N
             raise exp.error(f"lambda: duplicate parameter {base_symbol(ident).name}", where)
         seen.add(ident)
         var = Var(base_symbol(ident).name)
-        var.owner = lam
         inner.bind(ident, var)
         params.append(var)
         formals = formals[1]
@@ -106,7 +120,6 @@ def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = N
         if not is_identifier(formals):
             raise exp.error("lambda: bad parameter list", where)
         lam.rest = Var(base_symbol(formals).name)
-        lam.rest.owner = lam
         inner.bind(formals, lam.rest)
     lam.params = params
     lam.body = exp.body(body, inner, where)
@@ -141,10 +154,8 @@ def _bindings(exp: E, spec, where, form: str) -> list[tuple[object, object]]:
     return out
 
 
-def _new_var(ident, scope: Scope) -> Var:
-    var = Var(base_symbol(ident).name)
-    var.owner = scope.lam
-    return var
+def _new_var(ident) -> Var:
+    return Var(base_symbol(ident).name)
 
 
 @special("let")
@@ -158,7 +169,7 @@ def _let(exp: E, x, scope, where):
     inner = scope.child()
     vars_ = []
     for ident, _ in pairs:
-        var = _new_var(ident, inner)
+        var = _new_var(ident)
         inner.bind(ident, var)
         vars_.append(var)
     body = exp.body(x[1][1], inner, where)
@@ -175,7 +186,7 @@ def _named_let(exp: E, x, scope, where):
     pairs = _bindings(exp, rest[0], where, "let")
     inits = [exp.expand(v, scope, where) for _, v in pairs]
     outer = scope.child()
-    loop_var = _new_var(name, outer)
+    loop_var = _new_var(name)
     outer.bind(name, loop_var)
     formals = NIL
     for ident, _ in reversed(pairs):
@@ -195,7 +206,7 @@ def _let_star(exp: E, x, scope, where):
     for ident, v in pairs:
         init = exp.expand(v, cur, where) if v is not None else Const(None)
         cur = cur.child()
-        var = _new_var(ident, cur)
+        var = _new_var(ident)
         cur.bind(ident, var)
         lets.append((var, init))
     body = exp.body(x[1][1], cur.child(), where)
@@ -211,7 +222,7 @@ def _letrec(exp: E, x, scope, where, form: str):
     inner = scope.child()
     vars_ = []
     for ident, _ in pairs:
-        var = _new_var(ident, inner)
+        var = _new_var(ident)
         inner.bind(ident, var)
         vars_.append(var)
     inits = []
@@ -250,7 +261,6 @@ def _or(exp: E, x, scope, where):
     result = nodes[-1]
     for n in reversed(nodes[:-1]):
         tmp = Var("or")
-        tmp.owner = scope.lam
         result = Let([tmp], [n], If(LocalRef(tmp), LocalRef(tmp), result, where), False, where)
     return result
 
@@ -285,13 +295,13 @@ def cond_clauses(exp: E, clauses: list, scope: Scope, where, fallback: Node) -> 
             continue
         test = exp.expand(items[0], scope, cpos)
         if len(items) == 1:
-            tmp = _new_var(sym("t"), scope)
+            tmp = _new_var(sym("t"))
             result = Let([tmp], [test], If(LocalRef(tmp), LocalRef(tmp), result, cpos), False,
                          cpos)
         elif _is_kw(exp, items[1], scope, S_ARROW):
             if len(items) != 3:
                 raise exp.error("cond: expected (test => receiver)", cpos)
-            tmp = _new_var(sym("t"), scope)
+            tmp = _new_var(sym("t"))
             receiver = exp.expand(items[2], scope, cpos)
             result = Let([tmp], [test],
                          If(LocalRef(tmp), Call(receiver, [LocalRef(tmp)], cpos), result, cpos),
@@ -317,7 +327,7 @@ def _eqv_test(key: Node, datum: object, where) -> Node:
 def _case(exp: E, x, scope, where):
     items = _parts(exp, x[1], where, 2, None, "(case key clause ...)")
     key = exp.expand(items[0], scope, where)
-    tmp = _new_var(sym("key"), scope)
+    tmp = _new_var(sym("key"))
     result: Node = Const(None, where)
     clauses = items[1:]
     for i in range(len(clauses) - 1, -1, -1):
@@ -357,13 +367,12 @@ def _do(exp: E, x, scope, where):
     exit_clause = _parts(exp, items[1], where, 1, None, "(test expression ...)")
     inits = [exp.expand(p[1], scope, where) for p in specs]
     outer = scope.child()
-    loop_var = _new_var(sym("do-loop"), outer)
+    loop_var = _new_var(sym("do-loop"))
     lam = Lambda([], None, None, "do-loop", where)
-    inner = outer.child(lam)
+    inner = outer.child()
     params = []
     for p in specs:
         v = Var(base_symbol(p[0]).name)
-        v.owner = lam
         inner.bind(p[0], v)
         params.append(v)
     steps = [exp.expand(p[2], inner, where) if len(p) == 3 else LocalRef(v)
@@ -530,9 +539,8 @@ def _guard(exp: E, x, scope, where):
         raise exp.error("guard: expected a variable", where)
     body = _thunk(exp, x[1][1], scope, where)
     lam = Lambda([], None, None, "guard-handler", where)
-    inner = scope.child(lam)
+    inner = scope.child()
     var = Var(base_symbol(var_ident).name)
-    var.owner = lam
     inner.bind(var_ident, var)
     lam.params = [var]
     clauses = list_to_py(spec[1])
@@ -572,18 +580,16 @@ def _let_values(exp: E, x, scope, where, sequential: bool):
         formals, init = pairs[i]
         init_node = exp.expand(init, cur if sequential else scope, where)
         consumer = Lambda([], None, None, None, where)
-        inner = cur.child(consumer)
+        inner = cur.child()
         params: list[Var] = []
         f = formals
         while f.__class__ is list:
             v = Var(base_symbol(f[0]).name)
-            v.owner = consumer
             inner.bind(f[0], v)
             params.append(v)
             f = f[1]
         if f is not NIL:
             consumer.rest = Var(base_symbol(f).name)
-            consumer.rest.owner = consumer
             inner.bind(f, consumer.rest)
         consumer.params = params
         consumer.body = build(i + 1, inner)

@@ -7,7 +7,7 @@ None when that argument count is not inlined (the call then goes to the procedur
 from __future__ import annotations
 
 import ast
-from typing import Callable
+from collections.abc import Callable
 
 Template = Callable[[list[ast.expr]], "ast.expr | None"]
 

@@ -9,24 +9,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import harness.scheme.forms
 from harness.scheme.ast_nodes import Const
 from harness.scheme.compiler import Compiler
 from harness.scheme.datatypes import NIL, Symbol, list_to_py
 from harness.scheme.environment import Environment
 from harness.scheme.errors import (
-    ErrorObject, ReadError, ResourceLimitExceeded, SchemeError, caret_excerpt, syntax_error,
+    ErrorObject,
+    ReadError,
+    ResourceLimitExceeded,
+    SchemeError,
+    caret_excerpt,
+    syntax_error,
 )
 from harness.scheme.expander import SPECIALS, Expander, special
 from harness.scheme.libraries import (
-    PRELUDE_LIBRARIES, SANDBOX_LIBRARIES, STANDARD_LIBRARIES, Library, import_into, library_key, register_library,
+    PRELUDE_LIBRARIES,
+    SANDBOX_LIBRARIES,
+    STANDARD_LIBRARIES,
+    Library,
+    import_into,
+    library_key,
+    register_library,
 )
 from harness.scheme.limits import ensure_recursion_limit
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.runtime import NATIVE_ERRORS
 from harness.scheme.syntax import Scope, base_symbol, is_identifier
 from harness.scheme.translate import condition_from_native, locate, register_source
-
-import harness.scheme.forms  # noqa: F401  (registers the special forms)
 
 S_DEFINE = Symbol.intern("define")
 S_BEGIN = Symbol.intern("begin")
@@ -83,7 +93,7 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
     filename = smap.name if smap is not None else "<eval>"
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}
-    exec(code, env.table, namespace)
+    exec(code, env.table, namespace)  # noqa: S102 - code the compiler generated
     try:
         return namespace["h_make"](*constants)()
     except NATIVE_ERRORS as exc:
@@ -257,5 +267,12 @@ class Interpreter:
         return run_file(self.env, path)
 
 
-__all__ = ["Interpreter", "make_environment", "run_source", "run_file", "eval_form",
-           "format_error", "ReadError"]
+__all__ = [
+    "Interpreter",
+    "ReadError",
+    "eval_form",
+    "format_error",
+    "make_environment",
+    "run_file",
+    "run_source",
+]

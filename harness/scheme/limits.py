@@ -18,6 +18,7 @@ import heapq
 import sys
 import threading
 import time
+from typing import Self
 
 from harness.scheme.errors import StepLimitExceeded, TimeLimitExceeded
 
@@ -46,7 +47,7 @@ _local = threading.local()
 class Budget:
     """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
 
-    __slots__ = ("steps", "deadline", "expired", "seconds", "max_steps", "active", "watch")
+    __slots__ = ("active", "deadline", "expired", "max_steps", "seconds", "steps", "watch")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
                  seconds: float | None = DEFAULT_SECONDS, watch: bool = True) -> None:
@@ -71,7 +72,7 @@ class Budget:
         if self.active and self.deadline is not None and self.watch:
             _monitor.watch(self)
 
-    def __enter__(self) -> "Budget":
+    def __enter__(self) -> Self:
         _stack().append(self)
         self.active = True
         if self.deadline is not None and self.watch:

@@ -8,13 +8,13 @@ global value until it parameterizes.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 _local = threading.local()
 
 
 class Param:
-    __slots__ = ("value", "converter", "__weakref__")
+    __slots__ = ("__weakref__", "converter", "value")
 
     def __init__(self, value: object, converter: Callable | None) -> None:
         self.value = value

@@ -16,7 +16,14 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from harness.scheme.datatypes import (
-    EOF, NIL, Bytevector, Char, String, Symbol, Vector, sym,
+    EOF,
+    NIL,
+    Bytevector,
+    Char,
+    String,
+    Symbol,
+    Vector,
+    sym,
 )
 from harness.scheme.errors import ReadError, SourcePos
 from harness.scheme.extent import datum_end, unclosed_opener
@@ -27,7 +34,7 @@ CHAR_NAMES = {
 }
 _ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\",
             "|": "|"}
-_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+;|[ \t]*\n[ \t]*|.)", re.S)
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+;|[ \t]*\n[ \t]*|.)", re.DOTALL)
 
 Q_QUOTE, Q_QUASIQUOTE, Q_UNQUOTE, Q_UNQUOTE_SPLICING = (
     sym("quote"), sym("quasiquote"), sym("unquote"), sym("unquote-splicing"))
@@ -40,7 +47,7 @@ class SourceMap:
     list: the opening parenthesis). Pairs are keyed by id and kept alive by the map.
     """
 
-    __slots__ = ("name", "text", "_pos")
+    __slots__ = ("_pos", "name", "text")
 
     def __init__(self, name: str, text: str) -> None:
         self.name = name
@@ -232,7 +239,7 @@ class DatumBuilder(Transformer):
         return self._abbrev(Q_UNQUOTE_SPLICING, c)
 
     def label_def(self, c):
-        tok, (value, line, col) = c
+        tok, (value, _line, _col) = c
         n = int(str(tok)[1:-1])
         label = self.labels.get(n)
         if isinstance(label, _Label):
@@ -281,7 +288,7 @@ def _blank_block_comments(text: str, name: str) -> str:
         return text
     out = []
     i, n = 0, len(text)
-    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|#\|', re.S)
+    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|#\|', re.DOTALL)
     while True:
         m = scan.search(text, i)
         if m is None:

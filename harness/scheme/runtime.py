@@ -12,10 +12,20 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import (
-    NIL, Promise, RecordType, Values, Vector, list_to_py,
+    NIL,
+    Promise,
+    RecordType,
+    Values,
+    Vector,
+    list_to_py,
 )
 from harness.scheme.errors import (
-    DepthLimitExceeded, ErrorObject, SchemeError, SizeLimitExceeded, error, wrong_type,
+    DepthLimitExceeded,
+    ErrorObject,
+    SchemeError,
+    SizeLimitExceeded,
+    error,
+    wrong_type,
 )
 from harness.scheme.parameters import is_parameter, pop_binding, push_binding
 
@@ -33,7 +43,7 @@ _CALLERS: list = []
 def _make_caller(n: int):
     args = ", ".join(f"a[{i}]" for i in range(n))
     namespace: dict = {}
-    exec(f"def call{n}(f, a):\n    return f({args})\n", namespace)
+    exec(f"def call{n}(f, a):\n    return f({args})\n", namespace)  # noqa: S102 - fixed template
     return namespace[f"call{n}"]
 
 

@@ -17,7 +17,7 @@ class Alias:
 
     __slots__ = ("name", "scope")
 
-    def __init__(self, name: "Symbol | Alias", scope: "Scope") -> None:
+    def __init__(self, name: Symbol | Alias, scope: Scope) -> None:
         self.name = name
         self.scope = scope
 
@@ -35,7 +35,7 @@ def is_identifier(x: object) -> bool:
     return x.__class__ is Symbol or x.__class__ is Alias
 
 
-def base_symbol(x: "Symbol | Alias") -> Symbol:
+def base_symbol(x: Symbol | Alias) -> Symbol:
     return x.base() if x.__class__ is Alias else x
 
 
@@ -70,7 +70,7 @@ def strip(x: object) -> object:
 class Special:
     """A core syntactic keyword (if, lambda, define, …) handled by the expander."""
 
-    __slots__ = ("name", "handler")
+    __slots__ = ("handler", "name")
 
     def __init__(self, name: str, handler) -> None:
         self.name = name
@@ -84,13 +84,13 @@ class Rewriter:
     """A keyword whose form is rewritten into other data by a Python function
     (cond-expand, include): like a macro, it works wherever a form may appear."""
 
-    __slots__ = ("name", "fn")
+    __slots__ = ("fn", "name")
 
     def __init__(self, name: str, fn) -> None:
         self.name = name
         self.fn = fn
 
-    def rewrite(self, expander, form, scope: "Scope", where):
+    def rewrite(self, expander, form, scope: Scope, where):
         return self.fn(expander, form, scope, where)
 
     def __repr__(self) -> str:
@@ -103,17 +103,15 @@ class Scope:
     ``env`` is the top-level Environment at the root of the chain.
     """
 
-    __slots__ = ("parent", "bindings", "env", "lam")
+    __slots__ = ("bindings", "env", "parent")
 
-    def __init__(self, parent: "Scope | None", env, lam=None) -> None:
+    def __init__(self, parent: Scope | None, env) -> None:
         self.parent = parent
         self.bindings: dict = {}
         self.env = env
-        # the Lambda node whose body this scope belongs to (None at top level)
-        self.lam = lam if lam is not None or parent is None else parent.lam
 
-    def child(self, lam=None) -> "Scope":
-        return Scope(self, self.env, lam)
+    def child(self) -> Scope:
+        return Scope(self, self.env)
 
     def bind(self, ident, binding) -> None:
         self.bindings[ident] = binding

@@ -23,7 +23,7 @@ class _NoMatch(Exception):
 class Macro:
     """A syntax-rules transformer defined in ``scope``."""
 
-    __slots__ = ("name", "literals", "rules", "ellipsis", "scope")
+    __slots__ = ("ellipsis", "literals", "name", "rules", "scope")
 
     def __init__(self, name: str, literals: list, rules: list[tuple[object, object]],
                  ellipsis: object, scope: Scope) -> None:

@@ -96,8 +96,7 @@ _ARITY = [
 
 def _proc_name(py: str) -> str:
     py = py.split(".")[-1]
-    if py.endswith("_b"):
-        py = py[:-2]
+    py = py.removesuffix("_b")
     name = scheme_name(py)
     if re.fullmatch(r"t\d+(_.*)?", py):
         rest = py.split("_", 1)[1] if "_" in py else ""

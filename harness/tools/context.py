@@ -29,7 +29,7 @@ def current_load():
 class _Rebind:
     """Set a thread-local attribute for the extent of a ``with``; restore it after."""
 
-    __slots__ = ("name", "value", "previous")
+    __slots__ = ("name", "previous", "value")
 
     def __init__(self, name: str, value) -> None:
         self.name = name
@@ -64,7 +64,7 @@ def running_points() -> set:
         return _local.points
 
 
-class running_point:  # noqa: N801 - used like a function in `with`
+class running_point:
     """Mark ``point``'s Scheme callbacks as running on this thread."""
 
     __slots__ = ("point", "points")

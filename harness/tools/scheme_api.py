@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
@@ -60,7 +60,6 @@ def register_hook(point, proc):
     if collector is None:
         raise error("register-hook: hooks can only be registered while a tool file loads")
     collector.add_hook(name, proc, _call_site_line())
-    return None
 
 
 @primitive(HOOKS)
@@ -100,7 +99,6 @@ def register_tool(name, clauses):
             raise error(f"define-tool {tool_name}: clause {key} given twice")
         values[key] = entry[1]
     collector.add_tool(tool_name, values, _call_site_line())
-    return None
 
 
 @primitive(TOOLS)
@@ -142,7 +140,7 @@ def generate_id():
 
 @primitive(TOOLS)
 def current_timestamp():
-    return String(datetime.now(timezone.utc).strftime("%Y%m%d-%H%Mz"))
+    return String(datetime.now(UTC).strftime("%Y%m%d-%H%Mz"))
 
 
 # -- (harness json) ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ Conventions every primitive follows (see datatypes.py for the value mapping):
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 LibraryName = tuple[str, ...]
 

@@ -136,4 +136,3 @@ def load(filename, env=None):
     if not isinstance(filename, String):
         raise wrong_type("load", "a string", filename)
     run_file(env or interaction_environment(), filename.s)
-    return None
