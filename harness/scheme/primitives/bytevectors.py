@@ -6,6 +6,7 @@ from harness.scheme.datatypes import DEFAULT, Bytevector
 from harness.scheme.errors import error, wrong_type
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.lists import check_alloc, check_count
+from harness.scheme.primitives.numbers import as_int
 from harness.scheme.primitives.vectors import check_index, index_range
 
 BASE = "scheme base"
@@ -13,6 +14,7 @@ BASE = "scheme base"
 
 def check_byte(who: str, b: object) -> int:
     """``b`` as a byte, or the standard error."""
+    b = as_int(b)
     if type(b) is not int or not 0 <= b <= 255:
         raise wrong_type(who, "a byte (an exact integer from 0 to 255)", b)
     return b
@@ -74,6 +76,7 @@ def bytevector_copy_x(to: object, at: object, source: object, start: object = DE
     target = check_bytevector("bytevector-copy!", to)
     b = check_bytevector("bytevector-copy!", source)
     s, e = index_range("bytevector-copy!", source, len(b), start, end)
+    at = as_int(at)
     if type(at) is not int:
         raise wrong_type("bytevector-copy!", "an exact integer index", at)
     if not 0 <= at <= len(target) - (e - s):

@@ -23,6 +23,7 @@ from harness.scheme.datatypes import DEFAULT, EOF, Bytevector, Char, String
 from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_type
 from harness.scheme.parameters import make_parameter, pop_binding, push_binding
 from harness.scheme.primitives import define, primitive
+from harness.scheme.primitives.numbers import as_int
 from harness.scheme.printer import (
     display_string,
     write_shared_string,
@@ -445,6 +446,7 @@ def _binary_out(who: str, port: object) -> BinaryOutputPort:
 
 
 def _count(who: str, k: object) -> int:
+    k = as_int(k)
     if type(k) is not int or k < 0:
         raise wrong_type(who, "a non-negative exact integer", k)
     return k
@@ -452,8 +454,8 @@ def _count(who: str, k: object) -> int:
 
 def _range(who: str, size: int, start: object, end: object) -> tuple[int, int]:
     """Checked (start, end) of a slice of something ``size`` long; DEFAULTs mean the ends."""
-    lo = 0 if start is DEFAULT else start
-    hi = size if end is DEFAULT else end
+    lo = 0 if start is DEFAULT else as_int(start)
+    hi = size if end is DEFAULT else as_int(end)
     if type(lo) is not int:
         raise wrong_type(who, "an exact integer start index", lo)
     if type(hi) is not int:
@@ -706,6 +708,7 @@ def newline(port: object = DEFAULT) -> None:
 
 @primitive("scheme base")
 def write_u8(byte: object, port: object = DEFAULT) -> None:
+    byte = as_int(byte)
     if type(byte) is not int or not 0 <= byte <= 255:
         raise wrong_type("write-u8", "a byte (an exact integer 0..255)", byte)
     _binary_out("write-u8", port).write(bytes((byte,)))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from harness.scheme.datatypes import DEFAULT, String, py_to_list
 from harness.scheme.errors import wrong_type
 from harness.scheme.primitives import primitive
+from harness.scheme.primitives.numbers import as_int
 
 #: the program's command line as (command-line) reports it; the CLI sets this
 COMMAND_LINE: Sequence[str] = ("harness",)
@@ -37,8 +38,8 @@ def exit_code(obj: object) -> int:
     integer itself; anything else counts as failure."""
     if obj is DEFAULT or obj is True:
         return 0
-    if type(obj) is int:
-        return obj
+    if type(as_int(obj)) is int:
+        return as_int(obj)
     return 1
 
 
