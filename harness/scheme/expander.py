@@ -310,7 +310,8 @@ class Expander:
         temps = [Alias(sym("t"), scope) for _ in idents]
         tmp_formals = _rebuild_formals(formals, dict(zip(map(id, idents), temps)))
         defs = [_py_list([_DEFINE_KEY, i, _UNSPECIFIED_FORM]) for i in idents]
-        sets = [_py_list([_SET_KEY, i, t]) for i, t in zip(idents, temps)]
+        # the final #f keeps the consumer's body non-empty for (define-values () ...)
+        sets = [_py_list([_SET_KEY, i, t]) for i, t in zip(idents, temps)] + [False]
         setter = _py_list([_CALL_WITH_VALUES_KEY, _py_list([_LAMBDA_KEY, NIL, expr]),
                            _py_list([_LAMBDA_KEY, tmp_formals] + sets)])
         # An expression after definitions would end the definition part of a body, so

@@ -13,7 +13,9 @@ _TOKEN = re.compile(r'''
   | (?P<char>\#\\(?:.|\n)[^\s()";'`,|]*)
   | (?P<open>\(|\#\(|\#[uU]8\()
   | (?P<close>\))
-  | (?P<prefix>'|`|,@|,|\#;|\#\d+=)
+  | (?P<directive>\#!(?:fold-case|no-fold-case)(?=[\s()";']|$))
+  | (?P<comment>\#;)
+  | (?P<prefix>'|`|,@|,|\#\d+=)
   | (?P<atom>[^\s()";'`,|]+)
 ''', re.VERBOSE | re.DOTALL)
 
@@ -40,13 +42,18 @@ def datum_end(text: str, start: int = 0) -> int | None:
     i, n = start, len(text)
     depth = 0
     pending_prefix = False
+    comments = 0  # `#;` datum comments waiting for the datum they remove (at depth 0)
     while i < n:
         m = _TOKEN.match(text, i)
         if m is None:  # an unterminated string or |symbol|
             return n
         kind = m.lastgroup
         i = m.end()
-        if kind == "ws":
+        if kind == "ws" or kind == "directive":
+            continue
+        if kind == "comment":
+            if depth == 0:
+                comments += 1
             continue
         if kind == "block":
             end = _skip_block(text, i)
@@ -64,12 +71,18 @@ def datum_end(text: str, start: int = 0) -> int | None:
         if kind == "close":
             depth -= 1
             if depth <= 0:
+                if comments:
+                    comments -= 1
+                    continue
                 return i
             continue
         pending_prefix = False
         if depth == 0:
+            if comments:
+                comments -= 1
+                continue
             return i
-    return n if depth or pending_prefix else None
+    return n if depth or pending_prefix or comments else None
 
 
 def unclosed_opener(text: str) -> int | None:

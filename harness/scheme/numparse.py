@@ -46,7 +46,7 @@ def _grammar(radix: int) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     uinteger = f"{d}+"
     ureal = f"{uinteger}(?:/{uinteger})?"
     if radix == 10:
-        suffix = "(?:e[+-]?[0-9]+)?"
+        suffix = "(?:[esfdl][+-]?[0-9]+)?"  # s f d l: R5RS exponent markers, still read
         decimal = f"(?:[0-9]+(?:\\.[0-9]*)?{suffix}|\\.[0-9]+{suffix})"
         ureal = f"(?:{uinteger}/{uinteger}|{decimal})"
     naninf = r"(?:inf\.0|nan\.0)"
@@ -122,6 +122,9 @@ def _strip_prefixes(text: str, radix: int) -> tuple[str, int, str]:
     return text, radix, exactness
 
 
+_EXPONENT_MARKERS = str.maketrans("sfdl", "eeee")
+
+
 def _real(text: str, radix: int, exactness: str) -> Number | None:
     """The value of a text matching the ``real`` rule, with exactness applied."""
     body = text.lstrip("+-")
@@ -144,6 +147,10 @@ def _real(text: str, radix: int, exactness: str) -> Number | None:
         if exactness == "i":
             return to_inexact(value)
         return value.numerator if value.denominator == 1 else value
+    if radix == 10 and low.strip("0123456789.+-") not in ("", "e"):
+        # the other exponent markers of R5RS mean the same as e
+        low = low.translate(_EXPONENT_MARKERS)
+        text = text.lower().translate(_EXPONENT_MARKERS)
     if radix == 10 and ("." in body or "e" in low):
         if exactness == "e":
             value = _exact_decimal(low)

@@ -13,6 +13,7 @@ CASES = [
     ("(let () (define-values (x y) (values 1 2)) (+ x y))", "3"),
     ("(define-values (a . rest) (values 1 2 3)) (list a rest)", "(1 (2 3))"),
     ("(define-values all (values 1 2)) all", "(1 2)"),
+    ("(let () (define-values () (values)) 'ok)", "ok"),
     ("(define (f) (define-values (q r) (floor/ 17 5)) (list q r)) (f)", "(3 2)"),
     ("(define-record-type <pare> (kons x y) pare? (x kar set-kar!) (y kdr)) "
      "(list (pare? (kons 1 2)) (pare? (cons 1 2)) (kar (kons 1 2)) (kdr (kons 1 2)) "

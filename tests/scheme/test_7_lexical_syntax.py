@@ -20,7 +20,7 @@ def read1(text: str) -> str:
     ("#t", "#t"), ("#true", "#t"), ("#f", "#f"), ("#false", "#f"),
     ("42", "42"), ("-17", "-17"), ("1/2", "1/2"), ("#x1F", "31"), ("#b101", "5"),
     ("#o17", "15"), ("#e1.5", "3/2"), ("#i3/4", "0.75"), ("1e3", "1000.0"),
-    ("+inf.0", "+inf.0"), ("-inf.0", "-inf.0"), ("1+2i", "1.0+2.0i"),
+    ("+inf.0", "+inf.0"), ("1s2", "100.0"), ("1D2", "100.0"), ("#e1l2", "100"), ("-inf.0", "-inf.0"), ("1+2i", "1.0+2.0i"),
     ("#\\a", "#\\a"), ("#\\space", "#\\space"), ("#\\x41", "#\\A"), ("#\\(", "#\\("),
     ("#\\newline", "#\\newline"), ("#\\x3bb", "#\\λ"),
     ('"a\\nb"', '"a\\nb"'), ('"tab\\there"', '"tab\\there"'), ('"\\x41;"', '"A"'),
@@ -80,3 +80,15 @@ def test_deep_nesting_does_not_overflow():
     while x.__class__ is list:
         x, n = x[0], n + 1
     assert n == depth - 1
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("#!fold-case ABC", "abc"),
+    ("#!fold-case #!no-fold-case ABC", "ABC"),
+    ("#; abc def", "def"),
+    ("#; ; abc\n def ghi", "ghi"),
+    ("#;(a (b)) #; c d", "d"),
+])
+def test_read_one_sees_directives_and_datum_comments(text, expected):
+    datum, _ = read_one(text, 0)
+    assert write_string(datum) == expected
