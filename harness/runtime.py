@@ -79,7 +79,10 @@ class Runtime:
     def tool_files(self) -> list[Path]:
         if not self.tools_dir.is_dir():
             return []
-        return sorted(p for p in self.tools_dir.rglob("*.scm") if p.is_file())
+        from harness.reload.files import is_tool_path
+        # the same rule as hot reload: editor droppings and dot directories are not tools
+        return sorted(p for p in self.tools_dir.rglob("*.scm")
+                      if p.is_file() and is_tool_path(str(p.relative_to(self.tools_dir))))
 
     def tier_of(self, path: Path) -> str:
         try:
@@ -185,12 +188,19 @@ class Runtime:
         return out
 
     # -- hot reload --------------------------------------------------------------------------------
-    def watch(self) -> None:
-        """Start watching tools/, plugins/ and harness.toml (see harness.reload)."""
+    def watch(self):
+        """Start watching tools/, plugins/ and harness.toml (see harness.reload); return
+        the Watcher (add_listener(callback) gets a dict per reload)."""
         from harness.reload import Watcher
         if self._watcher is None:
             self._watcher = Watcher(self)
             self._watcher.start()
+        return self._watcher
+
+    @property
+    def watcher(self):
+        """The running Watcher, or None when the runtime does not watch its home."""
+        return self._watcher
 
     def close(self) -> None:
         if self._watcher is not None:
