@@ -11,7 +11,7 @@ from harness.scheme import limits, runtime
 from harness.scheme.datatypes import NIL, Symbol, py_to_list
 from harness.scheme.names import global_name
 
-FEATURES = ("r7rs", "exact-closed", "exact-complex", "ieee-float", "full-unicode", "ratios",
+FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
             "harness", "python")
 
 

@@ -39,31 +39,46 @@ def base_symbol(x: Symbol | Alias) -> Symbol:
     return x.base() if x.__class__ is Alias else x
 
 
-def strip(x: object) -> object:
-    """Replace every alias inside a datum by its symbol (for quote and top-level names)."""
+def strip(x: object, memo: dict | None = None) -> object:
+    """Replace every alias inside a datum by its symbol (for quote and top-level names).
+
+    ``memo`` maps each pair and vector seen to its result, so shared parts are stripped once
+    and circular data (#0=(a . #0#), which comes from the reader) terminates.
+    """
     if x.__class__ is Alias:
         return x.base()
     if x.__class__ is list:
+        if memo is None:
+            memo = {}
         # Only copy when an alias is present; quoted data from the reader stays shared.
-        items, tail = [], x
+        items, pairs, tail = [], [], x
         changed = False
-        while tail.__class__ is list:
-            new = strip(tail[0])
+        while tail.__class__ is list and id(tail) not in memo:
+            memo[id(tail)] = tail  # in progress: a cycle back to it keeps the reader's pair
+            pairs.append(tail)
+            new = strip(tail[0], memo)
             changed |= new is not tail[0]
             items.append(new)
             tail = tail[1]
-        new_tail = strip(tail)
+        new_tail = memo[id(tail)] if tail.__class__ is list else strip(tail, memo)
         if not changed and new_tail is tail:
             return x
         result = new_tail
-        for item in reversed(items):
+        for pair, item in zip(reversed(pairs), reversed(items)):
             result = [item, result]
+            memo[id(pair)] = result
         return result
     if x.__class__ is Vector:
-        new_items = [strip(i) for i in x.items]
+        if memo is None:
+            memo = {}
+        if id(x) in memo:
+            return memo[id(x)]
+        memo[id(x)] = x
+        new_items = [strip(i, memo) for i in x.items]
         if all(a is b for a, b in zip(new_items, x.items)):
             return x
-        return Vector(new_items)
+        memo[id(x)] = Vector(new_items)
+        return memo[id(x)]
     return x
 
 

@@ -92,3 +92,8 @@ def test_deep_nesting_does_not_overflow():
 def test_read_one_sees_directives_and_datum_comments(text, expected):
     datum, _ = read_one(text, 0)
     assert write_string(datum) == expected
+
+
+def test_quote_of_circular_data_terminates(scheme):
+    assert scheme("(car '#1=(a b . #1#))") == "a"
+    assert scheme("(equal? '#1=(a b . #1#) '#2=(a b a b . #2#))") == "#t"

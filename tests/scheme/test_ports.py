@@ -250,10 +250,18 @@ def test_default_input_port_follows_the_parameter():
 
 
 def test_current_ports_refuse_non_ports():
-    with pytest.raises(SchemeError, match="current-output-port: expected a textual output"):
+    with pytest.raises(SchemeError, match="current-output-port: expected an output port"):
         push_binding(P.current_output_port, 5)
-    with pytest.raises(SchemeError, match="current-input-port: expected a textual input"):
+    with pytest.raises(SchemeError, match="current-input-port: expected an input port"):
         push_binding(P.current_input_port, P.open_output_string())
+
+
+def test_current_input_port_may_be_binary():
+    push_binding(P.current_input_port, P.open_input_bytevector(Bytevector(bytearray(b"\x07"))))
+    try:
+        assert P.read_u8() == 7
+    finally:
+        pop_binding(P.current_input_port)
 
 
 def test_with_output_to_string_and_call_with_output_string():

@@ -383,7 +383,7 @@ CONSOLE_ERROR = StreamOutputPort(lambda: sys.stderr, "<stderr>", owns_stream=Fal
 
 # -- argument checks -----------------------------------------------------------------------
 
-def _port_checker(who: str, kind: type, expected: str) -> Callable[[object], object]:
+def _port_checker(who: str, kind: type | tuple, expected: str) -> Callable[[object], object]:
     """A parameter converter that refuses anything but a port of ``kind``."""
     def check(port: object) -> object:
         if not isinstance(port, kind):
@@ -392,13 +392,16 @@ def _port_checker(who: str, kind: type, expected: str) -> Callable[[object], obj
     return check
 
 
+# Binary ports are allowed too: read-u8, write-bytevector... default to these (R7RS 6.13).
 current_input_port = make_parameter(
-    CONSOLE_INPUT, _port_checker("current-input-port", TextInputPort, "a textual input port"))
+    CONSOLE_INPUT,
+    _port_checker("current-input-port", (TextInputPort, BinaryInputPort), "an input port"))
 current_output_port = make_parameter(
     CONSOLE_OUTPUT,
-    _port_checker("current-output-port", TextOutputPort, "a textual output port"))
+    _port_checker("current-output-port", (TextOutputPort, BinaryOutputPort), "an output port"))
 current_error_port = make_parameter(
-    CONSOLE_ERROR, _port_checker("current-error-port", TextOutputPort, "a textual output port"))
+    CONSOLE_ERROR,
+    _port_checker("current-error-port", (TextOutputPort, BinaryOutputPort), "an output port"))
 define("scheme base", "current-input-port", current_input_port)
 define("scheme base", "current-output-port", current_output_port)
 define("scheme base", "current-error-port", current_error_port)
