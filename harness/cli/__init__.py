@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.cli import demo, scheme_commands
+from harness.cli import demo, scheme_commands, test_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     scheme_commands.register(sub)
     demo.register(sub)
+    test_command.register(sub)
     try:
         from harness.cli import hook_commands
     except ImportError:  # the hook runtime commands land with the hook runtime

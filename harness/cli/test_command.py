@@ -4,8 +4,8 @@ outcomes, for CI.
 A fixture file is ``NAME.hooktest.json``: one case, or several under ``"cases"``::
 
     {
-      "hook": "pre_tool",                       # default for every case
-      "match": "partial",                       # "exact" (default) or "partial"
+      "hook": "pre_tool",
+      "match": "partial",
       "cases": [
         {"name": "blocks rm -rf",
          "payload": {"tool_name": "shell_exec", "arguments": {"command": "rm -rf /"}},
@@ -18,9 +18,10 @@ A fixture file is ``NAME.hooktest.json``: one case, or several under ``"cases"``
     }
 
 A case has ``expect`` (the expected outcome, SPEC §9), and optionally ``name``, ``hook``,
-``payload`` (default: the hook point's sample payload), ``match`` and ``errors`` (how many
-hooks may fail; default 0, so a crashing hook never passes by failing open). ``hook``,
-``match`` and ``errors`` may also be given once for the whole file. "partial" means every
+``payload`` (default: the hook point's sample payload), ``match`` ("exact", the default, or
+"partial"), ``errors`` (how many hooks may fail; default 0, so a crashing hook never passes
+by failing open) and ``description``. ``hook``, ``match``, ``errors`` and ``description``
+may also be given once for the whole file. "partial" means every
 key of an expected object must be present with a matching value, recursively; arrays match
 element by element and must have the same length. Exit status: 0 when every case passes,
 1 when one fails, 2 for a usage or fixture error (which is reported with its position).
@@ -106,7 +107,7 @@ def read_fixture(path: Path) -> list[Case]:
     if not isinstance(data, dict):
         raise FixtureError(f"{path}: a fixture must be a JSON object")
     if "cases" not in data:
-        return [_case(path, data, {}, 1)]
+        return [_case(path, data, {}, None)]
     _check_keys(path, "the file", data, _FILE_KEYS)
     cases = data["cases"]
     if not isinstance(cases, list) or not cases:
@@ -115,12 +116,16 @@ def read_fixture(path: Path) -> list[Case]:
     return [_case(path, entry, shared, i) for i, entry in enumerate(cases, 1)]
 
 
-def _case(path: Path, entry: object, shared: dict, index: int) -> Case:
+def _case(path: Path, entry: object, shared: dict, index: int | None) -> Case:
+    """Case number ``index`` of a file of cases (None: the file is the case)."""
     from harness.hooks.catalogue import HOOK_POINTS, UnknownHookError, hook_point
+    where = str(path) if index is None else f"{path}: case {index}"
     if not isinstance(entry, dict):
-        raise FixtureError(f"{path}: case {index} must be a JSON object")
-    name = entry.get("name", f"case {index}")
-    where = f"{path}: case {index} ({name})" if "name" in entry else f"{path}: case {index}"
+        raise FixtureError(f"{where} must be a JSON object")
+    default_name = path.name.removesuffix(FIXTURE_SUFFIX) if index is None else f"case {index}"
+    name = entry.get("name", default_name)
+    if "name" in entry and index is not None:
+        where += f" ({name})"
     _check_keys(path, where, entry, _CASE_KEYS)
     spec = {**shared, **entry}
     if "hook" not in spec:
@@ -147,7 +152,7 @@ def _check_keys(path: Path, where: str, entry: dict, allowed: set[str]) -> None:
     unknown = sorted(set(entry) - allowed)
     if unknown:
         raise FixtureError(f"{where}: unknown key {json.dumps(unknown[0])} "
-                           f"(expected one of {', '.join(sorted(allowed))})")
+                           f"(allowed: {', '.join(sorted(allowed))})")
 
 
 # -- comparing ----------------------------------------------------------------------------------
@@ -203,7 +208,7 @@ def check_case(runtime, case: Case) -> list[str]:
     return problems
 
 
-# -- the command ------------------------------------------------------------------------------------
+# -- the command --------------------------------------------------------------------------------
 def run_tests(args) -> int:
     """Run every case; print PASS/FAIL lines, diffs and a summary; return the exit status."""
     from harness.cli.hook_commands import report_load_problems

@@ -1,7 +1,7 @@
 """``harness-repl [--home DIR] [FILE...]``: try hooks and tools interactively.
 
 ``session.ReplSession`` is the REPL without a terminal (commands in ``commands``, output in
-``render``); ``app`` is the prompt_toolkit front end over it.
+``render``); ``app`` is the prompt_toolkit front end over it, ``batch`` reads a pipe.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the REPL; the exit status is 0, or 2 when the home cannot be opened."""
+    """Run the REPL (on a terminal, or over a pipe); the exit status is 0, 1 when piped input
+    ends inside an entry, or 2 when the home cannot be opened."""
     args = build_parser().parse_args(argv)
     from harness.config import ConfigError
-    from harness.repl.app import run
     from harness.repl.session import ReplSession
     from harness.runtime import Runtime
     try:
@@ -36,8 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"harness-repl: {exc}", file=sys.stderr)
         return 2
+    session = ReplSession(runtime, args.tier)
     try:
-        return run(ReplSession(runtime, args.tier), args.files, watch=not args.no_watch)
+        if not sys.stdin.isatty():
+            from harness.repl.batch import run_batch
+            return run_batch(session, args.files, sys.stdin, sys.stdout)
+        from harness.repl.app import run
+        return run(session, args.files, watch=not args.no_watch)
     finally:
         runtime.close()
 

@@ -6,6 +6,7 @@ kept in HOME/.repl_history; Tab completes; hot-reload events print above the pro
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -67,6 +68,8 @@ def start_watching(session: ReplSession):
     """Hot reload of the home with one printed line per event; None when unavailable."""
     if not session.home.is_dir():
         return None
+    # the listener shows every event; the watcher's log would repeat it on stderr
+    logging.getLogger("harness.reload").addHandler(logging.NullHandler())
     try:
         from harness.reload import Watcher
         watcher = Watcher(session.runtime)
@@ -80,8 +83,9 @@ def start_watching(session: ReplSession):
 
 def banner(session: ReplSession, watching: bool) -> str:
     runtime = session.runtime
-    lines = [f"harness REPL: home {session.home} ({len(runtime.registry.files)} tool files, "
-             f"{len(runtime.plugins.plugins)} plugins"
+    files, plugins = len(runtime.registry.files), len(runtime.plugins.plugins)
+    lines = [f"harness REPL: home {session.home} ({files} tool file{'s' * (files != 1)}, "
+             f"{plugins} plugin{'s' * (plugins != 1)}"
              + ("; watching for changes)" if watching else ")"),
              ",help lists the commands; Ctrl-D quits."]
     lines += [f"load error: {message}" for message in runtime.load_errors.values()]
@@ -92,23 +96,24 @@ def banner(session: ReplSession, watching: bool) -> str:
 def run(session: ReplSession, files: list[str], watch: bool = True) -> int:
     """Read, evaluate and print until ,quit or Ctrl-D."""
     prompt = prompt_session(session)
-    with patch_stdout(raw=True):
-        watcher = start_watching(session) if watch else None
-        try:
-            print(banner(session, watcher is not None))
-            for name in files:
-                print(session.execute(f",load {name}"))
-            while not session.finished:
-                try:
+    watcher = start_watching(session) if watch else None
+    try:
+        print(banner(session, watcher is not None))
+        for name in files:
+            print(session.execute(f",load {name}"))
+        while not session.finished:
+            try:
+                # only while the prompt is up: other threads' output goes above it
+                with patch_stdout(raw=True):
                     text = prompt.prompt()
-                except KeyboardInterrupt:  # Ctrl-C drops the entry being typed
-                    continue
-                except EOFError:
-                    break
-                _show(session, text)
-        finally:
-            if watcher is not None:
-                watcher.stop()
+            except KeyboardInterrupt:  # Ctrl-C drops the entry being typed
+                continue
+            except EOFError:
+                break
+            _show(session, text)
+    finally:
+        if watcher is not None:
+            watcher.stop()
     return 0
 
 

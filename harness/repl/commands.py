@@ -195,8 +195,9 @@ def _trace(session: ReplSession, arg: str) -> str:
 def _reload(session: ReplSession, arg: str) -> str:
     problems = session.reload()
     runtime = session.runtime
-    summary = (f"reloaded {len(runtime.registry.files)} tool files, "
-               f"{len(runtime.plugins.plugins)} plugins")
+    files, plugins = len(runtime.registry.files), len(runtime.plugins.plugins)
+    summary = (f"reloaded {files} tool file{'s' * (files != 1)}, "
+               f"{plugins} plugin{'s' * (plugins != 1)}")
     return "\n".join([summary, *problems])
 
 

@@ -113,8 +113,9 @@ def reload_event(event: dict, home: Path) -> str:
     error = event.get("error")
     if kind in ("reloaded", "unloaded"):
         text = f"{kind} {where} ({registration(event.get('tools', []), event.get('hooks', []))})"
-    elif kind == "failed":
-        text = f"failed {where} (the last good version stays live)"
+    elif kind == "failed" and (event.get("tools") or event.get("hooks")):
+        text = f"failed {where} (the last good version stays live: " \
+               f"{registration(event['tools'], event['hooks'])})"
     elif kind == "plugins":
         text = f"plugins reloaded ({registration(event.get('tools', []), event.get('hooks', []))})"
     elif kind == "config":

@@ -23,12 +23,15 @@ def run_interruptibly(fn: Callable[[], T]) -> T | None:
     plugin subprocess still runs to its own timeout)."""
     result: list = []
     failure: list[BaseException] = []
+    done = threading.Event()
 
     def target() -> None:
         try:
             result.append(fn())
         except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
             failure.append(exc)
+        finally:
+            done.set()
 
     old = threading.stack_size()
     threading.stack_size(STACK_BYTES)
@@ -37,9 +40,11 @@ def run_interruptibly(fn: Callable[[], T]) -> T | None:
         worker.start()
     finally:
         threading.stack_size(old)
-    while worker.is_alive():
+    # wait on an Event, not join(): a join interrupted by Ctrl-C can leave the thread
+    # marked as stopped while it still runs
+    while not done.is_set():
         try:
-            worker.join(0.05)
+            done.wait(0.05)
         except KeyboardInterrupt:
             _raise_in(worker, KeyboardInterrupt)
     if failure:

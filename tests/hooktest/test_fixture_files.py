@@ -1,0 +1,80 @@
+"""Reading *.hooktest.json files: the two shapes, defaults, and every mistake reported."""
+
+from __future__ import annotations
+
+import pytest
+from hooktest_helpers import shell, write_fixture
+
+from harness.cli.test_command import FixtureError, fixture_files, read_fixture
+
+
+def test_a_single_case_file(tmp_path):
+    path = write_fixture(tmp_path, "guard", {"hook": "pre_tool", "payload": shell("ls"),
+                                             "expect": {"blocked": False}})
+    [case] = read_fixture(path)
+    assert (case.name, case.hook, case.match, case.errors) == ("guard", "pre_tool", "exact", 0)
+    assert case.payload == shell("ls")
+
+
+def test_cases_share_the_file_defaults(tmp_path):
+    path = write_fixture(tmp_path, "guard", {
+        "hook": "pre_tool", "match": "partial", "errors": 1,
+        "cases": [{"name": "one", "expect": {}},
+                  {"expect": {}, "match": "exact", "errors": 0, "hook": "pre_tool_output"}]})
+    one, two = read_fixture(path)
+    assert (one.name, one.hook, one.match, one.errors) == ("one", "pre_tool", "partial", 1)
+    assert (two.name, two.hook, two.match, two.errors) == ("case 2", "pre_tool_output",
+                                                          "exact", 0)
+
+
+def test_the_payload_defaults_to_the_sample(tmp_path):
+    [case] = read_fixture(write_fixture(tmp_path, "s", {"hook": "pre_tool", "expect": {}}))
+    assert case.payload == {"tool_name": "shell_exec", "arguments": {"command": "ls -la src"}}
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"hook": "pre_tool",\n  "expect": {"blocked": true,}}', "x.hooktest.json:2:30: invalid JSON"),
+    ("[1]", "a fixture must be a JSON object"),
+    ({"expect": {}}, 'missing "hook"'),
+    ({"hook": "pre_tol", "expect": {}}, "unknown hook point 'pre_tol'; did you mean 'pre_tool'?"),
+    ({"hook": "pre_tool"}, 'missing "expect"'),
+    ({"hook": "pre_tool", "expected": {}}, 'unknown key "expected"'),
+    ({"hook": "pre_tool", "expect": {}, "match": "fuzzy"}, '"match" must be'),
+    ({"hook": "pre_tool", "expect": {}, "errors": -1}, '"errors" must be a count'),
+    ({"hook": "pre_tool", "expect": {}, "errors": True}, '"errors" must be a count'),
+    ({"hook": "pre_tool", "expect": {}, "payload": []}, '"payload" must be a JSON object'),
+    ({"hook": "pre_tool", "cases": []}, '"cases" must be a non-empty array'),
+    ({"cases": [{"name": "n", "hook": "x", "expect": {}}]}, "case 1 (n): unknown hook point"),
+    ({"cases": [3]}, "case 1 must be a JSON object"),
+])
+def test_fixture_mistakes_are_reported_with_their_place(tmp_path, content, message):
+    path = write_fixture(tmp_path, "x", content)
+    with pytest.raises(FixtureError) as info:
+        read_fixture(path)
+    assert str(info.value).startswith(str(path))
+    assert message in str(info.value)
+
+
+def test_fixture_files_searches_directories(tmp_path):
+    a = write_fixture(tmp_path / "d", "a", {})
+    b = write_fixture(tmp_path / "d" / "sub", "b", {})
+    (tmp_path / "d" / "notes.json").write_text("{}")
+    assert fixture_files([str(tmp_path / "d")], tmp_path) == [a, b]
+
+
+def test_fixture_files_defaults_to_home_tests(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FixtureError, match="no fixtures"):
+        fixture_files([], tmp_path / "home")
+    local = write_fixture(tmp_path / "hooktests", "local", {})
+    assert fixture_files([], tmp_path / "home") == [local.relative_to(tmp_path)]
+    in_home = write_fixture(tmp_path / "home" / "tests", "h", {})
+    assert fixture_files([], tmp_path / "home") == [in_home]
+
+
+def test_missing_paths_and_empty_directories(tmp_path):
+    with pytest.raises(FixtureError, match="no such file"):
+        fixture_files([str(tmp_path / "nope")], tmp_path)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FixtureError, match="no \\*.hooktest.json files"):
+        fixture_files([str(tmp_path / "empty")], tmp_path)
