@@ -47,16 +47,19 @@ def _make_caller(n: int):
     return namespace[f"call{n}"]
 
 
-def call_n(f, args):
-    """``f(*args)`` without a C-level call (see above)."""
-    n = len(args)
+def caller_for(n: int):
+    """The generated function ``(f, a) -> f(a[0], ..., a[n-1])``."""
     try:
-        caller = _CALLERS[n]
+        return _CALLERS[n]
     except IndexError:
         while len(_CALLERS) <= n:
             _CALLERS.append(_make_caller(len(_CALLERS)))
-        caller = _CALLERS[n]
-    return caller(f, args)
+        return _CALLERS[n]
+
+
+def call_n(f, args):
+    """``f(*args)`` without a C-level call (see above)."""
+    return caller_for(len(args))(f, args)
 
 
 # -- trampolines ----------------------------------------------------------------------------
@@ -67,10 +70,11 @@ def trampoline(r):
     while r.__class__ is tuple:
         proc, args = r
         body = getattr(proc, "h_body", None)
+        # caller_for directly: one Python frame less per bounce than call_n
         if body is not None:
-            r = call_n(body, args)
+            r = caller_for(len(args))(body, args)
         elif callable(proc):
-            return call_n(proc, args)
+            return caller_for(len(args))(proc, args)
         else:
             raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
     return r
@@ -347,16 +351,27 @@ def _arity(fn) -> tuple[int, bool]:
 
 
 def case_lambda(*clauses):
+    """A procedure dispatching on argument count to the first clause that accepts it.
+
+    The dispatcher is generated with a direct positional call per fixed arity, so a call
+    through it costs one Python frame (deep recursion through case-lambda stays cheap)."""
     arities = [_arity(c) for c in clauses]
+    namespace = {"call_n": call_n, "fail": _case_lambda_failure}
+    lines = ["def dispatch(*args):", "    n = len(args)"]
+    for i, (required, rest) in enumerate(arities):
+        namespace[f"c{i}"] = clauses[i]
+        if rest:
+            lines.append(f"    if n >= {required}:\n        return call_n(c{i}, args)")
+        else:
+            call = ", ".join(f"args[{k}]" for k in range(required))
+            lines.append(f"    if n == {required}:\n        return c{i}({call})")
+    lines.append("    return fail(n)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from clause arities only
+    return namespace["dispatch"]
 
-    def dispatch(*args):
-        n = len(args)
-        for clause, (required, rest) in zip(clauses, arities):
-            if n == required or (rest and n >= required):
-                return call_n(clause, args)
-        raise error(f"case-lambda: no clause accepts {n} argument{'s' if n != 1 else ''}")
 
-    return dispatch
+def _case_lambda_failure(n: int):
+    raise error(f"case-lambda: no clause accepts {n} argument{'s' if n != 1 else ''}")
 
 
 # -- promises ---------------------------------------------------------------------------------------
