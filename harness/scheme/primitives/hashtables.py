@@ -3,8 +3,12 @@
 A ``HashTable`` maps a normalised key (see equivalence.py) to the pair (original key,
 value), so lookups run at dict speed for the standard equivalences and entries keep
 their insertion order. Recognised equivalences: equal? (the default), eqv?, eq?,
-string=?, string-ci=? and =. Any other equivalence predicate works too, through keys that
-call it (and the given hash function, if any) from Python's dict.
+string=?, string-ci=? and =. Any other equivalence predicate works too: the table then
+keeps each entry under a ``_Slot`` (compared by identity) and finds it by calling the
+predicate (and the given hash function, if any) from a Python loop. Calling them from
+the dict's C code (``__eq__``/``__hash__``) would grow the C stack on each level of a
+Scheme recursion through the table. Every procedure argument is called from Python
+frames with plain positional arguments.
 """
 
 from __future__ import annotations
@@ -29,17 +33,65 @@ SRFI69 = "srfi 69"
 class HashTable:
     """A Scheme hash table. ``items()`` gives its (key, value) pairs in insertion order.
 
-    ``entries`` maps ``key_of(key)`` to ``(key, value)``; ``equivalence`` and
-    ``hash_function`` are the Scheme procedures the table was made with.
+    ``entries`` maps the slot of each key (see ``slot``) to ``(key, value)``;
+    ``equivalence`` and ``hash_function`` are the Scheme procedures the table was made
+    with. ``key_of`` normalises keys for a standard equivalence and is None for a custom
+    one, whose slots are listed in ``buckets`` by hash value.
     """
 
-    __slots__ = ("entries", "equivalence", "hash_function", "key_of")
+    __slots__ = ("buckets", "entries", "equivalence", "hash_function", "key_of")
 
     def __init__(self, equivalence: object = is_equal, hash_function: object = DEFAULT) -> None:
         self.entries: dict[object, tuple[object, object]] = {}
         self.equivalence = equivalence
         self.hash_function = hash_function
-        self.key_of = _key_function(equivalence, hash_function)
+        self.key_of = _key_function(equivalence)
+        self.buckets: dict[int, list[_Slot]] = {}
+
+    def slot(self, key: object) -> object:
+        """The key of ``entries`` under which ``key`` is (or would be) stored."""
+        if self.key_of is not None:
+            return self.key_of(key)
+        h = 0 if self.hash_function is DEFAULT else _user_hash(self.hash_function, key)
+        same = self.equivalence
+        entries = self.entries
+        for slot in tuple(self.buckets.get(h, ())):  # a copy: the predicate may add keys
+            entry = entries.get(slot)
+            if entry is not None and same(entry[0], key) is not False:
+                return slot
+        return _Slot(h)
+
+    def current_slot(self, slot: object, key: object) -> object:
+        """``slot`` (from ``slot(key)``) after Scheme code ran: for a custom equivalence,
+        an equivalent key may have been stored meanwhile under another slot."""
+        if self.key_of is not None or slot in self.entries:
+            return slot
+        return self.slot(key)
+
+    def store(self, slot: object, key: object, value: object) -> None:
+        """Set the entry at ``slot`` (from ``slot``) to (key, value)."""
+        if self.key_of is None and slot not in self.entries:
+            self.buckets.setdefault(slot.hash, []).append(slot)
+        self.entries[slot] = (key, value)
+
+    def discard(self, slot: object) -> None:
+        """Remove the entry at ``slot`` if there is one."""
+        if self.entries.pop(slot, None) is not None and self.key_of is None:
+            bucket = self.buckets[slot.hash]
+            bucket.remove(slot)
+            if not bucket:
+                del self.buckets[slot.hash]
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.buckets.clear()
+
+    def copy(self) -> HashTable:
+        """A new table with the same entries."""
+        table = HashTable(self.equivalence, self.hash_function)
+        table.entries = dict(self.entries)
+        table.buckets = {h: list(bucket) for h, bucket in self.buckets.items()}
+        return table
 
     def items(self) -> list[tuple[object, object]]:
         """The (key, value) pairs, oldest first (a copy: safe to mutate the table meanwhile)."""
@@ -54,23 +106,15 @@ class HashTable:
 
 # -- keys for the equivalence of a table -------------------------------------------------
 
-class _CustomKey:
-    """A key compared with a Scheme equivalence predicate (and hashed by a Scheme hash
-    function when one was given, else all keys share one bucket)."""
+class _Slot:
+    """Where a table with a custom equivalence keeps an entry: compared by identity;
+    ``hash`` is the key's value of the table's hash function (0 without one, so all keys
+    share one bucket)."""
 
-    __slots__ = ("equivalence", "hash", "value")
+    __slots__ = ("hash",)
 
-    def __init__(self, value: object, equivalence: Callable, hash_function: object) -> None:
-        self.value = value
-        self.equivalence = equivalence
-        self.hash = 0 if hash_function is DEFAULT else _user_hash(hash_function, value)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, _CustomKey)
-                and self.equivalence(self.value, other.value) is not False)
+    def __init__(self, h: int) -> None:
+        self.hash = h
 
 
 def _user_hash(hash_function: Callable, value: object) -> int:
@@ -99,7 +143,8 @@ def _number_key(x: object) -> object:
     return x
 
 
-def _key_function(equivalence: object, hash_function: object) -> Callable[[object], object]:
+def _key_function(equivalence: object) -> Callable[[object], object] | None:
+    """The key normaliser of a recognised equivalence, None for a custom one."""
     standard = key_function_for(equivalence)
     if standard is not None:
         return standard
@@ -110,7 +155,7 @@ def _key_function(equivalence: object, hash_function: object) -> Callable[[objec
         return _string_key("string-ci=?", fold=True)
     if name == "=":
         return _number_key
-    return lambda x: _CustomKey(x, equivalence, hash_function)
+    return None
 
 
 def check_table(who: str, table: object) -> HashTable:
@@ -151,7 +196,9 @@ def alist_to_hash_table(alist: object, equivalence: object = DEFAULT,
         if entry.__class__ is not list:
             raise wrong_type("alist->hash-table", "an association list (a list of pairs)",
                              alist)
-        table.entries.setdefault(table.key_of(entry[0]), (entry[0], entry[1]))
+        slot = table.slot(entry[0])
+        if slot not in table.entries:
+            table.store(slot, entry[0], entry[1])
     return table
 
 
@@ -181,7 +228,7 @@ def hash_table_ref(table: object, key: object, fail: object = DEFAULT,
     """(hash-table-ref table key [thunk [success]]): an error if the key is missing and no
     thunk is given."""
     t = check_table("hash-table-ref", table)
-    entry = t.entries.get(t.key_of(key))
+    entry = t.entries.get(t.slot(key))
     if entry is None:
         if fail is DEFAULT:
             raise error("hash-table-ref: no value for key", key)
@@ -196,34 +243,34 @@ def hash_table_ref(table: object, key: object, fail: object = DEFAULT,
 @primitive(SRFI69, name="hash-table-ref/default")
 def hash_table_ref_default(table: object, key: object, default: object) -> object:
     t = check_table("hash-table-ref/default", table)
-    entry = t.entries.get(t.key_of(key))
+    entry = t.entries.get(t.slot(key))
     return default if entry is None else entry[1]
 
 
 @primitive(SRFI69)
 def hash_table_set_x(table: object, key: object, value: object) -> None:
     t = check_table("hash-table-set!", table)
-    k = t.key_of(key)
+    k = t.slot(key)
     old = t.entries.get(k)
-    t.entries[k] = (key if old is None else old[0], value)
+    t.store(k, key if old is None else old[0], value)
 
 
 @primitive(SRFI69)
 def hash_table_delete_x(table: object, key: object) -> None:
     t = check_table("hash-table-delete!", table)
-    t.entries.pop(t.key_of(key), None)
+    t.discard(t.slot(key))
 
 
 @primitive(SRFI69)
 def hash_table_exists_p(table: object, key: object) -> bool:
     t = check_table("hash-table-exists?", table)
-    return t.key_of(key) in t.entries
+    return t.slot(key) in t.entries
 
 
 @primitive(SRFI69)
 def hash_table_contains_p(table: object, key: object) -> bool:
     t = check_table("hash-table-contains?", table)
-    return t.key_of(key) in t.entries
+    return t.slot(key) in t.entries
 
 
 @primitive(SRFI69)
@@ -232,7 +279,7 @@ def hash_table_update_x(table: object, key: object, proc: object,
     """(hash-table-update! table key proc [thunk]): sets key to (proc old-value)."""
     t = check_table("hash-table-update!", table)
     check_procedure("hash-table-update!", proc)
-    k = t.key_of(key)
+    k = t.slot(key)
     entry = t.entries.get(k)
     if entry is None:
         if fail is DEFAULT:
@@ -240,7 +287,8 @@ def hash_table_update_x(table: object, key: object, proc: object,
         check_procedure("hash-table-update!", fail)
         entry = (key, fail())
     new_value = proc(entry[1])
-    t.entries[k] = (t.entries.get(k, entry)[0], new_value)
+    k = t.current_slot(k, key)
+    t.store(k, t.entries.get(k, entry)[0], new_value)
 
 
 @primitive(SRFI69, name="hash-table-update!/default")
@@ -249,10 +297,11 @@ def hash_table_update_x_default(table: object, key: object, proc: object,
     """(hash-table-update!/default table key proc default)."""
     t = check_table("hash-table-update!/default", table)
     check_procedure("hash-table-update!/default", proc)
-    k = t.key_of(key)
+    k = t.slot(key)
     entry = t.entries.get(k, (key, default))
     new_value = proc(entry[1])
-    t.entries[k] = (t.entries.get(k, entry)[0], new_value)
+    k = t.current_slot(k, key)
+    t.store(k, t.entries.get(k, entry)[0], new_value)
 
 
 # -- the whole table ----------------------------------------------------------------------
@@ -301,10 +350,7 @@ def hash_table_to_alist(table: object) -> object:
 @primitive(SRFI69)
 def hash_table_copy(table: object, _mutable: object = DEFAULT) -> HashTable:
     """A new table with the same entries (always mutable)."""
-    t = check_table("hash-table-copy", table)
-    copy = HashTable(t.equivalence, t.hash_function)
-    copy.entries = dict(t.entries)
-    return copy
+    return check_table("hash-table-copy", table).copy()
 
 
 @primitive(SRFI69)
@@ -318,7 +364,7 @@ def hash_table_merge_x(table: object, other: object) -> HashTable:
 
 @primitive(SRFI69)
 def hash_table_clear_x(table: object) -> None:
-    check_table("hash-table-clear!", table).entries.clear()
+    check_table("hash-table-clear!", table).clear()
 
 
 # -- hash functions -----------------------------------------------------------------------

@@ -5,6 +5,11 @@ elements work. Traversals detect circular lists, so a primitive never spins fore
 of reach of the step budget; the SRFI 1 procedures that take several lists accept
 circular ones as long as one list is finite.
 
+A procedure argument is called from such a loop (or a list comprehension) with plain
+positional arguments, or through ``call_n`` for a row of arguments: never from a
+generator expression, a C builtin (any, all, sum, next…) or as ``f(*args)``, which would
+grow the C stack on each level of a Scheme recursion through the primitive.
+
 The argument checks shared by the sequence modules (vectors, bytevectors, sorting,
 hash tables) live here too: ``check_procedure``, ``check_count``, ``check_alloc``,
 ``proper_items`` and ``from_items``.
@@ -21,6 +26,7 @@ from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
+from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
 SRFI1 = "srfi 1"
@@ -430,7 +436,7 @@ def map_(f: object, lst: object, *lists: object) -> object:
     check_procedure("map", f)
     if not lists:
         return from_items([f(x) for x in proper_items("map", lst)])
-    return from_items([f(*row) for row in _rows("map", (lst, *lists))])
+    return from_items([call_n(f, row) for row in _rows("map", (lst, *lists))])
 
 
 @primitive(BASE, SRFI1)
@@ -442,7 +448,7 @@ def for_each(f: object, lst: object, *lists: object) -> None:
             f(cell[0])
     else:
         for row in _rows("for-each", (lst, *lists)):
-            f(*row)
+            call_n(f, row)
 
 
 # -- SRFI 1: constructors -----------------------------------------------------------------
@@ -730,7 +736,11 @@ for _width in range(2, 6):
 @primitive(SRFI1)
 def count(pred: object, lst: object, *lists: object) -> int:
     check_procedure("count", pred)
-    return sum(1 for row in _rows_of("count", lst, lists) if pred(*row) is not False)
+    n = 0
+    for row in _rows_of("count", lst, lists):
+        if call_n(pred, row) is not False:
+            n += 1
+    return n
 
 
 # -- SRFI 1: fold, unfold and map ----------------------------------------------------------
@@ -741,7 +751,7 @@ def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
     check_procedure("fold", kons)
     acc = knil
     for row in _rows_of("fold", lst, lists):
-        acc = kons(*row, acc)
+        acc = call_n(kons, (*row, acc))
     return acc
 
 
@@ -755,7 +765,7 @@ def fold_right(kons: object, knil: object, lst: object, *lists: object) -> objec
             acc = kons(x, acc)
     else:
         for row in reversed(list(_rows("fold-right", (lst, *lists)))):
-            acc = kons(*row, acc)
+            acc = call_n(kons, (*row, acc))
     return acc
 
 
@@ -765,7 +775,7 @@ def pair_fold(kons: object, knil: object, lst: object, *lists: object) -> object
     check_procedure("pair-fold", kons)
     acc = knil
     for cells in _cell_rows("pair-fold", (lst, *lists)):
-        acc = kons(*cells, acc)
+        acc = call_n(kons, (*cells, acc))
     return acc
 
 
@@ -774,7 +784,7 @@ def pair_fold_right(kons: object, knil: object, lst: object, *lists: object) -> 
     check_procedure("pair-fold-right", kons)
     acc = knil
     for cells in reversed(_cell_rows("pair-fold-right", (lst, *lists))):
-        acc = kons(*cells, acc)
+        acc = call_n(kons, (*cells, acc))
     return acc
 
 
@@ -834,7 +844,7 @@ def unfold_right(stop: object, mapper: object, successor: object, seed: object,
 def append_map(f: object, lst: object, *lists: object) -> object:
     """(append-map f list ...) = (apply append (map f list ...))."""
     check_procedure("append-map", f)
-    results = [f(*row) for row in _rows_of("append-map", lst, lists)]
+    results = [call_n(f, row) for row in _rows_of("append-map", lst, lists)]
     return _append("append-map", results)
 
 
@@ -842,15 +852,19 @@ def append_map(f: object, lst: object, *lists: object) -> object:
 def pair_for_each(f: object, lst: object, *lists: object) -> None:
     check_procedure("pair-for-each", f)
     for cells in _cell_rows("pair-for-each", (lst, *lists)):
-        f(*cells)
+        call_n(f, cells)
 
 
 @primitive(SRFI1)
 def filter_map(f: object, lst: object, *lists: object) -> object:
     """Like map, keeping only the true results."""
     check_procedure("filter-map", f)
-    results = (f(*row) for row in _rows_of("filter-map", lst, lists))
-    return from_items([r for r in results if r is not False])
+    kept = []
+    for row in _rows_of("filter-map", lst, lists):
+        result = call_n(f, row)
+        if result is not False:
+            kept.append(result)
+    return from_items(kept)
 
 
 # -- SRFI 1: filtering and partitioning ---------------------------------------------------
@@ -904,7 +918,7 @@ def any_(pred: object, lst: object, *lists: object) -> object:
     """The first true value of (pred e ...), or #f."""
     check_procedure("any", pred)
     for row in _rows_of("any", lst, lists):
-        result = pred(*row)
+        result = call_n(pred, row)
         if result is not False:
             return result
     return False
@@ -916,7 +930,7 @@ def every(pred: object, lst: object, *lists: object) -> object:
     check_procedure("every", pred)
     result: object = True
     for row in _rows_of("every", lst, lists):
-        result = pred(*row)
+        result = call_n(pred, row)
         if result is False:
             return False
     return result
@@ -927,7 +941,7 @@ def list_index(pred: object, lst: object, *lists: object) -> object:
     """The index of the first elements satisfying pred, or #f."""
     check_procedure("list-index", pred)
     for i, row in enumerate(_rows_of("list-index", lst, lists)):
-        if pred(*row) is not False:
+        if call_n(pred, row) is not False:
             return i
     return False
 
@@ -994,7 +1008,7 @@ def delete_duplicates(lst: object, same: object = DEFAULT) -> object:
         return from_items(kept)
     kept = []
     for x in items:
-        if all(same(k, x) is False for k in kept):
+        if not _already_in(kept, x, same):
             kept.append(x)
     return from_items(kept)
 
@@ -1031,17 +1045,40 @@ def alist_delete(key: object, alist: object, same: object = DEFAULT) -> object:
 
 def _contains(items: list, x: object, same: Callable) -> bool:
     """Whether (= x e) holds for some e in items (SRFI 1 member's argument order)."""
-    return _any_true(same(x, e) for e in items)
+    for e in items:
+        if same(x, e) is not False:
+            return True
+    return False
 
 
 def _already_in(items: list, x: object, same: Callable) -> bool:
     """Whether (= e x) holds for some e in items (lset-adjoin/union's argument order)."""
-    return _any_true(same(e, x) for e in items)
+    for e in items:
+        if same(e, x) is not False:
+            return True
+    return False
 
 
-def _any_true(results: Iterable) -> bool:
-    """Python's any() under Scheme truth (only #f is false)."""
-    return next((True for r in results if r is not False), False)
+def _subset(a: list, b: list, same: Callable) -> bool:
+    """Whether every element of a is in b."""
+    for x in a:
+        if not _contains(b, x, same):
+            return False
+    return True
+
+
+def _in_all(sets: list[list], x: object, same: Callable) -> bool:
+    for items in sets:
+        if not _contains(items, x, same):
+            return False
+    return True
+
+
+def _in_any(sets: list[list], x: object, same: Callable) -> bool:
+    for items in sets:
+        if _contains(items, x, same):
+            return True
+    return False
 
 
 def _set_args(who: str, same: object, lists: tuple) -> list[list]:
@@ -1053,15 +1090,20 @@ def _set_args(who: str, same: object, lists: tuple) -> list[list]:
 def lset_le(same: object, *lists: object) -> bool:
     """Each list is a subset of the next."""
     sets = _set_args("lset<=", same, lists)
-    return all(all(_contains(b, x, same) for x in a) for a, b in pairwise(sets))
+    for a, b in pairwise(sets):
+        if not _subset(a, b, same):
+            return False
+    return True
 
 
 @primitive(SRFI1, name="lset=")
 def lset_eq(same: object, *lists: object) -> bool:
     """Each list has the same elements as the next."""
     sets = _set_args("lset=", same, lists)
-    return all(all(_contains(b, x, same) for x in a) and all(_contains(a, y, same) for y in b)
-               for a, b in pairwise(sets))
+    for a, b in pairwise(sets):
+        if not (_subset(a, b, same) and _subset(b, a, same)):
+            return False
+    return True
 
 
 @primitive(SRFI1)
@@ -1101,16 +1143,16 @@ def lset_union(same: object, *lists: object) -> object:
 def lset_intersection(same: object, lst: object, *lists: object) -> object:
     """The elements of the first list present in every other list."""
     sets = _set_args("lset-intersection", same, (lst, *lists))
-    return from_items([x for x in sets[0]
-                       if all(_contains(other, x, same) for other in sets[1:])])
+    others = sets[1:]
+    return from_items([x for x in sets[0] if _in_all(others, x, same)])
 
 
 @primitive(SRFI1)
 def lset_difference(same: object, lst: object, *lists: object) -> object:
     """The elements of the first list present in no other list."""
     sets = _set_args("lset-difference", same, (lst, *lists))
-    return from_items([x for x in sets[0]
-                       if not _any_true(_contains(other, x, same) for other in sets[1:])])
+    others = sets[1:]
+    return from_items([x for x in sets[0] if not _in_any(others, x, same)])
 
 
 @primitive(SRFI1)
@@ -1136,8 +1178,9 @@ def lset_diff_plus_intersection(same: object, lst: object, *lists: object) -> Va
     """=> (lset-difference = list ...), (lset-intersection of list with their union)."""
     sets = _set_args("lset-diff+intersection", same, (lst, *lists))
     diff, inter = [], []
+    others = sets[1:]
     for x in sets[0]:
-        (inter if _any_true(_contains(o, x, same) for o in sets[1:]) else diff).append(x)
+        (inter if _in_any(others, x, same) else diff).append(x)
     return Values((from_items(diff), from_items(inter)))
 
 

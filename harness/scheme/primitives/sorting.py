@@ -1,8 +1,10 @@
 """Sorting: SRFI 132 (ordering procedure first) and chibi's ``(sort seq [less [key]])``.
 
-Every sort is stable: Python's list sort (a merge sort) with a key whose ``<`` calls the
-Scheme ``less`` procedure once per comparison; an error raised by ``less`` propagates.
-Merging and the other scans are plain loops.
+Every sort is stable; an error raised by ``less`` propagates. A ``less`` that may run
+Scheme code is called from a merge sort written in Python: called from Python's list sort
+(C code), each level of a Scheme recursion through the sort would grow the C stack. A
+primitive ``less`` (``<``, ``string<?``…) cannot recurse, so it keeps the faster list
+sort. Merging and the other scans are plain loops.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cmp_to_key
 from itertools import pairwise
+from operator import itemgetter
 
 from harness.scheme.datatypes import DEFAULT, NIL, Vector
 from harness.scheme.errors import wrong_type
-from harness.scheme.primitives import primitive
+from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.lists import (
     check_count,
     check_procedure,
@@ -26,11 +29,55 @@ from harness.scheme.primitives.vectors import check_vector, index_range
 SRFI132 = "srfi 132"
 
 
-def stable_sorted(less: Callable, items: list) -> list:
+def stable_sorted(less: Callable, items: list, key: Callable | None = None) -> list:
     """A new list of ``items`` in the order of the Scheme procedure ``less`` (stable); the
-    caller has checked that less is a procedure."""
-    # Python's sort only asks "a < b?", so a comparison is one call of less.
-    return sorted(items, key=cmp_to_key(lambda a, b: -1 if less(a, b) is not False else 0))
+    caller has checked that less is a procedure. With ``key`` (a Python function that
+    cannot run Scheme code), less compares ``key(item)``s."""
+    compare = less if key is None else (lambda a, b: less(key(a), key(b)))
+    if less is _default_less or less in PROCEDURE_NAMES:
+        # Python's sort only asks "a < b?", so a comparison is one call of less.
+        return sorted(items, key=cmp_to_key(lambda a, b: -1 if compare(a, b) is not False
+                                            else 0))
+    return _merge_sorted(compare, items)
+
+
+def _merge_sorted(less: Callable, items: list) -> list:
+    """Natural merge sort (stable) that calls ``less`` from Python frames only: the runs
+    already in order are found first, so sorted or reversed input takes n comparisons."""
+    runs = _runs(less, items)
+    while len(runs) > 1:
+        merged = []
+        for k in range(0, len(runs) - 1, 2):
+            xs, ys = runs[k], runs[k + 1]
+            if less(ys[0], xs[-1]) is False:  # already in order
+                merged.append(xs + ys)
+            else:
+                merged.append(_merged(less, xs, ys))
+        if len(runs) % 2:
+            merged.append(runs[-1])
+        runs = merged
+    return runs[0] if runs else []
+
+
+def _runs(less: Callable, items: list) -> list[list]:
+    """``items`` cut into maximal runs in order; a strictly descending run is reversed
+    (which keeps the sort stable: it holds no equal elements)."""
+    runs = []
+    n = len(items)
+    i = 0
+    while i < n:
+        j = i + 1
+        if j < n and less(items[j], items[i]) is not False:
+            while j + 1 < n and less(items[j + 1], items[j]) is not False:
+                j += 1
+            runs.append(items[i:j + 1][::-1])
+            j += 1
+        else:
+            while j < n and less(items[j], items[j - 1]) is False:
+                j += 1
+            runs.append(items[i:j])
+        i = j
+    return runs
 
 
 def _merged(less: Callable, xs: list, ys: list) -> list:
@@ -50,7 +97,10 @@ def _merged(less: Callable, xs: list, ys: list) -> list:
 
 
 def _is_sorted(less: Callable, items: list) -> bool:
-    return all(less(b, a) is False for a, b in pairwise(items))
+    for a, b in pairwise(items):
+        if less(b, a) is not False:
+            return False
+    return True
 
 
 def _without_neighbor_dups(same: Callable, items: list) -> list:
@@ -265,8 +315,7 @@ def sort(seq: object, less: object = DEFAULT, key: object = DEFAULT) -> object:
     if key is DEFAULT:
         result = stable_sorted(ordering, items)
     else:
-        keyed = stable_sorted(lambda a, b: ordering(a[0], b[0]),
-                              [(key(x), x) for x in items])
+        keyed = stable_sorted(ordering, [(key(x), x) for x in items], itemgetter(0))
         result = [x for _, x in keyed]
     return Vector(result) if type(seq) is Vector else from_items(result)
 

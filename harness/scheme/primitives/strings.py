@@ -26,6 +26,7 @@ from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
+from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
 CHAR = "scheme char"
@@ -331,6 +332,9 @@ def string_foldcase(s: object) -> String:
 
 
 # -- higher order --------------------------------------------------------------------------
+# A procedure argument is called from a loop in the primitive's own frame, with plain
+# positional arguments or through call_n: a call from a generator, a C builtin or
+# f(*args) would grow the C stack on each level of a Scheme recursion through it.
 
 @primitive(BASE)
 def string_map(proc: object, s: object, *more: object) -> String:
@@ -341,7 +345,7 @@ def string_map(proc: object, s: object, *more: object) -> String:
     of = Char.of
     if not more:
         return String("".join([_char_result("string-map", proc(of(c))) for c in texts[0]]))
-    return String("".join([_char_result("string-map", proc(*map(of, cs)))
+    return String("".join([_char_result("string-map", call_n(proc, [of(c) for c in cs]))
                            for cs in zip(*texts)]))
 
 
@@ -357,7 +361,7 @@ def string_for_each(proc: object, s: object, *more: object) -> None:
             proc(of(c))
         return
     for cs in zip(*texts):
-        proc(*map(of, cs))
+        call_n(proc, [of(c) for c in cs])
 
 
 # -- SRFI 130 style utilities --------------------------------------------------------------
@@ -579,7 +583,11 @@ def string_count(s: object, pred: object, start: object = DEFAULT,
     if type(pred) is Char:
         return text.count(pred.c, i, j)
     test = _matcher("string-count", pred)
-    return sum(1 for c in text[i:j] if test(c))
+    n = 0
+    for c in text[i:j]:
+        if test(c):
+            n += 1
+    return n
 
 
 @primitive(SRFI_130, HARNESS)

@@ -17,6 +17,7 @@ from harness.scheme.primitives.lists import (
     from_items,
     proper_items,
 )
+from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
 
@@ -148,7 +149,8 @@ def vector_map(f: object, v: object, *vectors: object) -> Vector:
     columns, n = _shortest("vector-map", (v, *vectors))
     if len(columns) == 1:
         return Vector([f(x) for x in columns[0]])
-    return Vector([f(*(c[i] for c in columns)) for i in range(n)])
+    # call_n, not f(*...): a C-level call would grow the C stack (see lists.py)
+    return Vector([call_n(f, [c[i] for c in columns]) for i in range(n)])
 
 
 @primitive(BASE)
@@ -156,5 +158,10 @@ def vector_for_each(f: object, v: object, *vectors: object) -> None:
     """(vector-for-each f vector ...), stopping at the shortest vector."""
     check_procedure("vector-for-each", f)
     columns, n = _shortest("vector-for-each", (v, *vectors))
+    if len(columns) == 1:
+        items = columns[0]
+        for i in range(n):
+            f(items[i])
+        return
     for i in range(n):
-        f(*(c[i] for c in columns))
+        call_n(f, [c[i] for c in columns])
