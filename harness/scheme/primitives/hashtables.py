@@ -26,6 +26,7 @@ from harness.scheme.primitives.equivalence import (
     string_hash,
 )
 from harness.scheme.primitives.lists import check_procedure, from_items, proper_items
+from harness.scheme.primitives.numbers import as_int
 
 SRFI69 = "srfi 69"
 
@@ -118,7 +119,7 @@ class _Slot:
 
 
 def _user_hash(hash_function: Callable, value: object) -> int:
-    h = hash_function(value)
+    h = as_int(hash_function(value))
     if type(h) is not int:
         raise wrong_type("hash table hash function", "to return an exact integer", h)
     return h
@@ -372,6 +373,7 @@ def hash_table_clear_x(table: object) -> None:
 def _bounded(who: str, h: int, bound: object) -> int:
     if bound is DEFAULT:
         return h
+    bound = as_int(bound)
     if type(bound) is not int or bound <= 0:
         raise wrong_type(who, "a positive exact integer bound", bound)
     return h % bound

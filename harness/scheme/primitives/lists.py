@@ -26,6 +26,7 @@ from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
+from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
@@ -42,6 +43,7 @@ def check_procedure(who: str, f: object) -> None:
 
 def check_count(who: str, k: object) -> int:
     """``k`` as a non-negative exact integer, or the standard error."""
+    k = as_int(k)
     if type(k) is not int or k < 0:
         raise wrong_type(who, "a non-negative exact integer", k)
     return k

@@ -26,6 +26,7 @@ from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
+from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
@@ -50,8 +51,8 @@ def _string(who: str, x: object) -> String:
 
 def _bounds(who: str, length: int, start: object, end: object) -> tuple[int, int]:
     """Optional start/end arguments, checked so that 0 <= start <= end <= length."""
-    s = 0 if start is DEFAULT else start
-    e = length if end is DEFAULT else end
+    s = 0 if start is DEFAULT else as_int(start)
+    e = length if end is DEFAULT else as_int(end)
     if type(s) is not int:
         raise wrong_type(who, "an exact integer start index", s)
     if type(e) is not int:
@@ -62,6 +63,7 @@ def _bounds(who: str, length: int, start: object, end: object) -> tuple[int, int
 
 
 def _index(who: str, k: object, length: int) -> int:
+    k = as_int(k)
     if type(k) is not int:
         raise wrong_type(who, "an exact integer index", k)
     if not 0 <= k < length:
@@ -71,6 +73,7 @@ def _index(who: str, k: object, length: int) -> int:
 
 def _count(who: str, n: object, limit: int | None = None) -> int:
     """A non-negative exact integer size (at most ``limit`` when given)."""
+    n = as_int(n)
     if type(n) is not int or n < 0:
         raise wrong_type(who, "a non-negative exact integer", n)
     if limit is not None and n > limit:
@@ -171,6 +174,7 @@ def string_copy_x(to: object, at: object, source: object, start: object = DEFAUL
     text = _text("string-copy!", source)
     i, j = _bounds("string-copy!", len(text), start, end)
     length = len(target.s)
+    at = as_int(at)
     if type(at) is not int:
         raise wrong_type("string-copy!", "an exact integer index", at)
     if not 0 <= at <= length - (j - i):
@@ -465,6 +469,7 @@ def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT
     if limit is DEFAULT:
         max_splits = -1
     else:
+        limit = as_int(limit)
         if type(limit) is not int or limit < 1:
             raise wrong_type("string-split", "a positive exact integer limit", limit)
         max_splits = limit - 1

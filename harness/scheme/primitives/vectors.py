@@ -17,6 +17,7 @@ from harness.scheme.primitives.lists import (
     from_items,
     proper_items,
 )
+from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
@@ -24,6 +25,7 @@ BASE = "scheme base"
 
 def check_index(who: str, obj: object, k: object, size: int) -> int:
     """``k`` as a valid index 0 <= k < size into ``obj``, or an error."""
+    k = as_int(k)
     if type(k) is not int:
         raise wrong_type(who, "an exact integer index", k)
     if not 0 <= k < size:
@@ -34,8 +36,8 @@ def check_index(who: str, obj: object, k: object, size: int) -> int:
 def index_range(who: str, obj: object, size: int, start: object = DEFAULT,
                 end: object = DEFAULT) -> tuple[int, int]:
     """The optional ``start``/``end`` arguments as ints with 0 <= start <= end <= size."""
-    s = 0 if start is DEFAULT else start
-    e = size if end is DEFAULT else end
+    s = 0 if start is DEFAULT else as_int(start)
+    e = size if end is DEFAULT else as_int(end)
     for k in (s, e):
         if type(k) is not int:
             raise wrong_type(who, "an exact integer index", k)
@@ -122,6 +124,7 @@ def vector_copy_x(to: object, at: object, source: object, start: object = DEFAUL
     target = check_vector("vector-copy!", to)
     items = check_vector("vector-copy!", source)
     s, e = index_range("vector-copy!", source, len(items), start, end)
+    at = as_int(at)
     if type(at) is not int:
         raise wrong_type("vector-copy!", "an exact integer index", at)
     if not 0 <= at <= len(target) - (e - s):
