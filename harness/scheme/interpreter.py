@@ -61,10 +61,29 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
                       allow_include=not sandboxed, tier=tier)
     env.syntax[Symbol.intern("import")] = SPECIALS["import"]
     env.syntax[Symbol.intern("define-library")] = SPECIALS["define-library"]
-    for key in imports:
-        if env.may_import(key):
-            import_into(env, _spec(key))
+    values, syntax = _prelude(tuple(imports), tier, env)
+    env.table.update(values)
+    env.syntax.update(syntax)
     return env
+
+
+# (imports, tier) -> the bindings those imports give: every tool file of a home starts from
+# the same prelude, and importing ~20 libraries name by name was most of a file's load time.
+_preludes: dict[tuple, tuple[dict, dict]] = {}
+
+
+def _prelude(imports: tuple, tier: str, template: Environment) -> tuple[dict, dict]:
+    cached = _preludes.get((imports, tier))
+    if cached is None:
+        scratch = Environment(name="prelude", budget_check=template.budget_check,
+                              allowed_libraries=template.allowed_libraries,
+                              allow_include=template.allow_include, tier=tier)
+        for key in imports:
+            if scratch.may_import(key):
+                import_into(scratch, _spec(key))
+        values = {k: v for k, v in scratch.table.items() if k.startswith("s_")}
+        cached = _preludes[(imports, tier)] = (values, dict(scratch.syntax))
+    return cached
 
 
 def prescan(env: Environment, forms: list) -> None:
