@@ -78,11 +78,21 @@ def _if(exp: E, x, scope, where):
     return If(test, then, else_, where)
 
 
-@special("define")
-def _define(exp: E, x, scope, where):
-    if scope.parent is None:
-        return exp._define_global(x, scope, where)
-    raise exp.error("define: only allowed at top level or at the start of a body", where)
+def _definition(name: str, at_top_level) -> None:
+    """Register a definition form: bodies handle it themselves (Expander.body), so here it
+    is either at top level or misplaced in an expression."""
+    def handler(exp: E, x, scope, where):
+        if scope.parent is None:
+            return at_top_level(exp, x, scope, where)
+        raise exp.error(f"{name}: only allowed at top level or at the start of a body", where)
+    special(name)(handler)
+
+
+_definition("define", lambda exp, x, scope, where: exp._define_global(x, scope, where))
+_definition("define-values",
+            lambda exp, x, scope, where: exp._define_values_global(x, scope, where))
+_definition("define-record-type", lambda exp, x, scope, where: exp.expand_toplevel(
+    exp._record_definitions(x, scope, where), scope))
 
 
 @special("set!")
@@ -100,9 +110,9 @@ def _set(exp: E, x, scope, where):
     raise exp.error(f"set!: cannot assign the syntax keyword {base_symbol(target).name}", where)
 
 
-def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = None) -> Lambda:
-    lam = Lambda([], None, None, name, where)
-    inner = scope.child()
+def bind_formals(exp: E, lam: Lambda, formals, inner: Scope, where) -> None:
+    """Bind ``formals`` (``(a b . rest)``, ``args``, ``()``) in ``inner`` as ``lam``'s
+    parameters."""
     seen = set()
     params: list[Var] = []
     while formals.__class__ is list:
@@ -122,6 +132,12 @@ def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = N
         lam.rest = Var(base_symbol(formals).name)
         inner.bind(formals, lam.rest)
     lam.params = params
+
+
+def make_lambda(exp: E, formals, body, scope: Scope, where, name: str | None = None) -> Lambda:
+    lam = Lambda([], None, None, name, where)
+    inner = scope.child()
+    bind_formals(exp, lam, formals, inner, where)
     lam.body = exp.body(body, inner, where)
     return lam
 
@@ -581,17 +597,7 @@ def _let_values(exp: E, x, scope, where, sequential: bool):
         init_node = exp.expand(init, cur if sequential else scope, where)
         consumer = Lambda([], None, None, None, where)
         inner = cur.child()
-        params: list[Var] = []
-        f = formals
-        while f.__class__ is list:
-            v = Var(base_symbol(f[0]).name)
-            inner.bind(f[0], v)
-            params.append(v)
-            f = f[1]
-        if f is not NIL:
-            consumer.rest = Var(base_symbol(f).name)
-            inner.bind(f, consumer.rest)
-        consumer.params = params
+        bind_formals(exp, consumer, formals, inner, where)
         consumer.body = build(i + 1, inner)
         producer = Lambda([], None, init_node, None, where)
         return Call(Const(rt.call_with_values), [producer, consumer], where)
@@ -600,21 +606,6 @@ def _let_values(exp: E, x, scope, where, sequential: bool):
 
 special("let-values")(lambda exp, x, scope, where: _let_values(exp, x, scope, where, False))
 special("let*-values")(lambda exp, x, scope, where: _let_values(exp, x, scope, where, True))
-
-
-@special("define-values")
-def _define_values(exp: E, x, scope, where):
-    if scope.parent is None:
-        return exp._define_values_global(x, scope, where)
-    raise exp.error("define-values: only allowed at top level or at the start of a body", where)
-
-
-@special("define-record-type")
-def _define_record_type(exp: E, x, scope, where):
-    if scope.parent is None:
-        return exp.expand_toplevel(exp._record_definitions(x, scope, where), scope)
-    raise exp.error("define-record-type: only allowed at top level or at the start of a body",
-                    where)
 
 
 @special("assert")
