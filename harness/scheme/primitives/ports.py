@@ -412,40 +412,31 @@ def _open(who: str, port: Port) -> None:
         raise error(f"{who}: port is closed", port)
 
 
-def _text_in(who: str, port: object) -> TextInputPort:
+def _port_arg(who: str, port: object, default, kind: type, expected: str):
+    """The port argument ``port`` (``default()`` when omitted), checked to be an open
+    ``kind`` port."""
     if port is DEFAULT:
-        port = current_input_port()
-    if not isinstance(port, TextInputPort):
-        raise wrong_type(who, "a textual input port", port)
+        port = default()
+    if not isinstance(port, kind):
+        raise wrong_type(who, expected, port)
     _open(who, port)
     return port
+
+
+def _text_in(who: str, port: object) -> TextInputPort:
+    return _port_arg(who, port, current_input_port, TextInputPort, "a textual input port")
 
 
 def _text_out(who: str, port: object) -> TextOutputPort:
-    if port is DEFAULT:
-        port = current_output_port()
-    if not isinstance(port, TextOutputPort):
-        raise wrong_type(who, "a textual output port", port)
-    _open(who, port)
-    return port
+    return _port_arg(who, port, current_output_port, TextOutputPort, "a textual output port")
 
 
 def _binary_in(who: str, port: object) -> BinaryInputPort:
-    if port is DEFAULT:
-        port = current_input_port()
-    if not isinstance(port, BinaryInputPort):
-        raise wrong_type(who, "a binary input port", port)
-    _open(who, port)
-    return port
+    return _port_arg(who, port, current_input_port, BinaryInputPort, "a binary input port")
 
 
 def _binary_out(who: str, port: object) -> BinaryOutputPort:
-    if port is DEFAULT:
-        port = current_output_port()
-    if not isinstance(port, BinaryOutputPort):
-        raise wrong_type(who, "a binary output port", port)
-    _open(who, port)
-    return port
+    return _port_arg(who, port, current_output_port, BinaryOutputPort, "a binary output port")
 
 
 def _count(who: str, k: object) -> int:
