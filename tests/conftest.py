@@ -37,3 +37,9 @@ def scheme() -> SchemeRunner:
 @pytest.fixture
 def sandboxed() -> SchemeRunner:
     return SchemeRunner("sandboxed")
+
+
+@pytest.fixture(scope="module")
+def interp() -> Interpreter:
+    """One unsandboxed interpreter shared by a test module's Scheme-level cases."""
+    return Interpreter()

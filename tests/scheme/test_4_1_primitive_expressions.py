@@ -28,8 +28,8 @@ CASES = [
     ("(define x 2) (+ x 1)", "3"),
     ("(define x 2) (set! x 4) (+ x 1)", "5"),
     ("(let ((n 0)) (define (inc!) (set! n (+ n 1)) n) (inc!) (inc!))", "2"),
-    ("(define (make-counter) (let ((n 0)) (lambda () (set! n (+ n 1)) n))) "
-     "(define c (make-counter)) (c) (c) (c)", "3"),
+    (("(define (make-counter) (let ((n 0)) (lambda () (set! n (+ n 1)) n))) "
+     "(define c (make-counter)) (c) (c) (c)"), "3"),
     ("(define (f) (define a 1) (define (g) (set! a (+ a 10)) a) (g) (g)) (f)", "21"),
 ]
 

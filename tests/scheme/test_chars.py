@@ -159,11 +159,6 @@ ERROR_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def interp():
-    module = pytest.importorskip("harness.scheme.interpreter")
-    return module.Interpreter()
-
 
 @pytest.mark.parametrize(("src", "expected"), CASES)
 def test_scheme_level(interp, src, expected):

@@ -159,11 +159,6 @@ ERROR_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def interp():
-    module = pytest.importorskip("harness.scheme.interpreter")
-    return module.Interpreter()
-
 
 def _written(value: object) -> str:
     from harness.scheme.printer import write_string

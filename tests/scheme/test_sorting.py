@@ -205,11 +205,6 @@ ERROR_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def interp():
-    interpreter = pytest.importorskip("harness.scheme.interpreter")
-    return interpreter.Interpreter()
-
 
 @pytest.mark.parametrize("src, expected", CASES)
 def test_scheme_cases(interp, src, expected):

@@ -487,13 +487,6 @@ ERROR_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def interp():
-    module = pytest.importorskip("harness.scheme.interpreter")
-    env = module.Interpreter()
-    env.eval_string("(import (srfi 130))")
-    return env
-
 
 @pytest.mark.parametrize(("src", "expected"), CASES)
 def test_scheme_level(interp, src, expected):

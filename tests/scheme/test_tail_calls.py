@@ -6,31 +6,31 @@ N = 300_000  # far beyond any Python stack without proper tail calls
 
 TAIL_POSITIONS = [
     ("self loop", f"(let loop ((i 0)) (if (< i {N}) (loop (+ i 1)) i))"),
-    ("mutual recursion", f"(define (ev? n) (if (= n 0) #t (od? (- n 1)))) "
-                         f"(define (od? n) (if (= n 0) #f (ev? (- n 1)))) (ev? {N})"),
+    ("mutual recursion", (f"(define (ev? n) (if (= n 0) #t (od? (- n 1)))) "
+                         f"(define (od? n) (if (= n 0) #f (ev? (- n 1)))) (ev? {N})")),
     ("apply", f"(define (f n) (if (= n 0) 'done (apply f (list (- n 1))))) (f {N})"),
     ("cond =>", f"(define (f n) (cond ((= n 0) 'done) ((- n 1) => f))) (f {N})"),
     ("case", f"(define (f n) (case n ((0) 'done) (else (g n)))) (define (g n) (f (- n 1))) (f {N})"),
-    ("when", f"(define (f n) (when (>= n 0) (if (= n 0) 'done (g n)))) (define (g n) (f (- n 1)))"
-             f" (f {N})"),
-    ("unless", f"(define (f n) (unless (< n 0) (if (= n 0) 'done (g n)))) "
-               f"(define (g n) (f (- n 1))) (f {N})"),
+    ("when", (f"(define (f n) (when (>= n 0) (if (= n 0) 'done (g n)))) (define (g n) (f (- n 1)))"
+             f" (f {N})")),
+    ("unless", (f"(define (f n) (unless (< n 0) (if (= n 0) 'done (g n)))) "
+               f"(define (g n) (f (- n 1))) (f {N})")),
     ("and", f"(define (f n) (and #t (if (= n 0) 'done (g n)))) (define (g n) (f (- n 1))) (f {N})"),
     ("or", f"(define (f n) (or #f (if (= n 0) 'done (g n)))) (define (g n) (f (- n 1))) (f {N})"),
-    ("do result", f"(define (f n) (do ((i 0 (+ i 1))) ((= i 1) (if (= n 0) 'done (g n))))) "
-                  f"(define (g n) (f (- n 1))) (f {N})"),
-    ("let body", f"(define (f n) (let ((m (- n 1))) (if (< m 0) 'done (g m)))) "
-                 f"(define (g n) (f n)) (f {N})"),
-    ("let* body", f"(define (f n) (let* ((m (- n 1))) (if (< m 0) 'done (g m)))) "
-                  f"(define (g n) (f n)) (f {N})"),
-    ("letrec body", f"(define (f n) (letrec ((m (- n 1))) (if (< m 0) 'done (g m)))) "
-                    f"(define (g n) (f n)) (f {N})"),
-    ("closure argument", f"(define (f n k) (if (= n 0) (k 'done) (f (- n 1) k))) "
-                         f"(f {N} (lambda (x) x))"),
-    ("lambda stored in a variable", f"(define g #f) (define (f n) (if (= n 0) 'done (g (- n 1))))"
-                                    f" (set! g f) (f {N})"),
-    ("closure loop capturing", f"(define (f n acc) (if (= n 0) (length acc) "
-                               f"(f (- n 1) (if (< n 3) (cons (lambda () n) acc) acc)))) (f {N} '())"),
+    ("do result", (f"(define (f n) (do ((i 0 (+ i 1))) ((= i 1) (if (= n 0) 'done (g n))))) "
+                  f"(define (g n) (f (- n 1))) (f {N})")),
+    ("let body", (f"(define (f n) (let ((m (- n 1))) (if (< m 0) 'done (g m)))) "
+                 f"(define (g n) (f n)) (f {N})")),
+    ("let* body", (f"(define (f n) (let* ((m (- n 1))) (if (< m 0) 'done (g m)))) "
+                  f"(define (g n) (f n)) (f {N})")),
+    ("letrec body", (f"(define (f n) (letrec ((m (- n 1))) (if (< m 0) 'done (g m)))) "
+                    f"(define (g n) (f n)) (f {N})")),
+    ("closure argument", (f"(define (f n k) (if (= n 0) (k 'done) (f (- n 1) k))) "
+                         f"(f {N} (lambda (x) x))")),
+    ("lambda stored in a variable", (f"(define g #f) (define (f n) (if (= n 0) 'done (g (- n 1))))"
+                                    f" (set! g f) (f {N})")),
+    ("closure loop capturing", (f"(define (f n acc) (if (= n 0) (length acc) "
+                               f"(f (- n 1) (if (< n 3) (cons (lambda () n) acc) acc)))) (f {N} '())")),
 ]
 
 
