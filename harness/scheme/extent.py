@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+#: deepest nesting of lists and vectors the reader accepts: lark's parse of deep nesting
+#: cannot be interrupted, so a hostile text must be refused before parsing
+MAX_NESTING = 10_000
+
 # One token at a time: strings, |symbols|, chars, comments, openers, closers, prefixes, atoms.
 _TOKEN = re.compile(r'''
     (?P<ws>\s+|;[^\n]*)
@@ -67,6 +71,8 @@ def datum_end(text: str, start: int = 0) -> int | None:
         if kind == "open":
             depth += 1
             pending_prefix = False
+            if depth > MAX_NESTING:
+                return n  # the reader's nesting check reports it with a position
             continue
         if kind == "close":
             depth -= 1

@@ -25,8 +25,8 @@ from harness.scheme.datatypes import (
     Vector,
     sym,
 )
-from harness.scheme.errors import ReadError, SourcePos
-from harness.scheme.extent import datum_end, unclosed_opener
+from harness.scheme.errors import ReadError, SizeLimitExceeded, SourcePos
+from harness.scheme.extent import MAX_NESTING, datum_end, unclosed_opener
 
 CHAR_NAMES = {
     "alarm": "\a", "backspace": "\b", "delete": "\x7f", "escape": "\x1b", "newline": "\n",
@@ -67,11 +67,12 @@ class SourceMap:
 class _Label:
     """A ``#n#`` reference seen before its ``#n=`` datum is complete."""
 
-    __slots__ = ("n", "value")
+    __slots__ = ("n", "value", "where")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, where: SourcePos) -> None:
         self.n = n
         self.value: object = self
+        self.where = where
 
 
 _SKIP = object()  # what a datum comment or directive leaves behind
@@ -97,9 +98,12 @@ def _unescape(body: str, where: SourcePos) -> str:
     return _ESCAPE_RE.sub(replace, body)
 
 
-def _parse_number(text: str):
+def _parse_number(text: str, where: SourcePos):
     from harness.scheme.numparse import parse_number
-    return parse_number(text)
+    try:
+        return parse_number(text)
+    except SizeLimitExceeded as exc:
+        raise ReadError(f"number literal too large: {exc.message}", where) from None
 
 
 class DatumBuilder(Transformer):
@@ -120,6 +124,9 @@ class DatumBuilder(Transformer):
         return SourcePos(self.name, tok.line, tok.column)
 
     def start(self, items):
+        for d in items:
+            if d[0] is _DOT:
+                raise ReadError("unexpected '.' outside a list", SourcePos(self.name, d[1], d[2]))
         return [d for d in items if d[0] is not _SKIP]
 
     # -- atoms ---------------------------------------------------------------------
@@ -130,7 +137,7 @@ class DatumBuilder(Transformer):
             return (_DOT, tok.line, tok.column)
         first = text[0]
         if first.isdigit() or first in "+-.":
-            num = _parse_number(text)
+            num = _parse_number(text, self._where(tok))
             if num is not None:
                 return (num, tok.line, tok.column)
         if self.fold_case:
@@ -139,7 +146,7 @@ class DatumBuilder(Transformer):
 
     def prefixed_number(self, c):
         tok = c[0]
-        num = _parse_number(str(tok))
+        num = _parse_number(str(tok), self._where(tok))
         if num is None:
             raise ReadError(f"bad number syntax {str(tok)!r}", self._where(tok))
         return (num, tok.line, tok.column)
@@ -205,7 +212,7 @@ class DatumBuilder(Transformer):
         items = [d[0] for d in c[1:-1] if d[0] is not _SKIP]
         for v in items:
             if v is _DOT:
-                raise ReadError("'.' in vector", self._where(c[0]))
+                raise ReadError("unexpected '.' in a vector", self._where(c[0]))
         return (Vector(items), c[0].line, c[0].column)
 
     def bytevector(self, c):
@@ -219,7 +226,7 @@ class DatumBuilder(Transformer):
         return (Bytevector(data), c[0].line, c[0].column)
 
     def _abbrev(self, head: Symbol, c):
-        tok, (value, line, col) = c
+        tok, (value, line, col) = c[0], c[-1]  # datum comments in between are dropped
         inner = [value, NIL]
         self.map.add(inner, line, col)
         outer = [head, inner]
@@ -239,7 +246,7 @@ class DatumBuilder(Transformer):
         return self._abbrev(Q_UNQUOTE_SPLICING, c)
 
     def label_def(self, c):
-        tok, (value, _line, _col) = c
+        tok, (value, _line, _col) = c[0], c[-1]
         n = int(str(tok)[1:-1])
         label = self.labels.get(n)
         if isinstance(label, _Label):
@@ -252,7 +259,7 @@ class DatumBuilder(Transformer):
         tok = c[0]
         n = int(str(tok)[1:-1])
         if n not in self.labels:
-            self.labels[n] = _Label(n)
+            self.labels[n] = _Label(n, self._where(tok))
         self.has_labels = True
         return (self.labels[n], tok.line, tok.column)
 
@@ -317,10 +324,17 @@ def _blank_block_comments(text: str, name: str) -> str:
     return "".join(out)
 
 
-def _resolve_labels(datum: object) -> object:
+def _label_value(label: _Label, name: str) -> object:
+    if label.value is label or isinstance(label.value, _Label):
+        raise ReadError(f"datum label #{label.n}# is never defined (or only as itself)",
+                        label.where)
+    return label.value
+
+
+def _resolve_labels(datum: object, name: str) -> object:
     """Replace ``_Label`` placeholders by their values (iteratively: data may be cyclic)."""
     if isinstance(datum, _Label):
-        return datum.value
+        return _label_value(datum, name)
     seen: set[int] = set()
     stack = [datum]
     while stack:
@@ -332,16 +346,47 @@ def _resolve_labels(datum: object) -> object:
             for i in (0, 1):
                 v = x[i]
                 if isinstance(v, _Label):
-                    x[i] = v.value
+                    x[i] = _label_value(v, name)
                 else:
                     stack.append(v)
         elif isinstance(x, Vector):
             for i, v in enumerate(x.items):
                 if isinstance(v, _Label):
-                    x.items[i] = v.value
+                    x.items[i] = _label_value(v, name)
                 else:
                     stack.append(v)
     return datum
+
+
+_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|[^()]+', re.S)
+
+
+def _check_nesting(text: str, name: str) -> None:
+    """ReadError if lists nest deeper than MAX_NESTING (cheap: C-level passes only)."""
+    if text.count("(") <= MAX_NESTING:
+        return
+    parens = _NOT_NESTING.sub("", text)
+    depth = 0
+    # walk runs of equal parentheses, not characters: '(((...' costs one step per run
+    for run in re.finditer(r"\(+|\)+", parens):
+        n = run.end() - run.start()
+        if parens[run.start()] == "(":
+            depth += n
+            if depth > MAX_NESTING:
+                raise ReadError(f"data nested more than {MAX_NESTING:,} levels deep",
+                                _position(text, name, _offset_of_open(text, MAX_NESTING + 1)))
+        else:
+            depth = max(depth - n, 0)
+
+
+def _offset_of_open(text: str, k: int) -> int:
+    """Offset of the k-th '(' of the text (for the position of a nesting error)."""
+    i = -1
+    for _ in range(k):
+        i = text.find("(", i + 1)
+        if i < 0:
+            return 0
+    return i
 
 
 def _position(text: str, name: str, offset: int) -> SourcePos:
@@ -383,7 +428,9 @@ def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
     parser, builder = _get_parser()
     builder.reset(smap)
     try:
-        data = parser.parse(_blank_block_comments(text, name))
+        blanked = _blank_block_comments(text, name)
+        _check_nesting(blanked, name)
+        data = parser.parse(blanked)
     except UnexpectedInput as exc:
         raise _read_error(exc, text, name) from None
     except RecursionError:
@@ -397,7 +444,7 @@ def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
         raise
     values = [d[0] for d in data]
     if builder.has_labels:
-        values = [_resolve_labels(v) for v in values]
+        values = [_resolve_labels(v, name) for v in values]
     return values, smap
 
 

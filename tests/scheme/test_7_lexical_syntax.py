@@ -5,6 +5,7 @@ import pytest
 from harness.scheme.datatypes import EOF, Symbol
 from harness.scheme.errors import ReadError
 from harness.scheme.printer import write_string
+from harness.scheme.extent import MAX_NESTING
 from harness.scheme.reader import read_all, read_one
 
 
@@ -73,13 +74,22 @@ def test_read_one_returns_end_offset_and_eof():
     assert read_one(text, end)[0] is EOF
 
 
-def test_deep_nesting_does_not_overflow():
-    depth = 50_000
+def test_deep_nesting_up_to_the_limit_reads():
+    depth = MAX_NESTING
     data, _ = read_all("(" * depth + ")" * depth)
     x, n = data[0], 0
     while x.__class__ is list:
         x, n = x[0], n + 1
     assert n == depth - 1
+
+
+def test_nesting_beyond_the_limit_is_a_read_error_with_a_position():
+    text = "(" * (MAX_NESTING + 1) + ")" * (MAX_NESTING + 1)
+    with pytest.raises(ReadError, match="nested more than") as info:
+        read_all(text, "n.scm")
+    assert str(info.value.where) == f"n.scm:1:{MAX_NESTING + 1}"
+    with pytest.raises(ReadError, match="nested more than"):
+        read_one(text, 0)
 
 
 @pytest.mark.parametrize("text,expected", [
