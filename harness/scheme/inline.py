@@ -105,7 +105,6 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "eq?"): _eq,
     ("scheme base", "+"): _binop(ast.Add()),
     ("scheme base", "-"): _binop(ast.Sub(), ast.USub()),
-    ("scheme base", "*"): _binop(ast.Mult()),
     ("scheme base", "<"): _compare(ast.Lt),
     ("scheme base", ">"): _compare(ast.Gt),
     ("scheme base", "<="): _compare(ast.LtE),
@@ -113,6 +112,9 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "="): _compare(ast.Eq),
     ("scheme base", "zero?"): _zero_p,
 }
+
+# `*` is not inlined: Python's `*` repeats a pair (a list) and squares big integers with
+# no size check; the primitive checks both.
 
 #: operator names that the error translator reports for inlined primitives
 INLINE_NAMES = {name for _, name in TEMPLATES}

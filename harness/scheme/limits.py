@@ -47,7 +47,8 @@ _local = threading.local()
 class Budget:
     """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
 
-    __slots__ = ("active", "deadline", "expired", "max_steps", "seconds", "steps", "watch")
+    __slots__ = ("active", "deadline", "expired", "generation", "max_steps", "seconds", "steps",
+                 "watch")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
                  seconds: float | None = DEFAULT_SECONDS, watch: bool = True) -> None:
@@ -60,11 +61,14 @@ class Budget:
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
+        # bumped by reset(): the monitor ignores deadlines left from earlier calls
+        self.generation = 0
 
     def reset(self, steps: int | None, seconds: float | None) -> None:
         """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
         self.max_steps = self.steps = steps
         self.seconds = seconds
+        self.generation += 1
         self.deadline = None if seconds is None else time.monotonic() + seconds
         if self.expired:
             _monitor.forget(self)
@@ -135,7 +139,7 @@ class _Monitor:
         with self._cond:
             heap = self._heap
             earliest = heap[0][0] if heap else None
-            heapq.heappush(heap, (budget.deadline, id(budget), budget))
+            heapq.heappush(heap, (budget.deadline, id(budget), budget.generation, budget))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
@@ -157,8 +161,8 @@ class _Monitor:
             with self._cond:
                 now = time.monotonic()
                 while self._heap and self._heap[0][0] <= now:
-                    _, _, budget = heapq.heappop(self._heap)
-                    if budget.active:
+                    _, _, generation, budget = heapq.heappop(self._heap)
+                    if budget.active and generation == budget.generation:
                         budget.expired = True
                         self._fired.add(budget)
                         flags.stop = True

@@ -47,8 +47,20 @@ def _make_caller(n: int):
     return namespace[f"call{n}"]
 
 
+#: callers are generated up to this many arguments; a call with more goes through C
+#: (`f(*args)`): such calls are rare, and generating callers for every arity up to a
+#: hostile (apply f huge-list) would cost quadratic time
+MAX_GENERATED_ARITY = 64
+
+
+def _star_call(f, args):
+    return f(*args)
+
+
 def caller_for(n: int):
     """The generated function ``(f, a) -> f(a[0], ..., a[n-1])``."""
+    if n > MAX_GENERATED_ARITY:
+        return _star_call
     try:
         return _CALLERS[n]
     except IndexError:

@@ -44,15 +44,21 @@ def locate(exc: BaseException) -> SourcePos | None:
 
 
 def locate_tb(tb: TracebackType | None) -> SourcePos | None:
-    found = None
+    # After a deep recursion the traceback has a million entries: find the innermost Scheme
+    # frames by walking the links, and decode code positions only for those.
+    scheme_frames = []
     while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename.startswith(SCHEME_CODE_PREFIX):
-            pos = _position(code, tb.tb_lasti)
-            if pos is not None:
-                found = SourcePos(code.co_filename[len(SCHEME_CODE_PREFIX):], pos[0], pos[1])
+        if tb.tb_frame.f_code.co_filename.startswith(SCHEME_CODE_PREFIX):
+            scheme_frames.append(tb)
+            if len(scheme_frames) > 8:
+                del scheme_frames[:4]
         tb = tb.tb_next
-    return found
+    for entry in reversed(scheme_frames):
+        code = entry.tb_frame.f_code
+        pos = _position(code, entry.tb_lasti)
+        if pos is not None:
+            return SourcePos(code.co_filename[len(SCHEME_CODE_PREFIX):], pos[0], pos[1])
+    return None
 
 
 def _position(code, lasti: int) -> tuple[int, int] | None:

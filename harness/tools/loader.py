@@ -134,7 +134,9 @@ def _conventional_tool(env, path: str) -> SchemeTool | None:
 
 def load_tool_source(path: str, text: str, tier: str, limits: Limits) -> FileRegistration:
     """Evaluate ``text`` (the contents of ``path``) and return what it registered."""
-    env = make_environment(tier, imports=TOOL_PRELUDE, name=path)
+    # code counts steps when its tier has a step budget (always, by default, when sandboxed)
+    env = make_environment(tier, "steps" if limits.steps is not None else "flag",
+                           imports=TOOL_PRELUDE, name=path)
     env.define("%context-name%", String("default"))
     collector = LoadCollector(path, env)
 
