@@ -16,7 +16,13 @@ from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_jso
 from harness.hooks.catalogue import hook_point
 from harness.hooks.combine import combine
 from harness.scheme.datatypes import String
-from harness.tools.context import in_tier, running_point, running_points, using_runtime
+from harness.tools.context import (
+    in_context,
+    in_tier,
+    running_point,
+    running_points,
+    using_runtime,
+)
 from harness.tools.execution import capture_for_dispatch, describe_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -97,12 +103,11 @@ class Dispatcher:
         # The deadline monitor is only needed when some hook's code does not count steps.
         watch = any(h.env.budget_check != "steps" for h in hooks)
         converted: dict[str, object] = {}
-        with using_runtime(runtime), running_point(hook), \
+        with using_runtime(runtime), running_point(hook), in_context(context_name), \
                 capture_for_dispatch(runtime.limits_for("sandboxed").max_output, watch) as capture:
             for h in hooks:
                 start = time.perf_counter() if tracing else 0.0
                 env = h.env
-                env.define("%context-name%", context_name)
                 # Scheme data are mutable: each file gets its own copy of the payload, so
                 # no file's hooks can change what another file's hooks see.
                 scheme_payload = converted.get(h.file)

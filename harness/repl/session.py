@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.scheme.datatypes import String, Values
+from harness.scheme.datatypes import Values
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
-from harness.tools.context import using_runtime
+from harness.tools.context import current_context_name, using_runtime
 from harness.tools.execution import call_scheme, describe_error
 from harness.tools.loader import TOOL_PRELUDE
 
@@ -39,7 +39,7 @@ class ReplSession:
     def fresh_environment(self, tier: str):
         """An environment like a tool file's: the tool prelude and ``%context-name%``."""
         env = make_environment(tier, imports=TOOL_PRELUDE, name="repl")
-        env.define("%context-name%", String("default"))
+        env.dynamic["%context-name%"] = current_context_name
         return env
 
     def set_tier(self, tier: str) -> None:

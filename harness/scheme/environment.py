@@ -38,6 +38,9 @@ class Environment:
         self.allow_include = allow_include
         self.tier = tier
         self.syntax: dict[Symbol, object] = {}
+        #: read-only globals whose value is computed at each reference (name -> getter),
+        #: e.g. %context-name%, which differs per dispatch and per thread
+        self.dynamic: dict[str, object] = {}
         self.declared: set[str] = set()
         self.imported: set[tuple] = set()
         self._inline: dict | None = None

@@ -126,6 +126,9 @@ class Expander:
             return LocalRef(b, where)
         if isinstance(b, tuple):
             env, name = b
+            getter = env.dynamic.get(name.name)
+            if getter is not None:
+                return Call(Const(getter), [], where)
             return GlobalRef(name.name, env, where)
         raise self.error(f"syntax keyword {base_symbol(ident).name} used as a variable", where)
 

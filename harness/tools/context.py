@@ -21,6 +21,15 @@ def current_tier() -> str | None:
     return getattr(_local, "tier", None)
 
 
+def current_context_name():
+    """The context of the running dispatch or tool call (Scheme's ``%context-name%``)."""
+    name = getattr(_local, "context_name", None)
+    if name is None:
+        from harness.scheme.datatypes import String
+        name = _local.context_name = String("default")
+    return name
+
+
 def current_load():
     """The ``LoadCollector`` of the file being loaded on this thread, or None."""
     return getattr(_local, "load", None)
@@ -54,6 +63,11 @@ def loading(collector) -> _Rebind:
 
 def in_tier(tier: str) -> _Rebind:
     return _Rebind("tier", tier)
+
+
+def in_context(name) -> _Rebind:
+    """Set %context-name% (a Scheme String) for the extent of a ``with``."""
+    return _Rebind("context_name", name)
 
 
 def running_points() -> set:

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness.scheme.datatypes import NIL, String, Symbol, Vector, list_to_py
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.libraries import PRELUDE_LIBRARIES
-from harness.tools.context import loading
+from harness.tools.context import current_context_name, loading
 from harness.tools.execution import Limits, call_scheme, describe_error
 from harness.tools.registry import FileRegistration, SchemeHook, SchemeTool
 
@@ -137,7 +137,7 @@ def load_tool_source(path: str, text: str, tier: str, limits: Limits) -> FileReg
     # code counts steps when its tier has a step budget (always, by default, when sandboxed)
     env = make_environment(tier, "steps" if limits.steps is not None else "flag",
                            imports=TOOL_PRELUDE, name=path)
-    env.define("%context-name%", String("default"))
+    env.dynamic["%context-name%"] = current_context_name
     collector = LoadCollector(path, env)
 
     def load():
