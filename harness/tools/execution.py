@@ -52,6 +52,7 @@ class OutputCapture:
         """Empty the buffers for reuse; ``pool`` gets the capture back on exit."""
         self.out.clear(max_output)
         self.err.clear(max_output)
+        self.stdin = self._ports.TextInputPort("")
         self.budget.watch = watch_deadline
         self._return_to = pool
 
@@ -76,6 +77,9 @@ class OutputCapture:
     def call(self, proc, args: tuple, limits: Limits) -> SchemeCall:
         """Run ``proc(*args)`` under ``limits``. Never raises for what the Scheme code does
         (errors, exhausted budgets, exit): the exception is returned in ``error``."""
+        # a previous call may have closed them (close-port on current-output-port): every
+        # call starts with open ports
+        self.out.is_open = self.err.is_open = self.stdin.is_open = True
         out_mark, err_mark = self.out.tell(), self.err.tell()
         result = SchemeCall()
         self.budget.reset(limits.steps, limits.seconds)
