@@ -38,6 +38,11 @@ class Environment:
         self.allow_include = allow_include
         self.tier = tier
         self.syntax: dict[Symbol, object] = {}
+        #: libraries this environment defined with define-library (visible only here, so
+        #: one tool file cannot change what another file imports)
+        self.libraries: dict[tuple, object] = {}
+        #: True only for scheme_lib/ loading: its define-library forms register globally
+        self.trusted = False
         #: read-only globals whose value is computed at each reference (name -> getter),
         #: e.g. %context-name%, which differs per dispatch and per thread
         self.dynamic: dict[str, object] = {}
@@ -98,7 +103,7 @@ class Environment:
             key = library_key(spec)
         except ValueError:
             return False
-        return self.may_import(key) and find_library(key) is not None
+        return self.may_import(key) and (key in self.libraries or find_library(key) is not None)
 
     def may_import(self, key: tuple) -> bool:
         return self.allowed_libraries is None or key in self.allowed_libraries

@@ -25,6 +25,7 @@ from harness.scheme.errors import (
 from harness.scheme.expander import SPECIALS, Expander, special
 from harness.scheme.libraries import (
     PRELUDE_LIBRARIES,
+    RESERVED_PREFIXES,
     SANDBOX_LIBRARIES,
     STANDARD_LIBRARIES,
     Library,
@@ -159,6 +160,7 @@ def interaction_environment() -> Environment:
 def load_library_file(path: Path) -> None:
     """Evaluate a scheme_lib .sld file (its define-library forms register themselves)."""
     env = make_environment("unsandboxed", budget_check="flag", imports=(), name=str(path))
+    env.trusted = True
     run_file(env, path)
 
 
@@ -182,9 +184,13 @@ def _define_library(exp: Expander, x, scope, where):
     except ValueError:
         raise syntax_error("define-library: bad library name", where) from None
     parent = exp.env
+    if not parent.trusted and key[0] in RESERVED_PREFIXES:
+        raise syntax_error(f"define-library: ({' '.join(key)}): names starting with "
+                           f"{key[0]} are reserved for harness's own libraries", where)
     env = Environment(name=" ".join(key), budget_check=parent.budget_check,
                       allowed_libraries=parent.allowed_libraries,
                       allow_include=parent.allow_include, tier=parent.tier)
+    env.libraries = parent.libraries  # a library may import the file's other libraries
     env.syntax[Symbol.intern("import")] = SPECIALS["import"]
     exports: list[tuple[str, str]] = []
     lib_scope = Scope(None, env)
@@ -233,7 +239,11 @@ def _define_library(exp: Expander, x, scope, where):
             values[external] = env.lookup(internal)
         else:
             raise syntax_error(f"define-library: exported name {internal} is not defined", where)
-    register_library(Library(key, values))
+    library = Library(key, values)
+    if parent.trusted:
+        register_library(library)
+    else:
+        parent.libraries[key] = library
     return Const(None, where)
 
 

@@ -133,6 +133,10 @@ def find_library(key: tuple) -> Library | None:
         return lib
 
 
+#: library name prefixes that only harness itself may define
+RESERVED_PREFIXES = ("scheme", "srfi", "harness", "tein")
+
+
 def register_library(lib: Library) -> None:
     with _lock:
         _libraries[lib.name] = lib
@@ -181,7 +185,7 @@ def resolve_import_set(spec, env, where: SourcePos | None) -> dict[str, object]:
         reason = UNSANDBOXED_ONLY.get(key, f"({' '.join(key)}) is not available in the "
                                            f"{env.tier} tier")
         raise syntax_error(f"import: {reason}", where)
-    lib = find_library(key)
+    lib = env.libraries.get(key) or find_library(key)
     if lib is None:
         raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
     return lib.exports

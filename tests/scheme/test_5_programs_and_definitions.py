@@ -60,3 +60,17 @@ def test_program_errors(scheme, src, message):
 def test_sandbox_refuses_unsandboxed_libraries(sandboxed):
     for lib in ("(scheme file)", "(scheme process-context)", "(scheme eval)"):
         assert "needs the unsandboxed tier" in sandboxed.error(f"(import {lib})")
+
+
+def test_user_libraries_are_local_to_their_environment():
+    from harness.scheme.interpreter import Interpreter
+    a, b = Interpreter(), Interpreter()
+    a.eval_string("(define-library (mine) (export x) (import (scheme base)) (begin (define x 1)))")
+    assert a.eval_string("(import (mine)) x") == 1
+    with pytest.raises(Exception, match="unknown library"):
+        b.eval_string("(import (mine))")
+
+
+def test_built_in_library_names_cannot_be_redefined(scheme):
+    msg = scheme.error("(define-library (scheme base) (export car) (begin (define car 1)))")
+    assert "reserved for harness's own libraries" in msg
