@@ -37,10 +37,20 @@ class BridgeError(ValueError):
 
 def loads(text: bytes | str) -> object:
     """Parse JSON text; integers of any size stay exact. Raises ValueError on bad JSON."""
-    value = orjson.loads(text)
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if "infinity" not in str(exc):
+            raise
+        return _exact_loads(text)  # an integer too big even for a double
     # orjson reads an integer beyond 64 bits as a float; a walk over the parsed value is
     # far cheaper than scanning the text for long digit runs with `re`.
-    return json.loads(text) if _has_lossy_float(value) else value
+    return _exact_loads(text) if _has_lossy_float(value) else value
+
+
+def _exact_loads(text: bytes | str) -> object:
+    from harness.scheme.numparse import text_to_int
+    return json.loads(text, parse_int=text_to_int)
 
 
 def _has_lossy_float(value: object) -> bool:
@@ -65,17 +75,39 @@ def dumps(value: object) -> bytes:
     try:
         return orjson.dumps(value)
     except TypeError:  # int beyond 64 bits, lone surrogate, non-str key: exact slow path
-        text = json.dumps(_finite(value), separators=(",", ":"), ensure_ascii=False,
+        huge: list[int] = []
+        text = json.dumps(_finite(value, huge), separators=(",", ":"), ensure_ascii=False,
                           allow_nan=False)
+        # integers too long for Python's int->str limit went through as marker strings
+        for i, n in enumerate(huge):
+            text = text.replace(json.dumps(_huge_marker(i)), _int_text(n), 1)
         # a lone surrogate has no UTF-8 form: U+FFFD stands in for it, as in decoding
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
-def _finite(value: object) -> object:
+_HUGE_DIGITS = 4000  # below Python's default int->str limit of 4300 digits
+
+
+def _huge_marker(i: int) -> str:
+    return f"\x00harness-huge-int-{i}\x00"
+
+
+def _int_text(n: int) -> str:
+    from harness.scheme.numparse import int_to_text
+    return int_to_text(n)
+
+
+def _finite(value: object, huge: list[int]) -> object:
     """A copy of `value` with NaN / infinities replaced by None (the json module would
-    write them as invalid JSON tokens)."""
+    write them as invalid JSON tokens) and integers with more than _HUGE_DIGITS digits by
+    marker strings (their values appended to `huge`)."""
     def fix(v: object) -> object:
-        return None if type(v) is float and not math.isfinite(v) else v
+        if type(v) is float and not math.isfinite(v):
+            return None
+        if type(v) is int and v.bit_length() > _HUGE_DIGITS * 3.32:
+            huge.append(v)
+            return _huge_marker(len(huge) - 1)
+        return v
 
     root = [fix(value)]
     stack = [root]

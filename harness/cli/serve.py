@@ -172,6 +172,11 @@ class RpcServer:
             data = dumps(message)
         except TypeError:  # a watcher event carrying a non-JSON value (a Path, say)
             data = orjson.dumps(message, default=str)
+        except Exception as exc:  # noqa: BLE001 - one bad answer must not end the server
+            failure = {"jsonrpc": "2.0", "id": message.get("id") if isinstance(message, dict)
+                       else None, "error": {"code": -32603,
+                                            "message": f"cannot encode the result: {exc}"}}
+            data = orjson.dumps(failure)
         with self._write_lock:
             self._out.write(data + b"\n")
             self._out.flush()
