@@ -8,6 +8,7 @@
 steps = 10000000
 seconds = 5.0
 max_output = 1048576
+memory_mb = 512               # how much the process may grow during one call
 
 [limits.unsandboxed]
 seconds = 30.0
@@ -33,8 +34,8 @@ from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
 _DEFAULT_LIMITS = {
-    "sandboxed": Limits(steps=10_000_000, seconds=5.0),
-    "unsandboxed": Limits(steps=None, seconds=30.0),
+    "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
+    "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
 }
 
 
@@ -100,7 +101,7 @@ def load_config(path: Path) -> Config:
             raise ConfigError(f"{path}: [limits.{tier}]: expected [limits.sandboxed] or "
                               "[limits.unsandboxed]")
         base = config.limits[tier]
-        unknown = set(table) - {"steps", "seconds", "max_output"}
+        unknown = set(table) - {"steps", "seconds", "max_output", "memory_mb"}
         if unknown:
             raise ConfigError(f"{path}: [limits.{tier}]: unknown keys {sorted(unknown)}")
         config.limits[tier] = Limits(
@@ -108,7 +109,8 @@ def load_config(path: Path) -> Config:
             seconds=_number(path, f"limits.{tier}.seconds", table.get("seconds", base.seconds),
                             float),
             max_output=_number(path, f"limits.{tier}.max_output",
-                               table.get("max_output", base.max_output), int))
+                               table.get("max_output", base.max_output), int),
+            max_memory=_megabytes(path, f"limits.{tier}.memory_mb", table, base.max_memory))
     failure = data.get("failure", {})
     if not isinstance(failure, dict):
         raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
@@ -122,6 +124,13 @@ def load_config(path: Path) -> Config:
         if key in plugins:
             setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
     return config
+
+
+def _megabytes(path: Path, key: str, table: dict, default: int | None) -> int | None:
+    if "memory_mb" not in table:
+        return default
+    mb = _number(path, key, table["memory_mb"], int)
+    return None if mb is None else mb << 20
 
 
 def _number(path: Path, key: str, value, kind):

@@ -15,15 +15,16 @@ three ways chosen per environment (``budget_check``):
 from __future__ import annotations
 
 import heapq
+import os
 import sys
 import threading
 import time
 from typing import Self
 
-from harness.scheme.errors import StepLimitExceeded, TimeLimitExceeded
+from harness.scheme.errors import SizeLimitExceeded, StepLimitExceeded, TimeLimitExceeded
 
 CHUNK = 1000
-MAX_ALLOC = 50_000_000  # largest string/vector/list a single primitive call may allocate
+MAX_ALLOC = 10_000_000  # largest string/vector/list a single primitive call may allocate
 DEFAULT_STEPS = 10_000_000
 DEFAULT_SECONDS = 5.0
 DEFAULT_DEPTH = 1_100_000  # Python frames: a 1,000,000-deep Scheme recursion must work
@@ -47,8 +48,8 @@ _local = threading.local()
 class Budget:
     """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
 
-    __slots__ = ("active", "deadline", "expired", "generation", "max_steps", "seconds", "steps",
-                 "watch")
+    __slots__ = ("active", "deadline", "expired", "generation", "max_memory", "max_steps",
+                 "memory_start", "seconds", "steps", "watch")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
                  seconds: float | None = DEFAULT_SECONDS, watch: bool = True) -> None:
@@ -63,9 +64,16 @@ class Budget:
         self.watch = watch
         # bumped by reset(): the monitor ignores deadlines left from earlier calls
         self.generation = 0
+        # bytes the process may grow by during the call (None: unlimited); checked with the
+        # step budget, against the resident size when the call started
+        self.max_memory: int | None = None
+        self.memory_start = 0
 
-    def reset(self, steps: int | None, seconds: float | None) -> None:
+    def reset(self, steps: int | None, seconds: float | None,
+              max_memory: int | None = None) -> None:
         """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
+        self.max_memory = max_memory
+        self.memory_start = resident_bytes() if max_memory is not None else 0
         self.max_steps = self.steps = steps
         self.seconds = seconds
         self.generation += 1
@@ -106,15 +114,39 @@ def current() -> Budget | None:
 def refill() -> None:
     """The step list ran dry: charge this thread's budget and check its deadline."""
     _step_items.extend(_CHUNK_ITEMS)
+    charge(CHUNK)
+
+
+def charge(steps: int) -> None:
+    """Count ``steps`` against this thread's budget and check its deadline and memory.
+
+    Primitives that walk big data call it with the size of the data, so a runaway
+    ``(map car huge-list)`` is counted like the loop it is."""
     budget = current()
     if budget is None:
         return
     if budget.steps is not None:
-        budget.steps -= CHUNK
+        budget.steps -= steps
         if budget.steps < 0:
             raise StepLimitExceeded(f"step budget of {budget.max_steps:,} steps exhausted")
     if budget.deadline is not None and time.monotonic() > budget.deadline:
         raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
+    if budget.max_memory is not None and \
+            resident_bytes() - budget.memory_start > budget.max_memory:
+        raise SizeLimitExceeded(f"memory limit of {budget.max_memory >> 20} MB exceeded")
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int:
+    """The process's resident memory (Linux: /proc/self/statm; elsewhere peak RSS)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except OSError:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def interrupt() -> None:

@@ -17,6 +17,7 @@ class Limits:
     steps: int | None = 10_000_000
     seconds: float | None = 5.0
     max_output: int = 1 << 20
+    max_memory: int | None = 512 << 20
 
 
 @dataclass
@@ -82,7 +83,7 @@ class OutputCapture:
         self.out.is_open = self.err.is_open = self.stdin.is_open = True
         out_mark, err_mark = self.out.tell(), self.err.tell()
         result = SchemeCall()
-        self.budget.reset(limits.steps, limits.seconds)
+        self.budget.reset(limits.steps, limits.seconds, limits.max_memory)
         try:
             result.value = proc(*args)
         except BaseException as exc:

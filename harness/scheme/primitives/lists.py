@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from harness.scheme.datatypes import DEFAULT, NIL, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
-from harness.scheme.limits import MAX_ALLOC
+from harness.scheme.limits import MAX_ALLOC, charge
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
 from harness.scheme.primitives.numbers import as_int
@@ -73,6 +73,8 @@ def proper_items(who: str, lst: object) -> list:
             raise wrong_type(who, "a proper list", lst)
     if x is not NIL:
         raise wrong_type(who, "a proper list", lst)
+    if len(out) > 1000:
+        charge(len(out))  # walking big data counts against the step budget
     return out
 
 
@@ -336,8 +338,12 @@ def _append(who: str, lists: tuple | list) -> object:
     if not lists:
         return NIL
     result = lists[-1]
+    total = 0
     for lst in reversed(lists[:-1]):
-        result = from_items(proper_items(who, lst), result)
+        items = proper_items(who, lst)
+        total += len(items)
+        check_alloc(who, total)
+        result = from_items(items, result)
     return result
 
 

@@ -137,6 +137,7 @@ def vector_append(*vectors: object) -> Vector:
     out: list = []
     for v in vectors:
         out.extend(check_vector("vector-append", v))
+        check_alloc("vector-append", len(out))
     return Vector(out)
 
 
