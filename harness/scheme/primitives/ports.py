@@ -25,6 +25,7 @@ from harness.scheme.parameters import make_parameter, pop_binding, push_binding
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.printer import (
+    MAX_WRITTEN_CHARS,
     display_string,
     write_shared_string,
     write_simple_string,
@@ -729,28 +730,36 @@ def flush_output_port(port: object = DEFAULT) -> None:
 
 # -- (scheme write) and (scheme read) ------------------------------------------------------
 
+def _room(port: TextOutputPort) -> int:
+    """How many characters may still be rendered for ``port``: printing stops as soon as
+    the text could not fit, instead of rendering a huge structure first."""
+    if isinstance(port, StringOutputPort):
+        return max(min(MAX_WRITTEN_CHARS, port.limit - port.tell()), 0)
+    return MAX_WRITTEN_CHARS
+
+
 @primitive("scheme write", name="write")
 def write(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write", port)
-    p.write(write_string(obj))
+    p.write(write_string(obj, _room(p)))
 
 
 @primitive("scheme write")
 def write_shared(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write-shared", port)
-    p.write(write_shared_string(obj))
+    p.write(write_shared_string(obj, _room(p)))
 
 
 @primitive("scheme write")
 def write_simple(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write-simple", port)
-    p.write(write_simple_string(obj))
+    p.write(write_simple_string(obj, _room(p)))
 
 
 @primitive("scheme write")
 def display(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("display", port)
-    p.write(display_string(obj))
+    p.write(display_string(obj, _room(p)))
 
 
 @primitive("scheme read", name="read")
