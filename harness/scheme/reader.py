@@ -358,11 +358,21 @@ def _resolve_labels(datum: object, name: str) -> object:
     return datum
 
 
-_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|[^()]+', re.S)
+_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|[^()]+', re.DOTALL)
+
+
+_PREFIX_RUN = re.compile(r"(?:(?:['`]|,@?|#\d+=)\s*){" + str(MAX_NESTING + 1) + "}")
 
 
 def _check_nesting(text: str, name: str) -> None:
-    """ReadError if lists nest deeper than MAX_NESTING (cheap: C-level passes only)."""
+    """ReadError if data nest deeper than MAX_NESTING (cheap: C-level passes only).
+
+    Brackets nest, and so do runs of prefixes (quote marks, #n= labels)."""
+    if len(text) > MAX_NESTING:
+        run = _PREFIX_RUN.search(text)
+        if run is not None:
+            raise ReadError(f"data nested more than {MAX_NESTING:,} levels deep",
+                            _position(text, name, run.start()))
     if text.count("(") <= MAX_NESTING:
         return
     parens = _NOT_NESTING.sub("", text)

@@ -50,9 +50,12 @@ def check_count(who: str, k: object) -> int:
 
 
 def check_alloc(who: str, n: int) -> None:
-    """Refuse to build an object of more than MAX_ALLOC elements (sandbox size cap)."""
+    """Refuse to build an object of more than MAX_ALLOC elements (sandbox size cap); the
+    work of building it counts against the step budget."""
     if n > MAX_ALLOC:
         raise SizeLimitExceeded(f"{who}: size {n} exceeds the limit of {MAX_ALLOC}")
+    if n > 1000:
+        charge(n)
 
 
 def proper_items(who: str, lst: object) -> list:

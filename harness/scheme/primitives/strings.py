@@ -23,7 +23,7 @@ from harness.scheme.datatypes import (
     py_to_list,
 )
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
-from harness.scheme.limits import MAX_ALLOC
+from harness.scheme.limits import MAX_ALLOC, charge
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
 from harness.scheme.primitives.numbers import as_int
@@ -84,6 +84,8 @@ def _count(who: str, n: object, limit: int | None = None) -> int:
 def _check_size(who: str, n: int) -> None:
     if n > MAX_ALLOC:
         raise SizeLimitExceeded(f"{who}: size {n} exceeds the limit of {MAX_ALLOC}")
+    if n > 1000:
+        charge(n)  # building it counts against the step budget
 
 
 def _char_result(who: str, x: object) -> str:
