@@ -305,11 +305,15 @@ class ContinuationInvoked(BaseException):
 def call_cc(proc):
     """call/cc with escaping continuations (re-entry after exit is reported as an error)."""
     token = [True]
+    owner = threading.get_ident()
 
     def continuation(*vals):
         if not token[0]:
             raise error("continuation called after its extent ended: harness supports "
                         "escaping continuations only (no re-entry)")
+        if threading.get_ident() != owner:
+            raise error("continuation called from another thread than the one that "
+                        "captured it")
         raise ContinuationInvoked(token, vals)
 
     try:
