@@ -67,13 +67,14 @@ class Budget:
         # bytes the process may grow by during the call (None: unlimited); checked with the
         # step budget, against the resident size when the call started
         self.max_memory: int | None = None
-        self.memory_start = 0
+        self.memory_start: int | None = None
 
     def reset(self, steps: int | None, seconds: float | None,
               max_memory: int | None = None) -> None:
         """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
         self.max_memory = max_memory
-        self.memory_start = resident_bytes() if max_memory is not None else 0
+        # the baseline is read at the first charge: short calls never touch /proc
+        self.memory_start = None
         self.max_steps = self.steps = steps
         self.seconds = seconds
         self.generation += 1
@@ -131,9 +132,12 @@ def charge(steps: int) -> None:
             raise StepLimitExceeded(f"step budget of {budget.max_steps:,} steps exhausted")
     if budget.deadline is not None and time.monotonic() > budget.deadline:
         raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
-    if budget.max_memory is not None and \
-            resident_bytes() - budget.memory_start > budget.max_memory:
-        raise SizeLimitExceeded(f"memory limit of {budget.max_memory >> 20} MB exceeded")
+    if budget.max_memory is not None:
+        resident = resident_bytes()
+        if budget.memory_start is None:
+            budget.memory_start = resident
+        elif resident - budget.memory_start > budget.max_memory:
+            raise SizeLimitExceeded(f"memory limit of {budget.max_memory >> 20} MB exceeded")
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
