@@ -227,6 +227,8 @@ class DatumBuilder(Transformer):
 
     def _abbrev(self, head: Symbol, c):
         tok, (value, line, col) = c[0], c[-1]  # datum comments in between are dropped
+        if value is _DOT:
+            raise ReadError("unexpected '.' after a quote prefix", SourcePos(self.name, line, col))
         inner = [value, NIL]
         self.map.add(inner, line, col)
         outer = [head, inner]

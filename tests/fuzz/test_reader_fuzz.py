@@ -24,9 +24,8 @@ from harness.scheme.reader import read_all, read_one
 EXAMPLE_ALARM = 2.0
 SCALARS = (bool, int, Fraction, float, complex, Symbol, Char, String, Bytevector)
 COUNTS = {"inputs": 0, "data": 0, "read errors": 0, "known bugs": 0}
-#: private reader objects that still leak as data (pinned by an xfail test below; remove a
-#: name when its test flips)
-KNOWN_LEAKS = {"_Dot"}
+#: private reader objects that may leak as data: none since the reader checks every datum
+KNOWN_LEAKS: set[str] = set()
 
 # -- strategies --------------------------------------------------------------------------
 
@@ -217,8 +216,6 @@ def test_lone_dot_is_a_read_error(text):
     assert info.value.where is not None
 
 
-@pytest.mark.xfail(strict=True, reason="a '.' right after a prefix ('. `. ,.) is returned "
-                   "inside the datum as the reader's private _Dot object")
 @pytest.mark.parametrize("text", ["'.", "`.", ",."])
 def test_dot_after_a_prefix_is_a_read_error(text):
     with pytest.raises(ReadError) as info:

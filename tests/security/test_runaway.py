@@ -99,9 +99,6 @@ def test_runaway_hook_ends_alone_inside_its_budget(tmp_path, case, tier):
     _assert_contained(result, elapsed, pattern)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "display of a string into a full capture port says 'printed representation exceeds 0 "
-    "characters' (the room left), not the configured cap"))
 def test_output_flood_error_names_the_output_cap(tmp_path):
     rt = _runtime(tmp_path, "sandboxed", '(let loop () (display "0123456789abcdef") (loop))')
     result, elapsed = fire_timed(rt)

@@ -730,36 +730,39 @@ def flush_output_port(port: object = DEFAULT) -> None:
 
 # -- (scheme write) and (scheme read) ------------------------------------------------------
 
-def _room(port: TextOutputPort) -> int:
-    """How many characters may still be rendered for ``port``: printing stops as soon as
-    the text could not fit, instead of rendering a huge structure first."""
-    if isinstance(port, StringOutputPort):
-        return max(min(MAX_WRITTEN_CHARS, port.limit - port.tell()), 0)
-    return MAX_WRITTEN_CHARS
+def _rendered(port: TextOutputPort, render, obj: object) -> str:
+    """``render(obj, limit)`` with the room left in ``port``: printing stops as soon as the
+    text could not fit, instead of rendering a huge structure first."""
+    if not isinstance(port, StringOutputPort) or port.limit - port.tell() >= MAX_WRITTEN_CHARS:
+        return render(obj, MAX_WRITTEN_CHARS)
+    try:
+        return render(obj, max(port.limit - port.tell(), 0))
+    except SizeLimitExceeded:
+        raise SizeLimitExceeded(f"output exceeds {port.limit} characters") from None
 
 
 @primitive("scheme write", name="write")
 def write(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write", port)
-    p.write(write_string(obj, _room(p)))
+    p.write(_rendered(p, write_string, obj))
 
 
 @primitive("scheme write")
 def write_shared(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write-shared", port)
-    p.write(write_shared_string(obj, _room(p)))
+    p.write(_rendered(p, write_shared_string, obj))
 
 
 @primitive("scheme write")
 def write_simple(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("write-simple", port)
-    p.write(write_simple_string(obj, _room(p)))
+    p.write(_rendered(p, write_simple_string, obj))
 
 
 @primitive("scheme write")
 def display(obj: object, port: object = DEFAULT) -> None:
     p = _text_out("display", port)
-    p.write(display_string(obj, _room(p)))
+    p.write(_rendered(p, display_string, obj))
 
 
 @primitive("scheme read", name="read")
