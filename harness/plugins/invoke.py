@@ -244,7 +244,34 @@ def _spawn(argv: list[str], env: Mapping[str, str] | None) -> subprocess.Popen:
     raise AssertionError("unreachable")
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux /proc; empty elsewhere): a child that called
+    setsid() has left the plugin's process group but is still its descendant."""
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        parent = stack.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found.extend(children)
+            stack.extend(children)
+    return found
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
+    for pid in _descendants(proc.pid):  # first, while they are still findable from the plugin
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # the plugin leads its own group (new session)
     except (ProcessLookupError, PermissionError):

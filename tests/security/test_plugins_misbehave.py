@@ -252,9 +252,6 @@ def test_all_faults_in_one_dispatch(tmp_path):
     _assert_others_answered(result)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "invoke._kill_group kills the plugin's process group only: a descendant that called "
-    "setsid() is in another group and keeps running after the timeout"))
 def test_hang_with_a_grandchild_that_left_the_process_group(tmp_path):
     pid_file = tmp_path / "escaped"
     hang = schema_plugin("a_escape", ["pre_message"],
