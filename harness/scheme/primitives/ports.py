@@ -54,24 +54,19 @@ class Port:
         self.is_open = False
 
 
-class TextInputPort(Port):
-    """Characters from ``text`` and then from ``fill()`` ('' means nothing more for now).
+class _BufferedInput(Port):
+    """Input from an initial buffer and then from ``fill()`` (empty: nothing more for now);
+    the buffer is a str for textual ports and bytes for binary ones."""
 
-    ``interactive`` ports (the console) are filled a line at a time and never read ahead
-    past what a request needs.
-    """
+    __slots__ = ("_buf", "_fill", "_pos", "_release")
 
-    __slots__ = ("_buf", "_fill", "_pos", "_release", "interactive")
-
-    def __init__(self, text: str = "", fill: Callable[[], str] | None = None,
-                 name: str = "<string>", interactive: bool = False,
-                 release: Callable[[], None] | None = None) -> None:
+    def __init__(self, buf, fill: Callable | None, name: str,
+                 release: Callable[[], None] | None) -> None:
         super().__init__(name)
-        self._buf = text
+        self._buf = buf
         self._pos = 0
         self._fill = fill
         self._release = release
-        self.interactive = interactive
 
     def close(self) -> None:
         if self.is_open and self._release is not None:
@@ -84,7 +79,7 @@ class TextInputPort(Port):
             return False
         try:
             chunk = self._fill()
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
             raise error(f"read: cannot read {self.name}: {exc}", kind="file") from None
         if not chunk:
             return False
@@ -92,18 +87,41 @@ class TextInputPort(Port):
         self._pos = 0
         return True
 
-    def read_char(self) -> str | None:
-        """The next character, consumed; None at end of input."""
+    def _next(self):
+        """The next character or byte, consumed; None at end of input."""
         if self._pos >= len(self._buf) and not self._more():
             return None
-        c = self._buf[self._pos]
+        item = self._buf[self._pos]
         self._pos += 1
-        return c
+        return item
 
-    def peek_char(self) -> str | None:
+    def _peek(self):
         if self._pos >= len(self._buf) and not self._more():
             return None
         return self._buf[self._pos]
+
+
+class TextInputPort(_BufferedInput):
+    """Characters from ``text`` and then from ``fill()`` ('' means nothing more for now).
+
+    ``interactive`` ports (the console) are filled a line at a time and never read ahead
+    past what a request needs.
+    """
+
+    __slots__ = ("interactive",)
+
+    def __init__(self, text: str = "", fill: Callable[[], str] | None = None,
+                 name: str = "<string>", interactive: bool = False,
+                 release: Callable[[], None] | None = None) -> None:
+        super().__init__(text, fill, name, release)
+        self.interactive = interactive
+
+    def read_char(self) -> str | None:
+        """The next character, consumed; None at end of input."""
+        return self._next()
+
+    def peek_char(self) -> str | None:
+        return self._peek()
 
     def read_line(self) -> str | None:
         """The text up to the next "\\n", "\\r\\n" or "\\r" (consumed, not returned)."""
@@ -170,48 +188,20 @@ class TextInputPort(Port):
         return datum
 
 
-class BinaryInputPort(Port):
+class BinaryInputPort(_BufferedInput):
     """Bytes from ``data`` and then from ``fill()`` (b'' means end of input)."""
 
-    __slots__ = ("_buf", "_fill", "_pos", "_release")
+    __slots__ = ()
 
     def __init__(self, data: bytes = b"", fill: Callable[[], bytes] | None = None,
                  name: str = "<bytevector>", release: Callable[[], None] | None = None) -> None:
-        super().__init__(name)
-        self._buf = bytes(data)
-        self._pos = 0
-        self._fill = fill
-        self._release = release
-
-    def close(self) -> None:
-        if self.is_open and self._release is not None:
-            self._release()
-        super().close()
-
-    def _more(self) -> bool:
-        if self._fill is None:
-            return False
-        try:
-            chunk = self._fill()
-        except (OSError, ValueError) as exc:
-            raise error(f"read: cannot read {self.name}: {exc}", kind="file") from None
-        if not chunk:
-            return False
-        self._buf = self._buf[self._pos:] + chunk
-        self._pos = 0
-        return True
+        super().__init__(bytes(data), fill, name, release)
 
     def read_byte(self) -> int | None:
-        if self._pos >= len(self._buf) and not self._more():
-            return None
-        b = self._buf[self._pos]
-        self._pos += 1
-        return b
+        return self._next()
 
     def peek_byte(self) -> int | None:
-        if self._pos >= len(self._buf) and not self._more():
-            return None
-        return self._buf[self._pos]
+        return self._peek()
 
     def read_bytes(self, k: int) -> bytes | None:
         """Up to ``k`` bytes; None if the input is already at its end."""
