@@ -43,3 +43,23 @@ def sandboxed() -> SchemeRunner:
 def interp() -> Interpreter:
     """One unsandboxed interpreter shared by a test module's Scheme-level cases."""
     return Interpreter()
+
+
+@pytest.fixture
+def expect_written(interp):
+    """Check that Scheme ``src`` evaluates to a value written as ``expected``."""
+    def check(src: str, expected: str) -> None:
+        assert write_string(interp.eval_string(src)) == expected
+    return check
+
+
+@pytest.fixture
+def expect_error(interp):
+    """Check that Scheme ``src`` raises a SchemeError whose message contains ``message``."""
+    from harness.scheme.errors import SchemeError
+
+    def check(src: str, message: str) -> None:
+        with pytest.raises(SchemeError) as info:
+            interp.eval_string(src)
+        assert message in info.value.message
+    return check

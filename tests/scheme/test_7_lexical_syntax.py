@@ -4,8 +4,8 @@ import pytest
 
 from harness.scheme.datatypes import EOF, Symbol
 from harness.scheme.errors import ReadError
-from harness.scheme.printer import write_string
 from harness.scheme.extent import MAX_NESTING
+from harness.scheme.printer import write_string
 from harness.scheme.reader import read_all, read_one
 
 

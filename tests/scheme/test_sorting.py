@@ -205,14 +205,11 @@ ERROR_CASES = [
 ]
 
 
-
 @pytest.mark.parametrize("src, expected", CASES)
-def test_scheme_cases(interp, src, expected):
-    assert write_string(interp.eval_string(src)) == expected
+def test_scheme_cases(expect_written, src, expected):
+    expect_written(src, expected)
 
 
 @pytest.mark.parametrize("src, message", ERROR_CASES)
-def test_scheme_errors(interp, src, message):
-    with pytest.raises(SchemeError) as info:
-        interp.eval_string(src)
-    assert message in str(info.value)
+def test_scheme_errors(expect_error, src, message):
+    expect_error(src, message)

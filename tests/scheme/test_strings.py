@@ -487,15 +487,11 @@ ERROR_CASES = [
 ]
 
 
-
 @pytest.mark.parametrize(("src", "expected"), CASES)
-def test_scheme_level(interp, src, expected):
-    from harness.scheme.printer import write_string
-    assert write_string(interp.eval_string(src)) == expected
+def test_scheme_level(expect_written, src, expected):
+    expect_written(src, expected)
 
 
 @pytest.mark.parametrize(("src", "message"), ERROR_CASES)
-def test_scheme_level_errors(interp, src, message):
-    with pytest.raises(SchemeError) as info:
-        interp.eval_string(src)
-    assert message in info.value.message
+def test_scheme_level_errors(expect_error, src, message):
+    expect_error(src, message)
