@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.runtime import Runtime  # noqa: E402
-from harness.scheme.datatypes import NIL  # noqa: E402
-from harness.tools.registry import FileRegistration, SchemeHook  # noqa: E402
+from harness.runtime import Runtime
+from harness.scheme.datatypes import NIL
+from harness.tools.registry import FileRegistration, SchemeHook
 
 PAYLOAD = {"tool_name": "shell_exec", "arguments": {"command": "ls -la /tmp/project/src",
                                                     "timeout": 30, "cwd": "/tmp/project"},

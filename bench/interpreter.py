@@ -21,10 +21,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from python_equivalents import PROGRAMS  # noqa: E402
+from python_equivalents import PROGRAMS
 
-from harness.scheme.interpreter import Interpreter, eval_form  # noqa: E402
-from harness.scheme.reader import read_all  # noqa: E402
+from harness.scheme.interpreter import Interpreter, eval_form
+from harness.scheme.reader import read_all
 
 NAMES = ["fib", "tak", "loop", "queens", "split", "deep"]
 
@@ -53,7 +53,7 @@ def harness_runner(name: str, mode: str):
     node = Expander(interp.env, smap).expand_toplevel(last, Scope(None, interp.env))
     code, consts = Compiler(interp.env, smap.name, mode).compile(node)
     ns: dict = {}
-    exec(code, interp.env.table, ns)
+    exec(code, interp.env.table, ns)  # noqa: S102 - code the compiler generated
     return ns["h_make"](*consts)
 
 
@@ -108,7 +108,7 @@ def main() -> None:
                 try:
                     ct, _ = _time(runner, max(1, args.repeat // 2))
                     line += f" {ct*1e3:9.1f}"
-                except Exception as exc:  # calysto fails on some programs
+                except Exception as exc:  # noqa: BLE001 - calysto fails on some programs
                     line += f" {'fail:' + type(exc).__name__[:4]:>9}"
         print(line, flush=True)
 
