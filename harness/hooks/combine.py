@@ -92,6 +92,8 @@ class _Round:
         self.answers: list[tuple[str, dict]] = []
         self._found: list[tuple[int, Problem]] = []
         self._position: dict[int, int] = {}  # id(answer) -> its place in dispatch order
+        if not answers:
+            return
         checks = point.combine not in ("observe", "advisory")
         for position, (source, answer) in enumerate(answers):
             if answer is NO_ANSWER or answer is None:
@@ -109,6 +111,8 @@ class _Round:
         self._found.append((position, problem(source, f"{self.point.name}: {message}")))
 
     def problems(self) -> list[Problem]:
+        if not self._found:
+            return []
         return [p for _, p in sorted(self._found, key=lambda item: item[0])]
 
     def position_of(self, answer: dict) -> int:

@@ -13,16 +13,10 @@ import time
 from collections.abc import Callable
 
 from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
-from harness.hooks.catalogue import hook_point
+from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import combine
-from harness.scheme.datatypes import String
-from harness.tools.context import (
-    in_context,
-    in_tier,
-    running_point,
-    running_points,
-    using_runtime,
-)
+from harness.scheme.datatypes import NIL
+from harness.tools.context import dispatching, running_points
 from harness.tools.execution import capture_for_dispatch, describe_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -44,13 +38,46 @@ class Dispatcher:
         """Run every hook of ``hook`` on ``payload``; return the dispatch result (SPEC §9):
         ``{"hook", "outcome", "answers": [{"source", "answer"}], "errors": [...]}``
         (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name."""
-        point = hook_point(hook)
-        payload = dict(payload or {})
+        point = HOOK_POINTS.get(hook) if type(hook) is str else None
+        if point is None:
+            point = hook_point(hook)  # raises, naming the closest valid point
+        payload = dict(payload) if payload else {}
         answers: list[tuple[str, object]] = []
         errors: list[dict] = []
         failed: list[str] = []
-        trace: list[dict] = []
-        for result in self.runtime.plugins.call_hooks(hook, payload):
+        trace: list[dict] | None = [] if self.trace_enabled else None
+        runtime = self.runtime
+        plugin_results = runtime.plugins.call_hooks(hook, payload)
+        if plugin_results:
+            self._plugin_answers(plugin_results, answers, errors, failed, trace)
+        if hook in running_points():
+            if trace is not None:
+                trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
+        else:
+            hooks = runtime.registry.hooks_for(hook)
+            if hooks:
+                self._scheme_hooks(hook, hooks, payload, answers, errors, failed, trace)
+        closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
+        if closed and point.combine in _BLOCKING:
+            # a hook that must not fail open stands for a block at its place in the order
+            order = {src: i for i, (src, _) in enumerate(answers)}
+            for src in closed:
+                answers.insert(order.get(src, len(answers)),
+                               (src, {"block": True, "message": f"hook failed: {src}"}))
+        outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
+        if problems:
+            errors.extend(problems)
+        result = {"hook": hook, "outcome": outcome,
+                  "answers": [{"source": s, "answer": a} for s, a in answers],
+                  "errors": errors}
+        if trace is not None:
+            result["trace"] = trace
+        return result
+
+    @staticmethod
+    def _plugin_answers(results: list, answers: list, errors: list, failed: list,
+                        trace: list | None) -> None:
+        for result in results:
             entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
             for warning in result.warnings:
                 errors.append({"source": result.source, "message": warning})
@@ -61,26 +88,8 @@ class Dispatcher:
             elif result.answer is not NO_ANSWER:
                 answers.append((result.source, result.answer))
                 entry["answer"] = result.answer
-            trace.append(entry)
-        if hook not in running_points():
-            self._scheme_hooks(hook, payload, answers, errors, failed, trace)
-        else:
-            trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
-        closed = [src for src in failed if self._fails_closed(point, src)]
-        if closed and point.combine in _BLOCKING:
-            # a hook that must not fail open stands for a block at its place in the order
-            order = {src: i for i, (src, _) in enumerate(answers)}
-            for src in closed:
-                answers.insert(order.get(src, len(answers)),
-                               (src, {"block": True, "message": f"hook failed: {src}"}))
-        outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
-        errors.extend(problems)
-        result = {"hook": hook, "outcome": outcome,
-                  "answers": [{"source": s, "answer": a} for s, a in answers],
-                  "errors": errors}
-        if self.trace_enabled:
-            result["trace"] = trace
-        return result
+            if trace is not None:
+                trace.append(entry)
 
     def _fails_closed(self, point, source: str) -> bool:
         """Failure policy: harness.toml [failure] overrides; by default guards
@@ -91,50 +100,60 @@ class Dispatcher:
             return override == "closed"
         return point.combine == "permission"
 
-    def _scheme_hooks(self, hook: str, payload: dict, answers: list, errors: list,
-                      failed: list, trace: list) -> None:
-        hooks = self.runtime.registry.hooks_for(hook)
-        if not hooks:
-            return
-        context = payload.get("context_name")
-        context_name = String(context if isinstance(context, str) else "default")
-        tracing = self.trace_enabled
+    def _scheme_hooks(self, hook: str, hooks: tuple, payload: dict, answers: list,
+                      errors: list, failed: list, trace: list | None) -> None:
         runtime = self.runtime
+        limits = runtime.config.limits
+        context = payload.get("context_name")
+        context_name = context if type(context) is str else "default"
         # The deadline monitor is only needed when some hook's code does not count steps.
-        watch = any(h.env.budget_check != "steps" for h in hooks)
+        watch = False
+        for h in hooks:
+            if h.env.budget_check != "steps":
+                watch = True
+                break
         converted: dict[str, object] = {}
-        with using_runtime(runtime), running_point(hook), in_context(context_name), \
-                capture_for_dispatch(runtime.limits_for("sandboxed").max_output, watch) as capture:
+        capture = capture_for_dispatch(limits["sandboxed"].max_output, watch)
+        with dispatching(runtime, hook, context_name) as scope, capture:
             for h in hooks:
-                start = time.perf_counter() if tracing else 0.0
+                start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
                 # Scheme data are mutable: each file gets its own copy of the payload, so
                 # no file's hooks can change what another file's hooks see.
-                scheme_payload = converted.get(h.file)
-                if scheme_payload is None:
-                    scheme_payload = converted[h.file] = json_to_scheme(payload)
-                with in_tier(env.tier):
-                    call = capture.call(h.proc, (scheme_payload,), runtime.limits_for(env.tier))
+                if not h.reads_payload:
+                    scheme_payload = NIL  # it cannot look: spare the conversion
+                else:
+                    scheme_payload = converted.get(h.file)
+                    if scheme_payload is None:
+                        scheme_payload = converted[h.file] = json_to_scheme(payload)
+                scope.set_tier(env.tier)
+                marks = capture.start_call(limits[env.tier])
                 message = None
                 answer = NO_ANSWER
-                if call.error is not None:
-                    message = f"{hook} hook failed: {describe_error(call.error)}"
+                try:
+                    value = h.proc(scheme_payload)
+                except BaseException as exc:
+                    if isinstance(exc, KeyboardInterrupt):
+                        raise
+                    message = f"{hook} hook failed: {describe_error(exc)}"
                 else:
-                    try:
-                        answer = scheme_to_json(call.value,
-                                                where=f"{hook} hook at {h.file}:{h.line}")
-                    except BridgeError as exc:
-                        message = str(exc)
+                    if value is not NIL and value is not None:
+                        try:
+                            answer = scheme_to_json(value,
+                                                    where=f"{hook} hook at {h.file}:{h.line}")
+                        except BridgeError as exc:
+                            message = str(exc)
                 if message is not None:
                     errors.append({"source": h.source, "message": message})
                     failed.append(h.source)
                 elif answer is not NO_ANSWER:
                     answers.append((h.source, answer))
-                if tracing:
+                if trace is not None:
                     entry = {"source": h.source,
                              "ms": round((time.perf_counter() - start) * 1000, 3)}
-                    if call.stdout or call.stderr:
-                        entry["output"] = call.stdout + call.stderr
+                    stdout, stderr = capture.output(marks)
+                    if stdout or stderr:
+                        entry["output"] = stdout + stderr
                     if message is not None:
                         entry["error"] = message
                     elif answer is not NO_ANSWER:

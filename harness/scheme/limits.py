@@ -14,7 +14,6 @@ three ways chosen per environment (``budget_check``):
 
 from __future__ import annotations
 
-import heapq
 import os
 import sys
 import threading
@@ -48,7 +47,7 @@ _local = threading.local()
 class Budget:
     """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
 
-    __slots__ = ("active", "deadline", "expired", "generation", "max_memory", "max_steps",
+    __slots__ = ("active", "deadline", "expired", "max_memory", "max_steps",
                  "memory_start", "seconds", "steps", "watch")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
@@ -62,8 +61,6 @@ class Budget:
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
-        # bumped by reset(): the monitor ignores deadlines left from earlier calls
-        self.generation = 0
         # bytes the process may grow by during the call (None: unlimited); checked with the
         # step budget, against the resident size when the call started
         self.max_memory: int | None = None
@@ -77,7 +74,6 @@ class Budget:
         self.memory_start = None
         self.max_steps = self.steps = steps
         self.seconds = seconds
-        self.generation += 1
         self.deadline = None if seconds is None else time.monotonic() + seconds
         if self.expired:
             _monitor.forget(self)
@@ -95,6 +91,7 @@ class Budget:
     def __exit__(self, *exc) -> None:
         self.active = False
         _stack().remove(self)
+        _monitor.unwatch(self)
         if self.expired:
             _monitor.forget(self)
 
@@ -163,26 +160,35 @@ def interrupt() -> None:
 
 
 class _Monitor:
-    """One daemon thread that raises ``flags.stop`` when a watched deadline passes."""
+    """One daemon thread that raises ``flags.stop`` when a watched deadline passes.
+
+    Budgets in a call are kept in a dict (adding and dropping one is O(1), no heap of stale
+    deadlines); the thread sleeps until the earliest of them and is woken only when a new
+    deadline comes before the one it sleeps towards.
+    """
 
     def __init__(self) -> None:
-        self._heap: list = []
+        self._watched: dict[Budget, None] = {}
         self._fired: set[Budget] = set()
-        self._cond = threading.Condition()
+        self._cond = threading.Condition(threading.Lock())
         self._thread: threading.Thread | None = None
+        self._wake_at: float | None = None  # when the thread wakes next (None: not planned)
 
     def watch(self, budget: Budget) -> None:
+        """Watch ``budget`` (again, after its deadline changed) until ``unwatch``."""
         with self._cond:
-            heap = self._heap
-            earliest = heap[0][0] if heap else None
-            heapq.heappush(heap, (budget.deadline, id(budget), budget.generation, budget))
+            self._watched[budget] = None
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
                 self._thread.start()
-            # Waking the monitor costs a GIL hand-off: only when it must wait less.
-            if earliest is None or budget.deadline < earliest:
+            # Waking the monitor costs a GIL hand-off: only when it must wake earlier.
+            if self._wake_at is None or budget.deadline < self._wake_at:
+                self._wake_at = budget.deadline
                 self._cond.notify()
+
+    def unwatch(self, budget: Budget) -> None:
+        self._watched.pop(budget, None)  # one dict operation: atomic under the GIL
 
     def forget(self, budget: Budget) -> None:
         with self._cond:
@@ -193,17 +199,24 @@ class _Monitor:
             return bool(self._fired)
 
     def _run(self) -> None:
-        while True:
-            with self._cond:
+        with self._cond:
+            while True:
                 now = time.monotonic()
-                while self._heap and self._heap[0][0] <= now:
-                    _, _, generation, budget = heapq.heappop(self._heap)
-                    if budget.active and generation == budget.generation:
-                        budget.expired = True
-                        self._fired.add(budget)
-                        flags.stop = True
-                timeout = self._heap[0][0] - now if self._heap else None
-                self._cond.wait(timeout)
+                earliest = None
+                for budget in list(self._watched):
+                    deadline = budget.deadline
+                    if deadline is None:
+                        continue
+                    if deadline <= now:
+                        if budget.active and not budget.expired:
+                            budget.expired = True
+                            self._fired.add(budget)
+                            flags.stop = True
+                        self._watched.pop(budget, None)
+                    elif earliest is None or deadline < earliest:
+                        earliest = deadline
+                self._wake_at = earliest
+                self._cond.wait(None if earliest is None else earliest - now)
 
 
 _monitor = _Monitor()

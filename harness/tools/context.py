@@ -1,42 +1,69 @@
 """Per-thread context of running Scheme code: which runtime, which file is loading, which
-hook points are running (the re-entrancy guard).
+tier, which context name, which hook points are running (the re-entrancy guard).
 
-The context managers are small classes rather than @contextmanager generators: they sit
-on every dispatch, and a generator-based one costs several times more.
+It all lives in one slotted object per thread: one thread-local lookup, then plain slot
+reads. The context managers are small classes rather than @contextmanager generators:
+they sit on every dispatch, and a generator-based one costs several times more.
 """
 
 from __future__ import annotations
 
 import threading
+from typing import Self
+
+from harness.scheme.datatypes import String
+
+
+class _ThreadContext:
+    __slots__ = ("context_name", "load", "points", "runtime", "tier")
+
+    def __init__(self) -> None:
+        self.runtime = None
+        self.tier: str | None = None
+        # a Python str until Scheme reads it (most dispatches never do), then its String
+        self.context_name: str | String = "default"
+        self.load = None
+        self.points: set[str] = set()
+
 
 _local = threading.local()
 
 
+def _context() -> _ThreadContext:
+    try:
+        return _local.context
+    except AttributeError:
+        _local.context = _ThreadContext()
+        return _local.context
+
+
 def current_runtime():
-    return getattr(_local, "runtime", None)
+    return _context().runtime
 
 
 def current_tier() -> str | None:
     """The tier of the Scheme code running on this thread (None outside Scheme calls)."""
-    return getattr(_local, "tier", None)
+    return _context().tier
 
 
-def current_context_name():
-    """The context of the running dispatch or tool call (Scheme's ``%context-name%``)."""
-    name = getattr(_local, "context_name", None)
-    if name is None:
-        from harness.scheme.datatypes import String
-        name = _local.context_name = String("default")
+def current_context_name() -> String:
+    """The context of the running dispatch or tool call (Scheme's ``%context-name%``): one
+    String for the whole dispatch, made when Scheme first asks for it."""
+    context = _context()
+    name = context.context_name
+    if type(name) is str:
+        name = context.context_name = String(name)
     return name
 
 
 def current_load():
     """The ``LoadCollector`` of the file being loaded on this thread, or None."""
-    return getattr(_local, "load", None)
+    return _context().load
 
 
 class _Rebind:
-    """Set a thread-local attribute for the extent of a ``with``; restore it after."""
+    """Set an attribute of this thread's context for the extent of a ``with``; restore it
+    after."""
 
     __slots__ = ("name", "previous", "value")
 
@@ -45,12 +72,13 @@ class _Rebind:
         self.value = value
 
     def __enter__(self):
-        self.previous = getattr(_local, self.name, None)
-        setattr(_local, self.name, self.value)
+        context = _context()
+        self.previous = getattr(context, self.name)
+        setattr(context, self.name, self.value)
         return self.value
 
     def __exit__(self, *exc) -> None:
-        setattr(_local, self.name, self.previous)
+        setattr(_context(), self.name, self.previous)
 
 
 def using_runtime(runtime) -> _Rebind:
@@ -65,30 +93,35 @@ def in_tier(tier: str) -> _Rebind:
     return _Rebind("tier", tier)
 
 
-def in_context(name) -> _Rebind:
-    """Set %context-name% (a Scheme String) for the extent of a ``with``."""
-    return _Rebind("context_name", name)
-
-
 def running_points() -> set:
-    try:
-        return _local.points
-    except AttributeError:
-        _local.points = set()
-        return _local.points
+    """The hook points whose Scheme callbacks run on this thread (the re-entrancy guard)."""
+    return _context().points
 
 
-class running_point:
-    """Mark ``point``'s Scheme callbacks as running on this thread."""
+class dispatching:
+    """The extent of one dispatch's Scheme callbacks on this thread: the runtime, the
+    context name (a Python str) and ``point`` marked as running, set and restored together.
+    Use ``set_tier`` on the object for each callback; the tier is restored on exit."""
 
-    __slots__ = ("point", "points")
+    __slots__ = ("context", "context_name", "point", "previous", "runtime")
 
-    def __init__(self, point: str) -> None:
+    def __init__(self, runtime, point: str, context_name: str) -> None:
+        self.runtime = runtime
         self.point = point
+        self.context_name = context_name
 
-    def __enter__(self) -> None:
-        self.points = running_points()
-        self.points.add(self.point)
+    def __enter__(self) -> Self:
+        context = self.context = _context()
+        self.previous = (context.runtime, context.context_name, context.tier)
+        context.runtime = self.runtime
+        context.context_name = self.context_name
+        context.points.add(self.point)
+        return self
+
+    def set_tier(self, tier: str) -> None:
+        self.context.tier = tier
 
     def __exit__(self, *exc) -> None:
-        self.points.discard(self.point)
+        context = self.context
+        context.runtime, context.context_name, context.tier = self.previous
+        context.points.discard(self.point)

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from typing import Self
 
 from harness.scheme.limits import Budget
-from harness.scheme.parameters import pop_binding, push_binding
+from harness.scheme.primitives.ports import (
+    StringOutputPort,
+    TextInputPort,
+    redirect,
+    restore,
+)
 
 
 @dataclass(frozen=True)
@@ -35,65 +40,92 @@ class OutputCapture:
     to an empty port for every Scheme call made inside ``with OutputCapture(...)``.
 
     One capture serves many calls (a whole dispatch); each call's output is the part of
-    the buffers it wrote.
+    the buffers it wrote. The ports are made when a call first uses them: a hook that
+    prints nothing costs no port at all.
     """
 
     def __init__(self, max_output: int, watch_deadline: bool = True) -> None:
-        from harness.scheme.primitives import ports
-        self._ports = ports
-        self.out = ports.StringOutputPort(limit=max_output)
-        self.err = ports.StringOutputPort(limit=max_output)
-        self.stdin = ports.TextInputPort("")
+        self.max_output = max_output
+        self._out: StringOutputPort | None = None
+        self._err: StringOutputPort | None = None
+        self._stdin: TextInputPort | None = None
         # One budget for the whole capture, reset for each call: every call gets its own
         # limits without a Budget allocation and thread-local push per call.
         self.budget = Budget(steps=None, seconds=None, watch=watch_deadline)
+        self._restore: tuple | None = None
         self._return_to: list | None = None
 
+    # the StandardPorts of harness.scheme.primitives.ports.redirect
+    def output_port(self) -> StringOutputPort:
+        if self._out is None:
+            self._out = StringOutputPort(limit=self.max_output)
+        return self._out
+
+    def error_port(self) -> StringOutputPort:
+        if self._err is None:
+            self._err = StringOutputPort(limit=self.max_output)
+        return self._err
+
+    def input_port(self) -> TextInputPort:
+        if self._stdin is None:
+            self._stdin = TextInputPort("")
+        return self._stdin
+
     def prepare(self, max_output: int, watch_deadline: bool, pool: list | None) -> None:
-        """Empty the buffers for reuse; ``pool`` gets the capture back on exit."""
-        self.out.clear(max_output)
-        self.err.clear(max_output)
-        self.stdin = self._ports.TextInputPort("")
+        """Forget the last dispatch's ports; ``pool`` gets the capture back on exit."""
+        self.max_output = max_output
+        self._out = self._err = self._stdin = None
         self.budget.watch = watch_deadline
         self._return_to = pool
 
     def __enter__(self) -> Self:
-        ports = self._ports
-        push_binding(ports.current_output_port, self.out)
-        push_binding(ports.current_error_port, self.err)
-        push_binding(ports.current_input_port, self.stdin)
+        self._restore = redirect(self)
         self.budget.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
         self.budget.__exit__()
-        ports = self._ports
-        pop_binding(ports.current_input_port)
-        pop_binding(ports.current_error_port)
-        pop_binding(ports.current_output_port)
+        restore(self._restore)
         if self._return_to is not None:
             self._return_to.append(self)
             self._return_to = None
 
+    def start_call(self, limits: Limits) -> tuple[int, int]:
+        """Get ready for one call under ``limits``; returns the output marks ``output``
+        takes."""
+        self.budget.reset(limits.steps, limits.seconds, limits.max_memory)
+        # a previous call may have closed them (close-port on current-output-port): every
+        # call starts with open ports
+        out, err = self._out, self._err
+        if self._stdin is not None:
+            self._stdin.is_open = True
+        if out is None and err is None:
+            return 0, 0
+        if out is not None:
+            out.is_open = True
+        if err is not None:
+            err.is_open = True
+        return (0 if out is None else out.tell()), (0 if err is None else err.tell())
+
+    def output(self, marks: tuple[int, int]) -> tuple[str, str]:
+        """(stdout, stderr) written since ``start_call`` returned ``marks``."""
+        out, err = self._out, self._err
+        stdout = "" if out is None or out.tell() == marks[0] else out.getvalue()[marks[0]:]
+        stderr = "" if err is None or err.tell() == marks[1] else err.getvalue()[marks[1]:]
+        return stdout, stderr
+
     def call(self, proc, args: tuple, limits: Limits) -> SchemeCall:
         """Run ``proc(*args)`` under ``limits``. Never raises for what the Scheme code does
         (errors, exhausted budgets, exit): the exception is returned in ``error``."""
-        # a previous call may have closed them (close-port on current-output-port): every
-        # call starts with open ports
-        self.out.is_open = self.err.is_open = self.stdin.is_open = True
-        out_mark, err_mark = self.out.tell(), self.err.tell()
+        marks = self.start_call(limits)
         result = SchemeCall()
-        self.budget.reset(limits.steps, limits.seconds, limits.max_memory)
         try:
             result.value = proc(*args)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             result.error = exc
-        if self.out.tell() != out_mark:
-            result.stdout = self.out.getvalue()[out_mark:]
-        if self.err.tell() != err_mark:
-            result.stderr = self.err.getvalue()[err_mark:]
+        result.stdout, result.stderr = self.output(marks)
         return result
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+
+from harness.tools.payload_use import ignores_argument
 
 
 @dataclass(frozen=True)
@@ -23,9 +26,14 @@ class SchemeHook:
     line: int
     env: object
 
-    @property
+    @cached_property
     def source(self) -> str:
         return f"scm:{self.file}:{self.line}"
+
+    @cached_property
+    def reads_payload(self) -> bool:
+        """False when ``proc`` provably never looks at its argument (no conversion)."""
+        return not ignores_argument(self.proc)
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,8 @@ class Registry:
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # (the files it was built from, point -> hooks): rebuilt when ``files`` changes
+    _by_point: tuple = field(default=((), {}), repr=False)
 
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
@@ -109,9 +119,18 @@ class Registry:
                 return f
         return None
 
-    def hooks_for(self, point: str) -> list[SchemeHook]:
-        snapshot = self.files
-        return [h for f in snapshot for h in f.hooks if h.point == point]
+    def hooks_for(self, point: str) -> tuple[SchemeHook, ...]:
+        """The hooks of ``point`` in dispatch order (file path, then registration)."""
+        files, by_point = self._by_point
+        if files is not self.files:
+            files = self.files
+            index: dict[str, list] = {}
+            for f in files:
+                for h in f.hooks:
+                    index.setdefault(h.point, []).append(h)
+            by_point = {name: tuple(hooks) for name, hooks in index.items()}
+            self._by_point = (files, by_point)  # one assignment: readers see old or new
+        return by_point.get(point, ())
 
     def tools(self) -> list[SchemeTool]:
         return [t for f in self.files for t in f.tools]

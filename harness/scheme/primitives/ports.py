@@ -16,12 +16,18 @@ import os
 import re
 import select
 import sys
+import threading
 from collections.abc import Callable
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, Protocol, TextIO
 
 from harness.scheme.datatypes import DEFAULT, EOF, Bytevector, Char, String
 from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_type
-from harness.scheme.parameters import make_parameter, pop_binding, push_binding
+from harness.scheme.parameters import (
+    make_parameter,
+    pop_binding,
+    push_binding,
+    thread_bindings,
+)
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.printer import (
@@ -383,16 +389,65 @@ def _port_checker(who: str, kind: type | tuple, expected: str) -> Callable[[obje
     return check
 
 
+class StandardPorts(Protocol):
+    """Where a thread's current ports go while it is redirected (see ``redirect``)."""
+
+    def input_port(self) -> object: ...
+
+    def output_port(self) -> object: ...
+
+    def error_port(self) -> object: ...
+
+
+_redirect = threading.local()
+
+
+def redirect(target: StandardPorts | None) -> tuple:
+    """Make ``target`` give this thread's current ports (None: the console) until
+    ``restore``: ``parameterize`` bindings made before are hidden meanwhile, those made
+    after win. Returns what ``restore`` needs."""
+    bindings = thread_bindings()
+    hidden = None
+    if bindings:  # rare: a capture inside a parameterize
+        for param in _PORT_PARAMS:
+            if param in bindings:
+                if hidden is None:
+                    hidden = {}
+                hidden[param] = bindings.pop(param)
+    previous = getattr(_redirect, "target", None)
+    _redirect.target = target
+    return previous, hidden
+
+
+def restore(token: tuple) -> None:
+    """Undo the ``redirect`` that returned ``token``."""
+    previous, hidden = token
+    _redirect.target = previous
+    if hidden:
+        thread_bindings().update(hidden)
+
+
+def _redirected(method: str) -> Callable[[], object]:
+    def thread_value() -> object:
+        target = getattr(_redirect, "target", None)
+        return None if target is None else getattr(target, method)()
+    return thread_value
+
+
 # Binary ports are allowed too: read-u8, write-bytevector... default to these (R7RS 6.13).
 current_input_port = make_parameter(
     CONSOLE_INPUT,
-    _port_checker("current-input-port", (TextInputPort, BinaryInputPort), "an input port"))
+    _port_checker("current-input-port", (TextInputPort, BinaryInputPort), "an input port"),
+    _redirected("input_port"))
 current_output_port = make_parameter(
     CONSOLE_OUTPUT,
-    _port_checker("current-output-port", (TextOutputPort, BinaryOutputPort), "an output port"))
+    _port_checker("current-output-port", (TextOutputPort, BinaryOutputPort), "an output port"),
+    _redirected("output_port"))
 current_error_port = make_parameter(
     CONSOLE_ERROR,
-    _port_checker("current-error-port", (TextOutputPort, BinaryOutputPort), "an output port"))
+    _port_checker("current-error-port", (TextOutputPort, BinaryOutputPort), "an output port"),
+    _redirected("error_port"))
+_PORT_PARAMS = (current_input_port.param, current_output_port.param, current_error_port.param)
 define("scheme base", "current-input-port", current_input_port)
 define("scheme base", "current-output-port", current_output_port)
 define("scheme base", "current-error-port", current_error_port)
