@@ -40,6 +40,19 @@ def _median_us(fn, n: int, repeat: int = 5) -> float:
     return statistics.median(runs)
 
 
+def _side_by_side(fns: dict, n: int, rounds: int = 7) -> dict[str, float]:
+    """Median µs per call of each function, the functions taking turns in every round (so
+    a noisy machine slows them all alike)."""
+    runs: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            runs[name].append((time.perf_counter() - t0) / n * 1e6)
+    return {name: statistics.median(times) for name, times in runs.items()}
+
+
 def _home(files: dict[str, str]) -> Path:
     home = Path(tempfile.mkdtemp(prefix="harness-bench-"))
     (home / "tools").mkdir()
@@ -48,49 +61,69 @@ def _home(files: dict[str, str]) -> Path:
     return home
 
 
+READS_ONE_FIELD = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (equal? (cdr (assoc "tool_name" p)) "rm")
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
+
+
 def scheme_noop(n: int) -> None:
     one = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))"}))
     ten = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))\n" * 10}))
+    reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
     none = Runtime(_home({}))
     py_one = Runtime(_home({}))
-    env = None
     py_one.registry.replace(FileRegistration(
         path="py", tier="unsandboxed",
         hooks=(SchemeHook("pre_tool", lambda payload: NIL, "py", 1, _Env()),)))
-    t_none = _median_us(lambda: none.fire("pre_tool", PAYLOAD), n)
-    t_one = _median_us(lambda: one.fire("pre_tool", PAYLOAD), n)
-    t_ten = _median_us(lambda: ten.fire("pre_tool", PAYLOAD), n)
-    t_py = _median_us(lambda: py_one.fire("pre_tool", PAYLOAD), n)
-    print("1. no-op hook on a 200-byte pre_tool payload (median µs)")
-    print(f"   dispatch, no hooks:               {t_none:8.1f}")
-    print(f"   dispatch, 1 Scheme hook:          {t_one:8.1f}")
-    print(f"   dispatch, 1 Python function hook: {t_py:8.1f}")
-    print(f"   per Scheme callback ((10 - 0)/10): {(t_ten - t_none) / 10:8.1f}")
+    fns = {"none": lambda: none.fire("pre_tool", PAYLOAD),
+           "one": lambda: one.fire("pre_tool", PAYLOAD),
+           "reads": lambda: reads.fire("pre_tool", PAYLOAD),
+           "ten": lambda: ten.fire("pre_tool", PAYLOAD),
+           "py": lambda: py_one.fire("pre_tool", PAYLOAD)}
+    pluggy_hook = _pluggy_hook()
+    if pluggy_hook is not None:
+        fns["pluggy"] = lambda: pluggy_hook(payload=PAYLOAD)
+    t = _side_by_side(fns, n)
+    ratio = (lambda us: f"  ({us / t['pluggy']:.1f}x pluggy)") if "pluggy" in t else \
+        (lambda us: "")
+    print("1. no-op hook on a 200-byte pre_tool payload (median µs, measured in turns)")
+    print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
+    print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
+    print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
+    print(f"   dispatch, 1 Python function hook:       {t['py']:7.1f}{ratio(t['py'])}")
+    print(f"   per no-op Scheme callback ((10 - 0)/10): {(t['ten'] - t['none']) / 10:6.1f}")
+    if "pluggy" in t:
+        print(f"   pluggy, 1 hookimpl:                     {t['pluggy']:7.1f}")
+    else:
+        print("   pluggy: not installed (pip install pluggy to compare)")
+
+
+def _pluggy_hook():
+    """pluggy calling one hookimpl equivalent to the no-op hook (None without pluggy)."""
     try:
         import pluggy
     except ImportError:
-        print("   pluggy: not installed (pip install pluggy to compare)")
-    else:
-        spec = pluggy.HookspecMarker("bench")
-        impl = pluggy.HookimplMarker("bench")
+        return None
+    spec = pluggy.HookspecMarker("bench")
+    impl = pluggy.HookimplMarker("bench")
 
-        class Spec:
-            @spec
-            def pre_tool(self, payload):
-                """a hook"""
+    class Spec:
+        @spec
+        def pre_tool(self, payload):
+            """a hook"""
 
-        class Plugin:
-            @impl
-            def pre_tool(self, payload):
-                return None
+    class Plugin:
+        @impl
+        def pre_tool(self, payload):
+            return None
 
-        pm = pluggy.PluginManager("bench")
-        pm.add_hookspecs(Spec)
-        pm.register(Plugin())
-        t_pluggy = _median_us(lambda: pm.hook.pre_tool(payload=PAYLOAD), n)
-        print(f"   pluggy, 1 hookimpl:               {t_pluggy:8.1f}  "
-              f"(harness/pluggy = {t_one / t_pluggy:.1f}x)")
-    del env
+    pm = pluggy.PluginManager("bench")
+    pm.add_hookspecs(Spec)
+    pm.register(Plugin())
+    return pm.hook.pre_tool
 
 
 class _Env:

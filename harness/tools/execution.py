@@ -76,6 +76,7 @@ class OutputCapture:
         self.max_output = max_output
         self._out = self._err = self._stdin = None
         self.budget.watch = watch_deadline
+        self.budget.reset(None, None)  # no deadline left from the last dispatch to watch
         self._return_to = pool
 
     def __enter__(self) -> Self:
