@@ -3,12 +3,17 @@
     python bench/startup.py
 
 Runs each measurement in a fresh Python process (so nothing is cached in memory):
-cold = no plugin schema cache on disk yet; warm = second start (schema cache present).
-Prints the median of 3 runs of each.
+cold = nothing in the home's .cache/ (every plugin runs --schema, every file is read by
+lark); warm = second start (plugin schemas and read data cached). The children keep
+Python bytecode in a private PYTHONPYCACHEPREFIX, primed by an untimed run, as an
+installed package has its .pyc files; the last row has bytecode off
+(PYTHONDONTWRITEBYTECODE=1, as some shells here set it), so every harness module is
+compiled from source at each start. Prints the median of 5 runs of each.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
@@ -61,26 +66,40 @@ def make_home() -> Path:
     return home
 
 
-def run(home: Path) -> list[float]:
+def run(home: Path, env: dict[str, str]) -> list[float]:
     out = subprocess.run([sys.executable, "-c", CHILD, str(home)], capture_output=True,
-                         text=True, check=True, cwd=ROOT)
+                         text=True, check=True, cwd=ROOT, env=env)
     return [float(x) for x in out.stdout.split()]
+
+
+def child_environments(pycache: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(with bytecode kept in ``pycache``, with bytecode off)."""
+    with_pyc = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with_pyc["PYTHONPYCACHEPREFIX"] = str(pycache)
+    without_pyc = {k: v for k, v in with_pyc.items() if k != "PYTHONPYCACHEPREFIX"}
+    without_pyc["PYTHONDONTWRITEBYTECODE"] = "1"
+    return with_pyc, without_pyc
 
 
 def main() -> None:
     home = make_home()
+    pycache = Path(tempfile.mkdtemp(prefix="harness-startup-pyc-"))
+    with_pyc, without_pyc = child_environments(pycache)
     try:
-        cold, warm = [], []
-        for _ in range(3):
+        run(home, with_pyc)  # writes the bytecode, untimed
+        rows: dict[str, list[list[float]]] = {"cold": [], "warm": [], "warm, no .pyc": []}
+        for _ in range(5):
             shutil.rmtree(home / ".cache", ignore_errors=True)
-            cold.append(run(home))
-            warm.append(run(home))
-        print("ms (median of 3)   import   Runtime()   first fire   total")
-        for name, rows in (("cold", cold), ("warm", warm)):
-            cols = [statistics.median(c) for c in zip(*rows)]
+            rows["cold"].append(run(home, with_pyc))
+            rows["warm"].append(run(home, with_pyc))
+            rows["warm, no .pyc"].append(run(home, without_pyc))
+        print("ms (median of 5)   import   Runtime()   first fire   total")
+        for name, runs in rows.items():
+            cols = [statistics.median(c) for c in zip(*runs)]
             print(f"{name:18} {cols[0]:7.1f} {cols[1]:10.1f} {cols[2]:11.1f} {cols[3]:8.1f}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(pycache, ignore_errors=True)
 
 
 if __name__ == "__main__":

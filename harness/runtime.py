@@ -10,7 +10,8 @@ with Runtime("~/.harness") as rt:
 ```
 
 A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
-path order) and ``harness.toml`` (tiers, limits, timeouts).
+path order) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
+deleted at any time: the plugins' schemas and the read data of the tool files.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from harness.config import Config, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
 from harness.scheme.datatypes import String
+from harness.scheme.parse_cache import ParseCache
 from harness.scheme.printer import write_string
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits, call_scheme, describe_error
@@ -65,6 +67,7 @@ class Runtime:
         self.registry = Registry()
         self.load_errors: dict[str, str] = {}
         self._load_lock = threading.RLock()
+        self.parse_cache = ParseCache(self.home / ".cache" / "parsed")
         self.plugins = PluginSet(self.plugins_dir if load_plugins else self.home / ".none",
                                  home=self.home, schema_timeout=self.config.schema_timeout,
                                  hook_timeout=self.config.hook_timeout,
@@ -85,11 +88,9 @@ class Runtime:
                       if p.is_file() and is_tool_path(str(p.relative_to(self.tools_dir))))
 
     def tier_of(self, path: Path) -> str:
-        try:
-            rel = str(path.resolve().relative_to(self.tools_dir.resolve()))
-        except ValueError:
-            rel = str(path)
-        return self.config.tier_of(rel)
+        # os.path, not pathlib: this runs once per tool file of every start
+        real, root = os.path.realpath(path), os.path.realpath(self.tools_dir) + os.sep
+        return self.config.tier_of(real[len(root):] if real.startswith(root) else str(path))
 
     def limits_for(self, tier: str) -> Limits:
         return self.config.limits[tier]
@@ -97,6 +98,7 @@ class Runtime:
     def load_all(self) -> None:
         for path in self.tool_files():
             self.load_file(path)
+        self.parse_cache.prune()  # older versions of the files
 
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
@@ -105,7 +107,7 @@ class Runtime:
         tier = self.tier_of(path)
         with self._load_lock, using_runtime(self), in_tier(tier):
             try:
-                reg = load_tool_file(path, tier, self.limits_for(tier))
+                reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
             except ToolLoadError as exc:
                 self.registry.fail(str(path), exc.message)
                 self.load_errors[str(path)] = exc.message

@@ -143,6 +143,16 @@ class SchemaCache:
         self._dirty = False
         self._lock = threading.Lock()
 
+    def cached(self, plugin: PluginFile) -> PluginSchemas | None:
+        """The plugin's schemas if the cache holds them for its file as it is now, else None
+        (this runs nothing, so a warm start can skip starting threads for the runs)."""
+        key = os.fspath(plugin.path)
+        try:
+            st = os.stat(key)
+        except OSError:
+            return None
+        return self._lookup(key, [st.st_mtime_ns, st.st_size])
+
     def schemas_of(self, plugin: PluginFile) -> PluginSchemas:
         """The plugin's schemas: from the cache if its file is unchanged, else by running it."""
         key = os.fspath(plugin.path)
@@ -151,11 +161,9 @@ class SchemaCache:
         except OSError as exc:
             return PluginSchemas((), (), (f"cannot stat {key}: {exc.strerror}",))
         stamp = [st.st_mtime_ns, st.st_size]
-        with self._lock:
-            self._load_file()
-            entry = self._entries.get(key)
-            if entry is not None and entry["stamp"] == stamp:
-                return _schemas_from(entry)
+        hit = self._lookup(key, stamp)
+        if hit is not None:
+            return hit
         schemas, cacheable = read_schemas(plugin, self.timeout)
         with self._lock:
             self.runs += 1
@@ -165,6 +173,14 @@ class SchemaCache:
             elif self._entries.pop(key, None) is not None:
                 self._dirty = True
         return schemas
+
+    def _lookup(self, key: str, stamp: list[int]) -> PluginSchemas | None:
+        with self._lock:
+            self._load_file()
+            entry = self._entries.get(key)
+            if entry is not None and entry["stamp"] == stamp:
+                return _schemas_from(entry)
+        return None
 
     def invalidate(self) -> None:
         """Forget every cached answer (the next lookups run the plugins again)."""

@@ -25,6 +25,14 @@ Three steps, each on its own thread:
 """
 
 from harness.reload.files import is_editor_dropping
-from harness.reload.watcher import Watcher
 
 __all__ = ["Watcher", "is_editor_dropping"]
+
+
+def __getattr__(name: str):
+    # Watcher brings in watchdog: import it when a watcher is wanted, not when a runtime
+    # only asks files.py which paths are tool files
+    if name == "Watcher":
+        from harness.reload.watcher import Watcher
+        return Watcher
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

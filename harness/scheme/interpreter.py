@@ -7,6 +7,9 @@ source position; ``format_error`` renders ``FILE:LINE:COL: message`` with a care
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import harness.scheme.forms
@@ -123,10 +126,17 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
         raise SchemeError(condition, where=condition.where) from None
 
 
-def run_source(env: Environment, text: str, name: str = "<string>") -> object:
-    """Evaluate every form of ``text`` in ``env``; return the last value."""
+#: what turns a source text and its name into data and their positions (``read_all``, or a
+#: cache of its results: see parse_cache.py)
+Reader = Callable[[str, str], tuple[list, SourceMap]]
+
+
+def run_source(env: Environment, text: str, name: str = "<string>",
+               read: Reader = read_all) -> object:
+    """Evaluate every form of ``text`` in ``env`` (read with ``read``); return the last
+    value."""
     register_source(name, text)
-    forms, smap = read_all(text, name)
+    forms, smap = read(text, name)
     prescan(env, forms)
     result = None
     for form in forms:
@@ -134,13 +144,13 @@ def run_source(env: Environment, text: str, name: str = "<string>") -> object:
     return result
 
 
-def run_file(env: Environment, path: str | Path) -> object:
+def run_file(env: Environment, path: str | Path, read: Reader = read_all) -> object:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise SchemeError(ErrorObject(f"cannot read {path}: {e.strerror}", (), "file")) from None
-    return run_source(env, text, str(path))
+    return run_source(env, text, str(path), read)
 
 
 def eval_datum(env: Environment, datum: object) -> object:
@@ -157,11 +167,26 @@ def interaction_environment() -> Environment:
     return _interaction
 
 
+# How a library file imported by the code being loaded is read (tool loading sets its parse
+# cache here: the first tool file of a start imports (harness tools) from a .sld file).
+_library_reader: ContextVar[Reader] = ContextVar("library_reader", default=read_all)
+
+
+@contextmanager
+def libraries_read_with(read: Reader) -> Iterator[None]:
+    """Within this block, scheme_lib files that imports load are read with ``read``."""
+    token = _library_reader.set(read)
+    try:
+        yield
+    finally:
+        _library_reader.reset(token)
+
+
 def load_library_file(path: Path) -> None:
     """Evaluate a scheme_lib .sld file (its define-library forms register themselves)."""
     env = make_environment("unsandboxed", budget_check="flag", imports=(), name=str(path))
     env.trusted = True
-    run_file(env, path)
+    run_file(env, path, read=_library_reader.get())
 
 
 # -- import and define-library -------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """The reader: Scheme source text -> data, with the position of every pair.
 
-The grammar lives in grammar.lark; ``DatumBuilder`` (a lark Transformer run inside the LALR
+The grammar lives in grammar.lark; ``DatumBuilder`` (the transformer run inside lark's LALR
 parser, so no parse tree is built) turns tokens into values. Every callback returns a
 ``(value, line, col)`` triple so that list callbacks can record the position of each
-element in a ``SourceMap``.
+element in a ``SourceMap``. lark is imported on the first read, not with this module: a
+start whose tool files all come from the parse cache never needs it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from harness.scheme.datatypes import (
     EOF,
@@ -27,6 +26,10 @@ from harness.scheme.datatypes import (
 )
 from harness.scheme.errors import ReadError, SizeLimitExceeded, SourcePos
 from harness.scheme.extent import MAX_NESTING, datum_end, unclosed_opener
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 CHAR_NAMES = {
     "alarm": "\a", "backspace": "\b", "delete": "\x7f", "escape": "\x1b", "newline": "\n",
@@ -56,6 +59,11 @@ class SourceMap:
 
     def add(self, pair: list, line: int, col: int) -> None:
         self._pos[id(pair)] = (pair, line, col)
+
+    @property
+    def entries(self) -> dict[int, tuple[object, int, int]]:
+        """What ``add`` fills: id(pair) -> (pair, line, col) (for the parse cache's loops)."""
+        return self._pos
 
     def pos_of(self, datum: object) -> SourcePos | None:
         entry = self._pos.get(id(datum))
@@ -106,11 +114,13 @@ def _parse_number(text: str, where: SourcePos):
         raise ReadError(f"number literal too large: {exc.message}", where) from None
 
 
-class DatumBuilder(Transformer):
-    """Builds Scheme data from tokens; records pair positions in ``source_map``."""
+class DatumBuilder:
+    """Builds Scheme data from tokens; records pair positions in ``source_map``.
+
+    lark calls the method named after each grammar rule (a plain class will do: every rule
+    has one, so lark's Transformer base, and its import, are not needed)."""
 
     def __init__(self, source_map: SourceMap) -> None:
-        super().__init__()
         self.reset(source_map)
 
     def reset(self, source_map: SourceMap) -> None:
@@ -281,6 +291,7 @@ def _get_parser() -> tuple[Lark, DatumBuilder]:
     try:
         return _local.parser
     except AttributeError:
+        from lark import Lark
         builder = DatumBuilder(SourceMap("<string>", ""))
         parser = Lark(_GRAMMAR.read_text(), parser="lalr", lexer="contextual", cache=True,
                       maybe_placeholders=False, transformer=builder)
@@ -408,6 +419,7 @@ def _position(text: str, name: str, offset: int) -> SourcePos:
 
 
 def _read_error(exc: UnexpectedInput, text: str, name: str) -> ReadError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedEOF) or (
             isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         opener = unclosed_opener(text)
@@ -438,6 +450,7 @@ def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
     """Read every datum of ``text``; return them with the positions of their pairs."""
     smap = SourceMap(name, text)
     parser, builder = _get_parser()
+    from lark.exceptions import UnexpectedInput  # loaded by _get_parser: a dict lookup now
     builder.reset(smap)
     try:
         blanked = _blank_block_comments(text, name)

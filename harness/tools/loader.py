@@ -7,8 +7,10 @@ import hashlib
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, Vector, list_to_py
-from harness.scheme.interpreter import make_environment, run_source
+from harness.scheme.interpreter import libraries_read_with, make_environment, run_source
 from harness.scheme.libraries import PRELUDE_LIBRARIES
+from harness.scheme.parse_cache import ParseCache
+from harness.scheme.reader import read_all
 from harness.tools.context import current_context_name, loading
 from harness.tools.execution import Limits, call_scheme, describe_error
 from harness.tools.registry import FileRegistration, SchemeHook, SchemeTool
@@ -132,22 +134,27 @@ def _conventional_tool(env, path: str) -> SchemeTool | None:
     return _make_tool(name, clauses, path, env, f"{path}: tool {name}")
 
 
-def load_tool_source(path: str, text: str, tier: str, limits: Limits) -> FileRegistration:
-    """Evaluate ``text`` (the contents of ``path``) and return what it registered."""
-    # code counts steps when its tier has a step budget (always, by default, when sandboxed)
-    env = make_environment(tier, "steps" if limits.steps is not None else "flag",
-                           imports=TOOL_PRELUDE, name=path)
-    env.dynamic["%context-name%"] = current_context_name
-    collector = LoadCollector(path, env)
+def load_tool_source(path: str, text: str, tier: str, limits: Limits,
+                     parse_cache: ParseCache | None = None) -> FileRegistration:
+    """Evaluate ``text`` (the contents of ``path``) and return what it registered. With
+    ``parse_cache`` an unchanged text is not read again (its evaluation still runs)."""
+    read = read_all if parse_cache is None else parse_cache.read
+    with libraries_read_with(read):  # the prelude's .sld files too
+        # code counts steps when its tier has a step budget (always, by default, when
+        # sandboxed)
+        env = make_environment(tier, "steps" if limits.steps is not None else "flag",
+                               imports=TOOL_PRELUDE, name=path)
+        env.dynamic["%context-name%"] = current_context_name
+        collector = LoadCollector(path, env)
 
-    def load():
-        with loading(collector):
-            run_source(env, text, path)
-            conventional = _conventional_tool(env, path)
-            if conventional is not None:
-                collector.tools.insert(0, conventional)
+        def load():
+            with loading(collector):
+                run_source(env, text, path, read)
+                conventional = _conventional_tool(env, path)
+                if conventional is not None:
+                    collector.tools.insert(0, conventional)
 
-    result = call_scheme(load, (), limits)
+        result = call_scheme(load, (), limits)
     if result.error is not None:
         raise ToolLoadError(path, describe_error(result.error))
     names = [t.name for t in collector.tools]
@@ -159,9 +166,11 @@ def load_tool_source(path: str, text: str, tier: str, limits: Limits) -> FileReg
                             digest=hashlib.sha256(text.encode()).hexdigest())
 
 
-def load_tool_file(path: Path, tier: str, limits: Limits) -> FileRegistration:
+def load_tool_file(path: Path, tier: str, limits: Limits,
+                   parse_cache: ParseCache | None = None) -> FileRegistration:
+    """Read and evaluate the tool file ``path`` (see ``load_tool_source``)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ToolLoadError(str(path), f"{path}: cannot read: {exc}") from None
-    return load_tool_source(str(path), text, tier, limits)
+    return load_tool_source(str(path), text, tier, limits, parse_cache)

@@ -1,0 +1,248 @@
+"""What the reader made of a source text, kept on disk and keyed by a hash of the text.
+
+Reading with lark was the largest part of loading an unchanged tool file, so a start
+whose files have not changed reads them back from here instead (and never imports lark).
+Only the read is cached: every load still expands, compiles and runs every form, so
+what a file does when it loads (``register-hook``, ``define-tool``, output, errors)
+happens each time.
+
+An entry is the data and the position of each of their pairs, encoded as nested tuples
+of plain values, written with ``marshal`` after a digest of the payload. The key hashes
+the text with the sources that decide the reader's output (grammar, reader, number
+syntax, data types, this encoding), so changing any of them invalidates every entry.
+A missing, truncated, corrupt or foreign entry is a miss: the text is read again and
+the entry rewritten. Read errors are never cached. Data with shared structure (datum
+labels) or deeper than ``MAX_CACHED_DEPTH`` is read each time. Entries are written to a
+temporary file and renamed, so concurrent writers never leave half an entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import tempfile
+import time
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
+from harness.scheme.reader import SourceMap, read_all
+
+__all__ = ["MAX_CACHED_DEPTH", "PRUNE_AFTER", "ParseCache"]
+
+#: data nested deeper than this are read each time (the decoder recurses once per level)
+MAX_CACHED_DEPTH = 200
+#: seconds an entry no start has read is kept (see ``ParseCache.prune``)
+PRUNE_AFTER = 24 * 3600.0
+
+_MAGIC = b"harness-read 1\n"
+_DIGEST_SIZE = 16
+_SUFFIX = ".read"
+# tags of the encoded compound values (atoms marshal as themselves; a symbol is its name)
+_PAIRS, _STRING, _CHAR, _VECTOR, _FRACTION = range(5)
+_HERE = Path(__file__).parent
+_READER_SOURCES = ("grammar.lark", "reader.py", "numparse.py", "datatypes.py", "parse_cache.py")
+
+
+class _Uncacheable(Exception):
+    """The data cannot be encoded faithfully (shared structure, too deep, unknown type)."""
+
+
+class ParseCache:
+    """Read results of source texts, stored as one file per distinct text in ``directory``.
+
+    ``hits`` and ``misses`` count the reads this cache answered and the reads it passed to
+    the reader; ``used`` holds the keys of every text read so far (see ``prune``).
+    """
+
+    def __init__(self, directory: str | os.PathLike) -> None:
+        self.directory = Path(directory)
+        self.hits = 0
+        self.misses = 0
+        self.used: set[str] = set()
+
+    def read(self, text: str, name: str) -> tuple[list, SourceMap]:
+        """Like ``reader.read_all(text, name)``: the data of ``text`` and their positions."""
+        fingerprint = _reader_fingerprint()
+        if fingerprint is None:
+            return read_all(text, name)
+        key = hashlib.sha256(fingerprint + text.encode("utf-8", "surrogatepass")).hexdigest()
+        self.used.add(key)
+        path = self.directory / (key + _SUFFIX)
+        cached = _load(path, text, name)
+        if cached is not None:
+            self.hits += 1
+            return cached
+        self.misses += 1
+        forms, smap = read_all(text, name)  # a ReadError leaves here: errors are not cached
+        blob = _encode_entry(forms, smap)
+        if blob is not None:
+            try:
+                _write_atomically(path, blob)
+            except OSError:
+                pass  # a read-only or full disk only costs the next start a read
+        return forms, smap
+
+    def prune(self, min_age: float = PRUNE_AFTER) -> None:
+        """Delete the entries this cache did not read that are older than ``min_age`` seconds
+        (older versions of files; the age spares what another runtime of the process read,
+        such as a library only the first runtime loads)."""
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return
+        too_old = time.time() - min_age
+        for name in names:
+            if not name.endswith(_SUFFIX) or name[:-len(_SUFFIX)] in self.used:
+                continue
+            path = self.directory / name
+            try:
+                if path.stat().st_mtime < too_old:
+                    path.unlink()
+            except OSError:
+                pass  # another process removed or replaced it first
+
+
+@cache
+def _reader_fingerprint() -> bytes | None:
+    """A digest of the sources that decide what the reader returns (None when they cannot
+    be read, as in a bytecode-only install: then nothing is cached)."""
+    digest = hashlib.sha256(_MAGIC)
+    try:
+        for name in _READER_SOURCES:
+            digest.update((_HERE / name).read_bytes())
+    except OSError:
+        return None
+    return digest.digest()
+
+
+# -- entries ----------------------------------------------------------------------------------
+def _load(path: Path, text: str, name: str) -> tuple[list, SourceMap] | None:
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    header = len(_MAGIC) + _DIGEST_SIZE
+    if not blob.startswith(_MAGIC):
+        return None
+    payload = blob[header:]
+    if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_MAGIC):header]:
+        return None
+    smap = SourceMap(name, text)
+    try:
+        positions = smap.entries
+        forms = [_decode(x, positions) for x in marshal.loads(payload)]
+    except Exception:  # noqa: BLE001 - whatever a damaged entry does, it is only a miss
+        return None
+    return forms, smap
+
+
+def _encode_entry(forms: list, smap: SourceMap) -> bytes | None:
+    try:
+        payload = marshal.dumps(tuple(_encode(f, smap, 0, set()) for f in forms))
+    except (_Uncacheable, ValueError):  # ValueError: marshal's own nesting limit
+        return None
+    return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)  # readers see no entry or a whole one
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# -- encoding -----------------------------------------------------------------------------------
+def _encode(x: object, smap: SourceMap, depth: int, seen: set[int]) -> object:
+    cls = x.__class__
+    if cls is Symbol:
+        return x.name
+    if cls is bool or cls is int or cls is float or cls is complex:
+        return x
+    if x is NIL:
+        return None
+    if depth >= MAX_CACHED_DEPTH:
+        raise _Uncacheable
+    if cls is list:
+        items: list = []
+        where: list[int] = []
+        while x.__class__ is list:
+            _visit(x, seen)
+            pos = smap.pos_of(x)
+            where += (pos.line, pos.col) if pos is not None else (-1, -1)
+            items.append(_encode(x[0], smap, depth + 1, seen))
+            x = x[1]
+        tail = None if x is NIL else _encode(x, smap, depth + 1, seen)
+        return (_PAIRS, tuple(items), tuple(where), tail)
+    if cls is String:
+        return (_STRING, x.s)
+    if cls is Char:
+        return (_CHAR, x.c)
+    if cls is Vector:
+        _visit(x, seen)
+        return (_VECTOR, tuple(_encode(v, smap, depth + 1, seen) for v in x.items))
+    if cls is Bytevector:
+        return bytes(x.b)
+    if cls is Fraction:
+        return (_FRACTION, x.numerator, x.denominator)
+    raise _Uncacheable  # a kind of datum this encoding does not know: read it each time
+
+
+def _visit(x: object, seen: set[int]) -> None:
+    if id(x) in seen:
+        raise _Uncacheable  # shared or cyclic structure (datum labels)
+    seen.add(id(x))
+
+
+def _decode(x: object, positions: dict) -> object:
+    cls = x.__class__
+    if cls is str:
+        return _intern(x)
+    if cls is tuple:
+        tag = x[0]
+        if tag == _PAIRS:
+            return _decode_pairs(x, positions)
+        if tag == _STRING:
+            return String(x[1])
+        if tag == _CHAR:
+            return Char.of(x[1])
+        if tag == _VECTOR:
+            return Vector([_decode(v, positions) for v in x[1]])
+        if tag == _FRACTION:
+            return Fraction(x[1], x[2])
+        raise ValueError(f"unknown tag {tag!r}")
+    if x is None:
+        return NIL
+    if cls is bytes:
+        return Bytevector(bytearray(x))
+    if cls is bool or cls is int or cls is float or cls is complex:
+        return x
+    raise ValueError(f"unexpected {cls.__name__} in a cache entry")
+
+
+def _decode_pairs(x: tuple, positions: dict) -> list:
+    _, items, where, tail = x
+    result = NIL if tail is None else _decode(tail, positions)
+    intern = _intern
+    for i in range(len(items) - 1, -1, -1):
+        item = items[i]
+        # symbols are most of the atoms: decoded here, not by a call
+        value = intern(item) if item.__class__ is str else _decode(item, positions)
+        result = [value, result]
+        line = where[2 * i]
+        if line >= 0:
+            positions[id(result)] = (result, line, where[2 * i + 1])
+    return result
+
+
+_intern = Symbol.intern
