@@ -17,6 +17,7 @@ seconds = 30.0
 hook_timeout = 30.0
 tool_timeout = 30.0
 schema_timeout = 10.0
+concurrent_observers = true   # observe/advisory plugins run at once (up to 8); false, or N
 
 [failure]                     # what a hook that crashes or times out counts as
 "plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
@@ -26,10 +27,10 @@ schema_timeout = 10.0
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
@@ -50,6 +51,8 @@ class Config:
     hook_timeout: float = 30.0
     tool_timeout: float = 30.0
     schema_timeout: float = 10.0
+    #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
+    concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
@@ -83,10 +86,15 @@ def load_config(path: Path) -> Config:
     """Read ``path`` (a missing file means the defaults)."""
     config = Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return config
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    import tomllib  # only a home with a harness.toml pays for the TOML parser's import
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
@@ -123,7 +131,23 @@ def load_config(path: Path) -> Config:
     for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
         if key in plugins:
             setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
+    if "concurrent_observers" in plugins:
+        config.concurrent_observers = _concurrency(path, plugins["concurrent_observers"],
+                                                   config.concurrent_observers)
     return config
+
+
+def _concurrency(path: Path, value, default: int) -> int:
+    """[plugins] concurrent_observers: true (the default bound), false (one at a time) or
+    a positive number of plugins at once."""
+    if value is True:
+        return default
+    if value is False:
+        return 1
+    if isinstance(value, int) and value > 0:
+        return value
+    raise ConfigError(f"{path}: plugins.concurrent_observers must be true, false or a "
+                      "positive integer")
 
 
 def _megabytes(path: Path, key: str, table: dict, default: int | None) -> int | None:

@@ -71,7 +71,8 @@ class Runtime:
         self.plugins = PluginSet(self.plugins_dir if load_plugins else self.home / ".none",
                                  home=self.home, schema_timeout=self.config.schema_timeout,
                                  hook_timeout=self.config.hook_timeout,
-                                 tool_timeout=self.config.tool_timeout)
+                                 tool_timeout=self.config.tool_timeout,
+                                 concurrent_observers=self.config.concurrent_observers)
         self.dispatcher = Dispatcher(self, permission_handler)
         self.load_all()
         self._watcher = None

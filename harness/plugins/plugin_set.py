@@ -4,6 +4,10 @@
 which point (in plugin-name order), which tools they provide, and calls them with the
 home's timeouts and environment. `reload()` swaps in a new state in one step, so a
 concurrent `hooks_for` sees the old set or the new one, never a mix.
+
+The plugins of a point whose answers are never combined (observe, advisory) run at the
+same time, up to `concurrent_observers` of them; every other point calls its plugins one
+after the other, in name order. Results always come back in name order.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.bridge import dumps
-from harness.hooks.catalogue import hook_point
+from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.outcome import Problem, problem
 from harness.plugins.discovery import PluginFile, discover
 from harness.plugins.invoke import (
@@ -24,13 +28,19 @@ from harness.plugins.invoke import (
     HookCallResult,
     ToolCallResult,
     call_hook,
+    call_hooks,
     call_tool,
 )
 from harness.plugins.schema_cache import SCHEMA_TIMEOUT, SchemaCache
 
-__all__ = ["Plugin", "PluginSet"]
+__all__ = ["CONCURRENT_OBSERVERS", "Plugin", "PluginSet"]
 
 _SCHEMA_WORKERS = 8  # --schema runs of a cold start go in parallel
+#: how many plugins of one observe / advisory point may run at once by default
+CONCURRENT_OBSERVERS = 8
+#: combine rules that never read an answer into the outcome: their plugins' order of
+#: running cannot change what a dispatch returns (answers are still listed in name order)
+_ORDER_FREE_RULES = ("observe", "advisory")
 
 
 @dataclass(frozen=True)
@@ -60,12 +70,15 @@ class PluginSet:
 
     `home` (optional) is exported to plugins as HARNESS_HOME and CHIBI_HOME and holds the
     schema cache file (`home/.cache/plugin-schemas.json`) unless `cache` is given.
+    `concurrent_observers` bounds how many plugins of an observe / advisory point run at
+    once (1: one after the other, like every other point).
     """
 
     def __init__(self, plugins_dir: str | os.PathLike, *, home: str | os.PathLike | None = None,
                  cache: SchemaCache | None = None, schema_timeout: float = SCHEMA_TIMEOUT,
                  hook_timeout: float = HOOK_TIMEOUT, tool_timeout: float = TOOL_TIMEOUT,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None,
+                 concurrent_observers: int = CONCURRENT_OBSERVERS) -> None:
         self.plugins_dir = Path(plugins_dir)
         if cache is None:
             cache_file = Path(home) / ".cache" / "plugin-schemas.json" if home else None
@@ -73,6 +86,7 @@ class PluginSet:
         self.cache = cache
         self.hook_timeout = hook_timeout
         self.tool_timeout = tool_timeout
+        self.concurrent_observers = max(1, concurrent_observers)
         self.env = dict(env or {})
         if home is not None:
             self.env.setdefault("HARNESS_HOME", os.fspath(home))
@@ -86,8 +100,14 @@ class PluginSet:
         """Discover the plugins again and read their schemas (cached when unchanged)."""
         problems: list[Problem] = []
         files = discover(self.plugins_dir, problems)
-        with ThreadPoolExecutor(max_workers=max(1, min(_SCHEMA_WORKERS, len(files)))) as pool:
-            declared = list(pool.map(self.cache.schemas_of, files))
+        # a warm start answers from the cache; only changed plugins are run, in parallel
+        declared = [self.cache.cached(f) for f in files]
+        stale = [i for i, schemas in enumerate(declared) if schemas is None]
+        if stale:
+            with ThreadPoolExecutor(max_workers=min(_SCHEMA_WORKERS, len(stale))) as pool:
+                for i, schemas in zip(stale, pool.map(self.cache.schemas_of,
+                                                      [files[i] for i in stale])):
+                    declared[i] = schemas
         plugins = []
         for file, schemas in zip(files, declared):
             problems.extend(problem(file.source, message) for message in schemas.problems)
@@ -133,13 +153,17 @@ class PluginSet:
         return call_hook(plugin, point, payload, self.hook_timeout, env=self.env)
 
     def call_hooks(self, point: str, payload: Mapping) -> list[HookCallResult]:
-        """Call every plugin registered for `point`, in order (the payload is encoded once);
-        one plugin's failure never stops the others."""
-        plugins = self.hooks_for(point)
+        """Call every plugin registered for `point` (the payload is encoded once); results
+        in name order. On an observe / advisory point up to `concurrent_observers` run at
+        once, elsewhere one after the other. One plugin's failure never stops the others."""
+        plugins = self._state.by_hook.get(point)
         if not plugins:
+            if point not in HOOK_POINTS:
+                hook_point(point)  # an unknown name is an error even with no plugins
             return []
-        data = dumps(payload)
-        return [self.call_hook(plugin, point, data) for plugin in plugins]
+        order_free = hook_point(point).combine in _ORDER_FREE_RULES
+        return call_hooks(plugins, point, dumps(payload), self.hook_timeout, env=self.env,
+                          at_once=self.concurrent_observers if order_free else 1)
 
     def call_tool(self, name: str, args: Mapping | bytes) -> ToolCallResult | None:
         """Run the tool `name` (None if no plugin provides it)."""

@@ -1,9 +1,14 @@
 """Calling plugins: the hook and tool conventions, and every way a plugin can misbehave."""
 
+import errno
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+import pytest
 from plugin_helpers import fixture_plugin, write_plugin
 
 from harness.bridge import dumps
@@ -193,3 +198,86 @@ def test_run_plugin_with_arguments_and_no_stdin(tmp_path):
     run = run_plugin(plugin.path, ("--schema",), b"", 5)
     assert run.stdout == b"args:--schema\n"
     assert run.exit_code == 0 and run.error is None
+
+
+def test_plugin_that_closes_stdout_and_keeps_running_is_timed_out(tmp_path):
+    plugin = script(tmp_path, "cat > /dev/null\necho '{}'\nexec >&-\nsleep 30\n")
+    result = call_hook(plugin, "on_start", {}, 0.5)
+    assert result.error.startswith("timed out after 0.5 s")
+
+
+# --- what the plugin inherits --------------------------------------------------------------------
+
+def test_plugin_inherits_no_descriptor_of_the_host_but_stderr(tmp_path):
+    read_end, write_end = os.pipe()
+    os.set_inheritable(write_end, True)  # as a host's own inherited descriptors may be
+    try:
+        result = call_hook(script(tmp_path, "ls /proc/$$/fd | tr '\\n' ' '\n"), "on_end", {}, 5)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    fds = set(map(int, result.answer.split()))
+    assert {0, 1, 2} <= fds and write_end not in fds
+
+
+def test_plugin_starts_with_sigpipe_at_its_default(tmp_path):
+    # Python ignores SIGPIPE; a plugin writing into a closed pipe must still die of it
+    result = call_hook(script(tmp_path, "grep SigIgn /proc/$$/status\n"), "on_end", {}, 5)
+    ignored = int(result.answer.split()[1], 16)
+    assert not ignored & (1 << (signal.SIGPIPE - 1))
+
+
+def test_host_with_stdin_and_stdout_closed(tmp_path):
+    echo = fixture_plugin("echo_hook")
+    program = ("import os, sys; os.close(0); os.close(1)\n"
+               "from harness.plugins.discovery import PluginFile\n"
+               "from harness.plugins.invoke import call_hook\n"
+               f"r = call_hook(PluginFile('echo_hook', {str(echo.path)!r}), 'on_end', {{'a': 1}},"
+               " 5)\n"
+               "sys.stderr.write(repr(r.answer['stdin']))\n")
+    done = subprocess.run([sys.executable, "-c", program], stderr=subprocess.PIPE, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=30, check=False)
+    assert done.stderr == "{'a': 1}"
+
+
+# --- without pidfd (not Linux >= 5.3): the plugin's exit is polled for ---------------------------
+
+@pytest.fixture
+def no_pidfd(monkeypatch):
+    def refuse(pid, flags=0):
+        raise OSError(errno.ENOSYS, "no pidfd here")
+    monkeypatch.setattr(os, "pidfd_open", refuse)
+
+
+def test_without_pidfd_answers(no_pidfd):
+    result = call_hook(fixture_plugin("echo_hook"), "pre_message", PAYLOAD, 10)
+    assert result.answer["stdin"] == PAYLOAD and result.exit_code == 0
+
+
+def test_without_pidfd_a_hang_is_killed(tmp_path, no_pidfd, monkeypatch):
+    pid_file = tmp_path / "pids"
+    monkeypatch.setenv("FIXTURE_PID_FILE", str(pid_file))
+    result = call_hook(fixture_plugin("hang"), "pre_message", PAYLOAD, 0.5)
+    assert result.error.startswith("timed out after 0.5 s")
+    leader, _ = map(int, pid_file.read_text().split())
+    assert alive_in_group(leader) == [] or _settles_empty(leader)
+
+
+def test_without_pidfd_a_descendant_holding_stdout_does_not_hold_the_call(no_pidfd):
+    result = call_hook(fixture_plugin("daemon"), "on_start", {}, 10)
+    assert result.answer == {} and result.error is None
+
+
+def test_without_pidfd_early_exit_and_crash(no_pidfd):
+    payload = {"request_body": {"messages": ["x" * 2_000_000]}}
+    early = call_hook(fixture_plugin("early_exit"), "pre_api_request", payload, 5)
+    assert early.answer == {"request_body": {"temperature": 0.1}}
+    assert call_hook(fixture_plugin("crash"), "pre_message", PAYLOAD, 5).error == \
+        "exited with code 3"
+
+
+def _settles_empty(pgid: int) -> bool:
+    deadline = time.monotonic() + 2
+    while alive_in_group(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return alive_in_group(pgid) == []
