@@ -83,6 +83,9 @@ class _Round:
     them in dispatch order whichever rule step found them.
     """
 
+    __slots__ = ("_found", "_position", "answers", "failed", "payload", "permission_handler",
+                 "point")
+
     def __init__(self, point: HookPoint, payload: dict, answers: Sequence[tuple[str, object]],
                  permission_handler: PermissionHandler | None, failed: Sequence[str]) -> None:
         self.point = point
@@ -381,7 +384,7 @@ def combine(point: HookPoint | str, payload: dict | None,
     ignored here (the dispatcher reports them). `permission_handler(name, payload)` decides
     permission hooks that no hook denied; without one they are denied (fail-safe).
     """
-    if isinstance(point, str):
+    if type(point) is not HookPoint:
         point = hook_point(point)
     state = _Round(point, payload if isinstance(payload, dict) else {}, answers,
                    permission_handler, failed)

@@ -76,7 +76,6 @@ class OutputCapture:
         self.max_output = max_output
         self._out = self._err = self._stdin = None
         self.budget.watch = watch_deadline
-        self.budget.reset(None, None)  # no deadline left from the last dispatch to watch
         self._return_to = pool
 
     def __enter__(self) -> Self:
@@ -85,7 +84,9 @@ class OutputCapture:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.budget.__exit__()
+        budget = self.budget
+        budget.__exit__()
+        budget.deadline = None  # the next dispatch must not watch this one's deadline
         restore(self._restore)
         if self._return_to is not None:
             self._return_to.append(self)
