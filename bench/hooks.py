@@ -1,11 +1,12 @@
 """Hook runtime costs, side by side in one run.
 
-    python bench/hooks.py [--n N]
+    python bench/hooks.py [--n N] [--profile]
 
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
-   with a plain Python hook function called through the same dispatcher, and with pluggy
-   calling an equivalent hookimpl (if pluggy is installed; bench only).
+   with a hook that reads one field, a plain Python hook function called through the same
+   dispatcher, and pluggy calling an equivalent hookimpl (if pluggy is installed; bench
+   only). The variants take turns in every round, so load slows them alike.
 2. a 1 MB pre_api_request (200 messages) through one Scheme hook that reads one field and
    returns a small merge: ms per dispatch.
 """
@@ -153,10 +154,27 @@ def big_request(n: int) -> None:
     print(f"   dispatch: {ms:.2f} ms")
 
 
+def profile(n: int) -> None:
+    """cProfile of n dispatches to the hook that reads a field: where the time goes."""
+    import cProfile
+    import pstats
+    rt = Runtime(_home({"a.scm": READS_ONE_FIELD}))
+    for _ in range(100):
+        rt.fire("pre_tool", PAYLOAD)
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: [rt.fire("pre_tool", PAYLOAD) for _ in range(n)])
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--profile", action="store_true",
+                    help="profile dispatches to one Scheme hook instead of timing")
     args = ap.parse_args()
+    if args.profile:
+        profile(args.n)
+        return
     print(f"Python {sys.version.split()[0]}")
     scheme_noop(args.n)
     big_request(args.n)
