@@ -20,7 +20,7 @@ from pathlib import Path
 from harness.bridge import dumps, loads
 from harness.hooks.catalogue import HOOK_POINTS, closest_hook_name
 from harness.plugins.discovery import PluginFile
-from harness.plugins.invoke import run_plugin
+from harness.plugins.process import run_plugin
 
 __all__ = ["SCHEMA_TIMEOUT", "PluginSchemas", "SchemaCache", "parse_schema_output",
            "read_schemas"]

@@ -14,7 +14,8 @@ from plugin_helpers import fixture_plugin, write_plugin
 from harness.bridge import dumps
 from harness.hooks.outcome import NO_ANSWER
 from harness.plugins.discovery import PluginFile
-from harness.plugins.invoke import call_hook, call_tool, run_plugin
+from harness.plugins.invoke import call_hook, call_tool
+from harness.plugins.process import run_plugin
 
 PAYLOAD = {"prompt": "hi", "context_name": "default", "summary": ""}
 

@@ -1,0 +1,395 @@
+"""Run plugin executables as subprocesses, safely.
+
+One function, `run_plugins`, owns the subprocesses: it starts each plugin with posix_spawn
+in a session of its own, feeds stdin and reads stdout together (so neither side can
+dead-lock on a full pipe), caps what it keeps of stdout, and on a timeout or an overflow
+kills the plugin's whole process group; every plugin is reaped. Several plugins can run at
+once, all watched by one selector on the calling thread (a pidfd per plugin says when it
+exits). The plugin's stderr goes straight to ours.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import selectors
+import signal
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["MAX_OUTPUT", "ProcessRun", "run_plugin", "run_plugins"]
+
+#: bytes of stdout kept; beyond this the plugin is killed and the call fails
+MAX_OUTPUT = 16 * 1024 * 1024
+
+_CHUNK = 64 * 1024
+_READS_PER_WAKE = 16  # chunks read per wake-up at most, so one flood cannot starve the rest
+_POLL = 0.05  # without a pidfd: how often a silent plugin is checked for having exited
+_EOF_POLL = 0.001  # ... and once it closed stdout (it is about to exit)
+_EXIT_GRACE = 0.1  # after the plugin exits, how long descendants may keep stdout open
+# poll(2) is cheaper than epoll for the few descriptors of a dispatch (no epoll_create/ctl)
+_Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)
+
+
+@dataclass(frozen=True)
+class ProcessRun:
+    """What one run of a plugin produced. `error` is set when it failed to start, timed
+    out or overflowed (then `stdout` is empty); a non-zero exit is only `exit_code`."""
+
+    stdout: bytes
+    exit_code: int | None
+    duration: float
+    error: str | None = None
+
+
+def run_plugin(path: str | os.PathLike, args: Sequence[str], stdin_data: bytes,
+               timeout: float, *, env: Mapping[str, str] | None = None,
+               max_output: int = MAX_OUTPUT) -> ProcessRun:
+    """Run `path args...` in its own session with `stdin_data` on stdin.
+
+    Returns its stdout (at most `max_output` bytes) and exit code. On a timeout or an
+    overflow the whole process group is killed; the plugin is always reaped. A plugin that
+    exits without reading stdin is fine; descendants that keep stdout open after the
+    plugin exited are left alone (stdout is closed on them).
+    """
+    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output)[0]
+
+
+def run_plugins(paths: Sequence[str | os.PathLike], args: Sequence[str], stdin_data: bytes,
+                timeout: float, *, env: Mapping[str, str] | None = None,
+                max_output: int = MAX_OUTPUT, at_once: int = 1) -> list[ProcessRun]:
+    """`run_plugin` for each of `paths`, at most `at_once` running at a time, all watched by
+    one selector on this thread (no threads). Each gets `timeout` from its own start.
+    Results in the order of `paths`. If interrupted, every running plugin's group is killed
+    and every started plugin is reaped."""
+    environment = os.environ if env is None else env
+    inherited = _inheritable_fds()  # the host's: the same for every plugin of this call
+    at_once = max(1, at_once)
+    waiting = deque(enumerate(paths))
+    running: dict[int, _Exchange] = {}
+    runs: list[ProcessRun] = [_NOT_RUN] * len(paths)
+    with _Selector() as selector:
+        try:
+            while waiting or running:
+                while waiting and len(running) < at_once:
+                    index, path = waiting.popleft()
+                    exchange = _Exchange.start([os.fspath(path), *args], environment,
+                                               inherited, stdin_data, max_output, timeout,
+                                               selector)
+                    if isinstance(exchange, ProcessRun):
+                        runs[index] = exchange
+                    else:
+                        running[index] = exchange
+                wait = _finish_done(running, runs)
+                if wait is not None:
+                    for key, _ in selector.select(wait):
+                        key.data.on_ready(key.fd)
+        finally:
+            for exchange in running.values():  # only left here when interrupted
+                exchange.end("interrupted")
+    return runs
+
+
+_NOT_RUN = ProcessRun(b"", None, 0.0, "not run")
+
+
+def _finish_done(running: dict[int, _Exchange], runs: list[ProcessRun]) -> float | None:
+    """End (and reap) the plugins that are done; how long to wait for the others, or None
+    when one ended (so its place can go to the next plugin first) or none is running."""
+    now = time.monotonic()
+    wait: float | None = None
+    ended = False
+    for index, exchange in list(running.items()):
+        ending, until = exchange.state(now)
+        if ending is None:
+            wait = until if wait is None else min(wait, until)
+        else:
+            runs[index] = exchange.end(ending)
+            del running[index]
+            ended = True
+    return None if ended else wait
+
+
+class _Exchange:
+    """One running plugin: writes its stdin and reads its stdout, as the selector reports
+    them ready, until it has exited and stdout is at EOF, or its deadline passes, or stdout
+    overflows. Only the plugin's own exit is waited for: a descendant still holding stdout
+    gets _EXIT_GRACE seconds, then is left alone."""
+
+    def __init__(self, child: _Child, stdin_data: bytes, max_output: int, start: float,
+                 timeout: float, selector: selectors.BaseSelector) -> None:
+        self.child = child
+        self.data = memoryview(stdin_data)
+        self.written = 0
+        self.max_output = max_output
+        self.start = start
+        self.timeout = timeout
+        self.deadline = start + timeout
+        self.selector = selector
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.reading = True
+        self.exited_at: float | None = None
+        self.watched: set[int] = set()
+        os.set_blocking(child.stdout, False)
+        os.set_blocking(child.stdin, False)
+        self._watch(child.stdout, selectors.EVENT_READ)
+        self._write()  # a small payload fits the pipe buffer: no need to wait for the plugin
+        if child.stdin is not None:
+            self._watch(child.stdin, selectors.EVENT_WRITE)
+        if child.exit_fd is not None:
+            self._watch(child.exit_fd, selectors.EVENT_READ)
+
+    @classmethod
+    def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int],
+              stdin_data: bytes, max_output: int, timeout: float,
+              selector: selectors.BaseSelector) -> _Exchange | ProcessRun:
+        """Start `argv`; the exchange, or a failed ProcessRun if it cannot be started."""
+        start = time.monotonic()
+        try:
+            child = _Child.start(argv, env, inherited)
+        except OSError as exc:
+            return ProcessRun(b"", None, time.monotonic() - start,
+                              f"cannot run {argv[0]}: {exc.strerror or exc}")
+        try:
+            return cls(child, stdin_data, max_output, start, timeout, selector)
+        except BaseException:
+            child.kill_group()
+            child.reap()
+            raise
+
+    def _watch(self, fd: int, events: int) -> None:
+        self.selector.register(fd, events, self)
+        self.watched.add(fd)
+
+    def _unwatch(self, fd: int) -> None:
+        self.selector.unregister(fd)
+        self.watched.discard(fd)
+
+    def on_ready(self, fd: int) -> None:
+        """Handle one descriptor the selector found ready."""
+        if fd == self.child.stdout:
+            self._read()
+        elif fd == self.child.exit_fd:
+            self._unwatch(fd)
+            self.exited_at = time.monotonic()
+        else:
+            self._write()
+
+    def state(self, now: float) -> tuple[str | None, float]:
+        """(ending, 0) once done, ending 'eof', 'exited', 'overflow' or 'timeout'; else
+        (None, seconds until it needs looking at again)."""
+        child = self.child
+        if self.size > self.max_output:
+            return "overflow", 0.0
+        if self.exited_at is None and child.exit_fd is None and child.exited():
+            self.exited_at = now
+        if self.exited_at is not None:
+            if not self.reading:
+                return "eof", 0.0
+            if now - self.exited_at >= _EXIT_GRACE:
+                return "exited", 0.0
+        if now >= self.deadline:
+            return "timeout", 0.0
+        wait = self.deadline - now
+        if self.exited_at is not None:
+            wait = min(wait, self.exited_at + _EXIT_GRACE - now)
+        elif child.exit_fd is None:  # no pidfd: look at the plugin now and then
+            wait = min(wait, _POLL if self.reading else _EOF_POLL)
+        return None, wait
+
+    def end(self, ending: str) -> ProcessRun:
+        """Stop watching, kill the group unless the plugin ended by itself, reap it."""
+        for fd in list(self.watched):
+            self._unwatch(fd)
+        if ending not in ("eof", "exited"):
+            self.child.kill_group()
+        exit_code = self.child.reap()
+        duration = time.monotonic() - self.start
+        if ending == "timeout":
+            return ProcessRun(b"", None, duration,
+                              f"timed out after {self.timeout:g} s; its process group was "
+                              "killed")
+        if ending == "overflow":
+            return ProcessRun(b"", None, duration, f"output exceeded {self.max_output} bytes; "
+                                                   "its process group was killed")
+        return ProcessRun(b"".join(self.chunks), exit_code, duration)
+
+    def _read(self) -> None:
+        fd = self.child.stdout
+        for _ in range(_READS_PER_WAKE):  # the EOF often comes with the answer: no 2nd wait
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._unwatch(fd)
+                self.reading = False
+                return
+            self.chunks.append(chunk)
+            self.size += len(chunk)
+            if self.size > self.max_output:
+                self._unwatch(fd)
+                self.chunks = []  # the call fails: keep nothing
+                return
+
+    def _write(self) -> None:
+        fd = self.child.stdin
+        try:
+            if self.written < len(self.data):
+                self.written += os.write(fd, self.data[self.written:self.written + _CHUNK])
+        except BlockingIOError:
+            return
+        except OSError:  # EPIPE: the plugin closed stdin or exited without reading it
+            self.written = len(self.data)
+        if self.written >= len(self.data):
+            if fd in self.watched:
+                self._unwatch(fd)
+            self.child.close_stdin()
+
+
+#: signals Python ignores that a spawned program must get back at their defaults (as
+#: subprocess's restore_signals does): a plugin writing to a closed pipe should die of it
+_DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ")
+                         if hasattr(signal, name))
+
+
+class _Child:
+    """A started plugin: its pid (the leader of a new session and process group), our ends
+    of its stdin and stdout pipes, and `exit_fd`, a pidfd that becomes readable when it
+    exits (None where the system has no pidfd: then its exit is polled for)."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, exit_fd: int | None) -> None:
+        self.pid = pid
+        self.stdin: int | None = stdin
+        self.stdout = stdout
+        self.exit_fd = exit_fd
+
+    @classmethod
+    def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int]) -> _Child:
+        """posix_spawn `argv` with pipes on stdin and stdout, stderr shared with ours and
+        the `inherited` descriptors closed (what subprocess's close_fds does)."""
+        child_in, stdin = _pipe()
+        stdout, child_out = _pipe()
+        actions = [(os.POSIX_SPAWN_DUP2, child_in, 0), (os.POSIX_SPAWN_DUP2, child_out, 1)]
+        actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in inherited]
+        try:
+            pid = _spawn(argv, env, actions)
+        except BaseException:
+            os.close(stdin)
+            os.close(stdout)
+            raise
+        finally:
+            os.close(child_in)
+            os.close(child_out)
+        try:
+            exit_fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # not Linux >= 5.3: its exit is polled for
+            exit_fd = None
+        return cls(pid, stdin, stdout, exit_fd)
+
+    def exited(self) -> bool:
+        """True once the plugin itself has exited; it is not reaped (its pid keeps its group
+        id reserved until reap())."""
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None
+
+    def close_stdin(self) -> None:
+        if self.stdin is not None:
+            os.close(self.stdin)
+            self.stdin = None
+
+    def kill_group(self) -> None:
+        """SIGKILL the plugin's process group and every descendant that left it."""
+        for pid in _descendants(self.pid):  # first, while they are findable from the plugin
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            os.killpg(self.pid, signal.SIGKILL)  # the plugin leads its own group
+        except (ProcessLookupError, PermissionError):
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def reap(self) -> int:
+        """Close our descriptors and wait for the plugin; its exit code (-N: killed by
+        signal N)."""
+        self.close_stdin()
+        os.close(self.stdout)
+        if self.exit_fd is not None:
+            os.close(self.exit_fd)
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def _pipe() -> tuple[int, int]:
+    """A close-on-exec pipe with both ends above 0-2 (a host started with stdin or stdout
+    closed would get one there, and a DUP2 onto itself would leave it close-on-exec)."""
+    ends = list(os.pipe())
+    low = [fd for fd in ends if fd <= 2]
+    ends = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) if fd <= 2 else fd for fd in ends]
+    for fd in low:
+        os.close(fd)
+    return ends[0], ends[1]
+
+
+def _inheritable_fds() -> list[int]:
+    """Our descriptors above 2 that a spawned program would inherit (Python opens its own
+    close-on-exec; these come from the host or from whoever started it)."""
+    try:
+        names = os.listdir("/dev/fd")
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                found.append(fd)
+        except OSError:  # the descriptor listdir itself used, closed by now
+            continue
+    return found
+
+
+def _spawn(argv: list[str], env: Mapping[str, str], actions: list[tuple]) -> int:
+    for attempt in range(5):
+        try:
+            return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True,
+                                  setsigdef=_DEFAULT_SIGNALS)
+        except OSError as exc:
+            # ETXTBSY: the file was just written and another fork still holds it open
+            if exc.errno != errno.ETXTBSY or attempt == 4:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux /proc; empty elsewhere): a child that called
+    setsid() has left the plugin's process group but is still its descendant."""
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        parent = stack.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found.extend(children)
+            stack.extend(children)
+    return found
