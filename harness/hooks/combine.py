@@ -95,8 +95,6 @@ class _Round:
         self.answers: list[tuple[str, dict]] = []
         self._found: list[tuple[int, Problem]] = []
         self._position: dict[int, int] = {}  # id(answer) -> its place in dispatch order
-        if not answers:
-            return
         checks = point.combine not in ("observe", "advisory")
         for position, (source, answer) in enumerate(answers):
             if answer is NO_ANSWER or answer is None:
@@ -386,7 +384,25 @@ def combine(point: HookPoint | str, payload: dict | None,
     """
     if type(point) is not HookPoint:
         point = hook_point(point)
-    state = _Round(point, payload if isinstance(payload, dict) else {}, answers,
-                   permission_handler, failed)
+    if type(payload) is not dict:
+        payload = payload if isinstance(payload, dict) else {}
+    if not answers:  # the usual dispatch: nothing to check, nothing to report
+        return COMBINE_RULES[point.combine](_Unanswered(point, payload, permission_handler,
+                                                        tuple(failed))), []
+    state = _Round(point, payload, answers, permission_handler, failed)
     outcome = COMBINE_RULES[point.combine](state)
     return outcome, state.problems()
+
+
+class _Unanswered:
+    """The round of a dispatch nobody answered: what the rules read, and nothing else."""
+
+    __slots__ = ("failed", "payload", "permission_handler", "point")
+    answers = ()
+
+    def __init__(self, point: HookPoint, payload: dict,
+                 permission_handler: PermissionHandler | None, failed: tuple) -> None:
+        self.point = point
+        self.payload = payload
+        self.permission_handler = permission_handler
+        self.failed = failed
