@@ -54,8 +54,8 @@ def make_parameter(value: object, converter: Callable | None = None,
                 stack[-1] = value
             elif thread_value is not None and thread_value() is not None:
                 # the global value would change every thread's: only parameterize may
-                raise error("this parameter has a per-thread value here: use parameterize to "
-                            "change it")
+                raise error(f"{parameter.__qualname__}: this call has its own value; use "
+                            "parameterize to change it")
             else:
                 param.value = value
             return None
