@@ -41,17 +41,20 @@ def _median_us(fn, n: int, repeat: int = 5) -> float:
     return statistics.median(runs)
 
 
-def _side_by_side(fns: dict, n: int, rounds: int = 7) -> dict[str, float]:
-    """Median µs per call of each function, the functions taking turns in every round (so
-    a noisy machine slows them all alike)."""
+def _side_by_side(fns: dict, n: int, rounds: int = 21) -> dict[str, float]:
+    """µs per call of each function: the best of ``rounds`` rounds of ``n // 5`` calls, the
+    functions taking turns in every round. The best round is the one other processes
+    disturbed least (as timeit advises); on this noisy machine medians of the ratio move
+    by a third between runs, best rounds by a few percent."""
     runs: dict[str, list[float]] = {name: [] for name in fns}
+    calls = max(1, n // 5)
     for _ in range(rounds):
         for name, fn in fns.items():
             t0 = time.perf_counter()
-            for _ in range(n):
+            for _ in range(calls):
                 fn()
-            runs[name].append((time.perf_counter() - t0) / n * 1e6)
-    return {name: statistics.median(times) for name, times in runs.items()}
+            runs[name].append((time.perf_counter() - t0) / calls * 1e6)
+    return {name: min(times) for name, times in runs.items()}
 
 
 def _home(files: dict[str, str]) -> Path:
@@ -90,7 +93,7 @@ def scheme_noop(n: int) -> None:
     t = _side_by_side(fns, n)
     ratio = (lambda us: f"  ({us / t['pluggy']:.1f}x pluggy)") if "pluggy" in t else \
         (lambda us: "")
-    print("1. no-op hook on a 200-byte pre_tool payload (median µs, measured in turns)")
+    print("1. no-op hook on a 200-byte pre_tool payload (µs, best of 21 rounds taken in turns)")
     print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
     print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
