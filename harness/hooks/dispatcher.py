@@ -16,7 +16,7 @@ from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_jso
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import combine
 from harness.scheme.datatypes import NIL
-from harness.tools.context import dispatching, running_points
+from harness.tools.context import ThreadContext, thread_context
 from harness.tools.execution import capture_for_dispatch, describe_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -50,13 +50,15 @@ class Dispatcher:
         plugin_results = runtime.plugins.call_hooks(hook, payload)
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
-        if hook in running_points():
+        context = thread_context()
+        if hook in context.points:
             if trace is not None:
                 trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
         else:
             hooks = runtime.registry.hooks_for(hook)
             if hooks:
-                self._scheme_hooks(hook, hooks, payload, answers, errors, failed, trace)
+                self._scheme_hooks(context, hook, hooks, payload, answers, errors, failed,
+                                   trace)
         closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
         if closed and point.combine in _BLOCKING:
             # a hook that must not fail open stands for a block at its place in the order
@@ -68,7 +70,8 @@ class Dispatcher:
         if problems:
             errors.extend(problems)
         result = {"hook": hook, "outcome": outcome,
-                  "answers": [{"source": s, "answer": a} for s, a in answers],
+                  "answers": [{"source": s, "answer": a} for s, a in answers] if answers
+                  else [],
                   "errors": errors}
         if trace is not None:
             result["trace"] = trace
@@ -100,12 +103,12 @@ class Dispatcher:
             return override == "closed"
         return point.combine == "permission"
 
-    def _scheme_hooks(self, hook: str, hooks: tuple, payload: dict, answers: list,
-                      errors: list, failed: list, trace: list | None) -> None:
+    def _scheme_hooks(self, context: ThreadContext, hook: str, hooks: tuple, payload: dict,
+                      answers: list, errors: list, failed: list, trace: list | None) -> None:
         runtime = self.runtime
         limits = runtime.config.limits
-        context = payload.get("context_name")
-        context_name = context if type(context) is str else "default"
+        name = payload.get("context_name")
+        context_name = name if type(name) is str else "default"
         # The deadline monitor is only needed when some hook's code does not count steps.
         watch = False
         for h in hooks:
@@ -114,48 +117,52 @@ class Dispatcher:
                 break
         converted: dict[str, object] = {}
         capture = capture_for_dispatch(limits["sandboxed"].max_output, watch)
-        with dispatching(runtime, hook, context_name) as scope, capture:
-            for h in hooks:
-                start = time.perf_counter() if trace is not None else 0.0
-                env = h.env
-                # Scheme data are mutable: each file gets its own copy of the payload, so
-                # no file's hooks can change what another file's hooks see.
-                if not h.reads_payload:
-                    scheme_payload = NIL  # it cannot look: spare the conversion
-                else:
-                    scheme_payload = converted.get(h.file)
-                    if scheme_payload is None:
-                        scheme_payload = converted[h.file] = json_to_scheme(payload)
-                scope.set_tier(env.tier)
-                marks = capture.start_call(limits[env.tier])
-                message = None
-                answer = NO_ANSWER
-                try:
-                    value = h.proc(scheme_payload)
-                except BaseException as exc:
-                    if isinstance(exc, KeyboardInterrupt):
-                        raise
-                    message = f"{hook} hook failed: {describe_error(exc)}"
-                else:
-                    if value is not NIL and value is not None:
-                        try:
-                            answer = scheme_to_json(value,
-                                                    where=f"{hook} hook at {h.file}:{h.line}")
-                        except BridgeError as exc:
-                            message = str(exc)
-                if message is not None:
-                    errors.append({"source": h.source, "message": message})
-                    failed.append(h.source)
-                elif answer is not NO_ANSWER:
-                    answers.append((h.source, answer))
-                if trace is not None:
-                    entry = {"source": h.source,
-                             "ms": round((time.perf_counter() - start) * 1000, 3)}
-                    stdout, stderr = capture.output(marks)
-                    if stdout or stderr:
-                        entry["output"] = stdout + stderr
+        saved = context.enter_dispatch(runtime, hook, context_name)
+        try:
+            with capture:
+                for h in hooks:
+                    start = time.perf_counter() if trace is not None else 0.0
+                    env = h.env
+                    # Scheme data are mutable: each file gets its own copy of the payload, so
+                    # no file's hooks can change what another file's hooks see.
+                    if not h.reads_payload:
+                        scheme_payload = NIL  # it cannot look: spare the conversion
+                    else:
+                        scheme_payload = converted.get(h.file)
+                        if scheme_payload is None:
+                            scheme_payload = converted[h.file] = json_to_scheme(payload)
+                    context.tier = env.tier
+                    marks = capture.start_call(limits[env.tier])
+                    message = None
+                    answer = NO_ANSWER
+                    try:
+                        value = h.proc(scheme_payload)
+                    except BaseException as exc:
+                        if isinstance(exc, KeyboardInterrupt):
+                            raise
+                        message = f"{hook} hook failed: {describe_error(exc)}"
+                    else:
+                        if value is not NIL and value is not None:
+                            try:
+                                answer = scheme_to_json(value,
+                                                        where=f"{hook} hook at {h.file}:{h.line}")
+                            except BridgeError as exc:
+                                message = str(exc)
                     if message is not None:
-                        entry["error"] = message
+                        errors.append({"source": h.source, "message": message})
+                        failed.append(h.source)
                     elif answer is not NO_ANSWER:
-                        entry["answer"] = answer
-                    trace.append(entry)
+                        answers.append((h.source, answer))
+                    if trace is not None:
+                        entry = {"source": h.source,
+                                 "ms": round((time.perf_counter() - start) * 1000, 3)}
+                        stdout, stderr = capture.output(marks)
+                        if stdout or stderr:
+                            entry["output"] = stdout + stderr
+                        if message is not None:
+                            entry["error"] = message
+                        elif answer is not NO_ANSWER:
+                            entry["answer"] = answer
+                        trace.append(entry)
+        finally:
+            context.leave_dispatch(hook, saved)

@@ -82,7 +82,10 @@ class Budget:
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
-        _stack().append(self)
+        try:  # _stack() inline: a budget is entered on every hook dispatch
+            _local.stack.append(self)
+        except AttributeError:
+            _local.stack = [self]
         self.active = True
         if self.deadline is not None and self.watch:
             _monitor.watch(self)
@@ -90,8 +93,8 @@ class Budget:
 
     def __exit__(self, *exc) -> None:
         self.active = False
-        _stack().remove(self)
-        _monitor.unwatch(self)
+        _local.stack.remove(self)
+        _monitor.watched.pop(self, None)  # one dict operation: atomic under the GIL
         if self.expired:
             _monitor.forget(self)
 
@@ -168,16 +171,16 @@ class _Monitor:
     """
 
     def __init__(self) -> None:
-        self._watched: dict[Budget, None] = {}
+        self.watched: dict[Budget, None] = {}  # budgets in a call, until Budget.__exit__
         self._fired: set[Budget] = set()
         self._cond = threading.Condition(threading.Lock())
         self._thread: threading.Thread | None = None
         self._wake_at: float | None = None  # when the thread wakes next (None: not planned)
 
     def watch(self, budget: Budget) -> None:
-        """Watch ``budget`` (again, after its deadline changed) until ``unwatch``."""
+        """Watch ``budget`` (again, after its deadline changed) until its call ends."""
         with self._cond:
-            self._watched[budget] = None
+            self.watched[budget] = None
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
@@ -187,8 +190,6 @@ class _Monitor:
                 self._wake_at = budget.deadline
                 self._cond.notify()
 
-    def unwatch(self, budget: Budget) -> None:
-        self._watched.pop(budget, None)  # one dict operation: atomic under the GIL
 
     def forget(self, budget: Budget) -> None:
         with self._cond:
@@ -203,7 +204,7 @@ class _Monitor:
             while True:
                 now = time.monotonic()
                 earliest = None
-                for budget in list(self._watched):
+                for budget in list(self.watched):
                     deadline = budget.deadline
                     if deadline is None:
                         continue
@@ -212,7 +213,7 @@ class _Monitor:
                             budget.expired = True
                             self._fired.add(budget)
                             flags.stop = True
-                        self._watched.pop(budget, None)
+                        self.watched.pop(budget, None)
                     elif earliest is None or deadline < earliest:
                         earliest = deadline
                 self._wake_at = earliest

@@ -2,19 +2,20 @@
 tier, which context name, which hook points are running (the re-entrancy guard).
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
-reads. The context managers are small classes rather than @contextmanager generators:
-they sit on every dispatch, and a generator-based one costs several times more.
+reads. The context managers are small classes rather than @contextmanager generators, and
+a dispatch enters and leaves through two plain method calls: they sit on every dispatch.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Self
 
 from harness.scheme.datatypes import String
 
 
-class _ThreadContext:
+class ThreadContext:
+    """The context of Scheme code on one thread (see ``thread_context``)."""
+
     __slots__ = ("context_name", "load", "points", "runtime", "tier")
 
     def __init__(self) -> None:
@@ -23,33 +24,48 @@ class _ThreadContext:
         # a Python str until Scheme reads it (most dispatches never do), then its String
         self.context_name: str | String = "default"
         self.load = None
-        self.points: set[str] = set()
+        self.points: set[str] = set()  # hook points whose Scheme callbacks run here
+
+    def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
+        """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
+        str) and ``point`` marked as running. Set ``tier`` for each callback. Returns what
+        ``leave_dispatch`` restores (the runtime, name and tier found)."""
+        saved = (self.runtime, self.context_name, self.tier)
+        self.runtime = runtime
+        self.context_name = context_name
+        self.points.add(point)
+        return saved
+
+    def leave_dispatch(self, point: str, saved: tuple) -> None:
+        self.runtime, self.context_name, self.tier = saved
+        self.points.discard(point)
 
 
 _local = threading.local()
 
 
-def _context() -> _ThreadContext:
+def thread_context() -> ThreadContext:
+    """This thread's context (made on first use)."""
     try:
         return _local.context
     except AttributeError:
-        _local.context = _ThreadContext()
+        _local.context = ThreadContext()
         return _local.context
 
 
 def current_runtime():
-    return _context().runtime
+    return thread_context().runtime
 
 
 def current_tier() -> str | None:
     """The tier of the Scheme code running on this thread (None outside Scheme calls)."""
-    return _context().tier
+    return thread_context().tier
 
 
 def current_context_name() -> String:
     """The context of the running dispatch or tool call (Scheme's ``%context-name%``): one
     String for the whole dispatch, made when Scheme first asks for it."""
-    context = _context()
+    context = thread_context()
     name = context.context_name
     if type(name) is str:
         name = context.context_name = String(name)
@@ -58,7 +74,7 @@ def current_context_name() -> String:
 
 def current_load():
     """The ``LoadCollector`` of the file being loaded on this thread, or None."""
-    return _context().load
+    return thread_context().load
 
 
 class _Rebind:
@@ -72,13 +88,13 @@ class _Rebind:
         self.value = value
 
     def __enter__(self):
-        context = _context()
+        context = thread_context()
         self.previous = getattr(context, self.name)
         setattr(context, self.name, self.value)
         return self.value
 
     def __exit__(self, *exc) -> None:
-        setattr(_context(), self.name, self.previous)
+        setattr(thread_context(), self.name, self.previous)
 
 
 def using_runtime(runtime) -> _Rebind:
@@ -95,33 +111,4 @@ def in_tier(tier: str) -> _Rebind:
 
 def running_points() -> set:
     """The hook points whose Scheme callbacks run on this thread (the re-entrancy guard)."""
-    return _context().points
-
-
-class dispatching:
-    """The extent of one dispatch's Scheme callbacks on this thread: the runtime, the
-    context name (a Python str) and ``point`` marked as running, set and restored together.
-    Use ``set_tier`` on the object for each callback; the tier is restored on exit."""
-
-    __slots__ = ("context", "context_name", "point", "previous", "runtime")
-
-    def __init__(self, runtime, point: str, context_name: str) -> None:
-        self.runtime = runtime
-        self.point = point
-        self.context_name = context_name
-
-    def __enter__(self) -> Self:
-        context = self.context = _context()
-        self.previous = (context.runtime, context.context_name, context.tier)
-        context.runtime = self.runtime
-        context.context_name = self.context_name
-        context.points.add(self.point)
-        return self
-
-    def set_tier(self, tier: str) -> None:
-        self.context.tier = tier
-
-    def __exit__(self, *exc) -> None:
-        context = self.context
-        context.runtime, context.context_name, context.tier = self.previous
-        context.points.discard(self.point)
+    return thread_context().points

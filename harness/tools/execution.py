@@ -71,13 +71,6 @@ class OutputCapture:
             self._stdin = TextInputPort("")
         return self._stdin
 
-    def prepare(self, max_output: int, watch_deadline: bool, pool: list | None) -> None:
-        """Forget the last dispatch's ports; ``pool`` gets the capture back on exit."""
-        self.max_output = max_output
-        self._out = self._err = self._stdin = None
-        self.budget.watch = watch_deadline
-        self._return_to = pool
-
     def __enter__(self) -> Self:
         self._restore = redirect(self)
         self.budget.__enter__()
@@ -136,12 +129,19 @@ _pool = threading.local()
 
 def capture_for_dispatch(max_output: int, watch_deadline: bool) -> OutputCapture:
     """A reusable OutputCapture of this thread (a fresh one when the pooled one is in use,
-    as in a nested dispatch). Saves building ports and a Budget on every dispatch."""
-    free = getattr(_pool, "free", None)
-    if free is None:
+    as in a nested dispatch), its ports forgotten. Saves building a Budget per dispatch."""
+    try:
+        free = _pool.free
+    except AttributeError:
         free = _pool.free = []
-    capture = free.pop() if free else OutputCapture(max_output, watch_deadline)
-    capture.prepare(max_output, watch_deadline, free)
+    if not free:
+        capture = OutputCapture(max_output, watch_deadline)
+    else:
+        capture = free.pop()
+        capture.max_output = max_output
+        capture._out = capture._err = capture._stdin = None
+        capture.budget.watch = watch_deadline
+    capture._return_to = free  # back to the pool on exit
     return capture
 
 

@@ -13,7 +13,13 @@ from harness.scheme import limits
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import ports
-from harness.tools.context import current_context_name, dispatching
+from harness.tools.context import (
+    current_context_name,
+    current_runtime,
+    current_tier,
+    running_points,
+    thread_context,
+)
 from harness.tools.execution import Limits, OutputCapture
 from harness.tools.payload_use import ignores_argument
 from tests.hooks.test_dispatcher import answer_hook, make_home
@@ -128,27 +134,31 @@ def test_context_name_is_fresh_for_each_dispatch(tmp_path):
     assert current_context_name().s == "default"
 
 
-def test_dispatching_restores_the_outer_context_when_nested():
+def test_a_nested_dispatch_restores_the_outer_context():
     outer, inner = object(), object()
-    with dispatching(outer, "pre_tool", "a") as scope:
-        scope.set_tier("sandboxed")
-        with dispatching(inner, "post_tool", "b") as nested:
-            nested.set_tier("unsandboxed")
-            assert current_context_name().s == "b"
-        assert current_context_name().s == "a"
-        from harness.tools.context import current_runtime, current_tier, running_points
-        assert current_runtime() is outer and current_tier() == "sandboxed"
-        assert running_points() == {"pre_tool"}
-    assert current_runtime() is None and running_points() == set()
+    context = thread_context()
+    saved = context.enter_dispatch(outer, "pre_tool", "a")
+    context.tier = "sandboxed"
+    nested = context.enter_dispatch(inner, "post_tool", "b")
+    context.tier = "unsandboxed"
+    assert current_context_name().s == "b" and current_runtime() is inner
+    assert running_points() == {"pre_tool", "post_tool"}
+    context.leave_dispatch("post_tool", nested)
+    assert current_context_name().s == "a"
+    assert current_runtime() is outer and current_tier() == "sandboxed"
+    assert running_points() == {"pre_tool"}
+    context.leave_dispatch("pre_tool", saved)
+    assert current_runtime() is None and current_tier() is None
+    assert running_points() == set()
 
 
 def test_the_deadline_monitor_forgets_finished_calls():
     proc = Interpreter().eval_string("(lambda () 1)")
-    before = len(limits._monitor._watched)
+    before = len(limits._monitor.watched)
     for _ in range(500):
         with OutputCapture(1000, watch_deadline=True) as capture:
             assert capture.call(proc, (), Limits(steps=None, seconds=5.0)).value == 1
-    assert len(limits._monitor._watched) == before
+    assert len(limits._monitor.watched) == before
 
 
 def test_the_deadline_monitor_still_stops_a_runaway_wall_clock_call(tmp_path):
