@@ -142,27 +142,36 @@ class Dispatcher:
                             raise
                         message = f"{hook} hook failed: {describe_error(exc)}"
                     else:
-                        if value is not NIL and value is not None:
-                            try:
-                                answer = scheme_to_json(value,
-                                                        where=f"{hook} hook at {h.file}:{h.line}")
-                            except BridgeError as exc:
-                                message = str(exc)
+                        if value is not NIL and value is not None:  # '(): no answer
+                            answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
+                                                                f"{h.line}")
                     if message is not None:
                         errors.append({"source": h.source, "message": message})
                         failed.append(h.source)
                     elif answer is not NO_ANSWER:
                         answers.append((h.source, answer))
                     if trace is not None:
-                        entry = {"source": h.source,
-                                 "ms": round((time.perf_counter() - start) * 1000, 3)}
-                        stdout, stderr = capture.output(marks)
-                        if stdout or stderr:
-                            entry["output"] = stdout + stderr
-                        if message is not None:
-                            entry["error"] = message
-                        elif answer is not NO_ANSWER:
-                            entry["answer"] = answer
-                        trace.append(entry)
+                        trace.append(_trace_entry(h.source, start, capture.output(marks),
+                                                  message, answer))
         finally:
             context.leave_dispatch(hook, saved)
+
+
+def _answer_of(value: object, where: str) -> tuple[object, str | None]:
+    """(answer, None) for a Scheme hook's result, or (NO_ANSWER, why it has no JSON form)."""
+    try:
+        return scheme_to_json(value, where=where), None
+    except BridgeError as exc:
+        return NO_ANSWER, str(exc)
+
+
+def _trace_entry(source: str, start: float, output: tuple[str, str], message: str | None,
+                 answer: object) -> dict:
+    entry = {"source": source, "ms": round((time.perf_counter() - start) * 1000, 3)}
+    if output[0] or output[1]:
+        entry["output"] = output[0] + output[1]
+    if message is not None:
+        entry["error"] = message
+    elif answer is not NO_ANSWER:
+        entry["answer"] = answer
+    return entry
