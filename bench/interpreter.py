@@ -2,7 +2,7 @@
 
     python bench/interpreter.py [--repeat N] [--calysto]
 
-For each program: the median time of the last expression (definitions are loaded first,
+For each program: the best time of the last expression (definitions are loaded first,
 not timed) in harness with each budget-check mode, the same algorithm in plain Python, and
 the ratio. ``--calysto`` also runs calysto_scheme 2.1.9 if installed (pip install
 --no-deps calysto_scheme; bench only).
@@ -11,7 +11,6 @@ the ratio. ``--calysto`` also runs calysto_scheme 2.1.9 if installed (pip instal
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import threading
 import time
@@ -36,7 +35,7 @@ def _time(fn, repeat: int) -> tuple[float, object]:
         t0 = time.perf_counter()
         value = fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), value
+    return min(times), value  # the run other processes disturbed least (as timeit advises)
 
 
 def harness_runner(name: str, mode: str):
@@ -82,7 +81,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--calysto", action="store_true")
     args = ap.parse_args()
-    print(f"Python {sys.version.split()[0]}; median of {args.repeat}; times in ms")
+    print(f"Python {sys.version.split()[0]}; best of {args.repeat}; times in ms")
     header = f"{'program':8} {'python':>9} {'none':>9} {'flag':>9} {'steps':>9}  " \
              f"{'none/py':>7} {'flag/py':>7} {'steps/py':>8}"
     if args.calysto:
