@@ -631,3 +631,17 @@ def test_scheme_cases(expect_written, src, expected):
 @pytest.mark.parametrize("src, message", ERROR_CASES)
 def test_scheme_errors(expect_error, src, message):
     expect_error(src, message)
+
+
+def test_assoc_with_a_string_key_compares_text_like_equal():
+    a, b = String("a"), String("b")
+    al = lst(lst(sym("a"), 0), lst(String("a"), 1), lst(String("b"), 2))
+    assert L.assoc(String("a"), al) == lst(String("a"), 1)   # not the symbol a
+    assert L.assoc(String("b"), al)[1] == lst(2)
+    assert L.assoc(String("c"), al) is False and L.assoc(a, NIL) is False
+    assert L.assoc(b, al, lambda k, e: False) is False     # an explicit compare still rules
+    raises("assoc: expected an association list", L.assoc, a, lst(1))
+    raises("assoc: expected a proper list", L.assoc, a, lst(lst(String("x"), 1), tail=4))
+    cycle = lst(lst(String("x"), 1))
+    cycle[1] = cycle
+    raises("assoc: expected a proper list", L.assoc, a, cycle)

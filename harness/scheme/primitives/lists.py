@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from itertools import pairwise
 
-from harness.scheme.datatypes import DEFAULT, NIL, Values, is_list, is_number
+from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC, charge
 from harness.scheme.primitives import define, primitive
@@ -438,7 +438,22 @@ def assv(key: object, alist: object) -> object:
 @primitive(BASE, SRFI1)
 def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
+    if compare is DEFAULT and key.__class__ is String:
+        return _assoc_string(key.s, alist)
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
+
+
+def _assoc_string(text: str, alist: object) -> object:
+    """``(assoc "text" alist)``, the lookup every hook makes in its payload: ``equal?`` on
+    a string key is a text comparison, done here without a call per entry."""
+    for cell in _pairs("assoc", alist):
+        entry = cell[0]
+        if entry.__class__ is not list:
+            raise wrong_type("assoc", "an association list (a list of pairs)", alist)
+        found = entry[0]
+        if found.__class__ is String and found.s == text:
+            return entry
+    return False
 
 
 @primitive(BASE, SRFI1, name="map")
