@@ -22,7 +22,7 @@ from fractions import Fraction
 import orjson
 
 from harness.hooks.outcome import NO_ANSWER
-from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector
+from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, frozen_string
 
 __all__ = ["NO_ANSWER", "BridgeError", "dumps", "json_to_scheme", "loads", "scheme_to_json"]
 
@@ -162,7 +162,7 @@ def _fast(v: object, depth: int) -> object:
         for k, x in reversed(v.items()):
             if type(k) is not str:
                 raise _NotFast
-            result = [[String(k), _fast(x, depth - 1)], result]
+            result = [[frozen_string(k), _fast(x, depth - 1)], result]
         return result
     if t is list:
         if not depth:
@@ -229,7 +229,7 @@ def _build_scheme(keys: list | None, values: list) -> object:
             result = [v, result]
         return result
     for k, v in zip(reversed(keys), reversed(values)):
-        result = [[String(k if type(k) is str else str(k)), v], result]
+        result = [[frozen_string(k if type(k) is str else str(k)), v], result]
     return result
 
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from harness.bridge import BridgeError, dumps, json_to_scheme, loads, scheme_to_json
 from harness.hooks.outcome import NO_ANSWER
-from harness.scheme.datatypes import NIL, Char, String, Vector, py_to_list, sym
+from harness.scheme.datatypes import NIL, Char, String, Vector, is_frozen, py_to_list, sym
 
 
 def slist(*items):
@@ -23,6 +23,21 @@ def s(text):
 
 
 # --- JSON -> Scheme --------------------------------------------------------------------------
+
+def test_object_keys_are_one_shared_immutable_string_per_text():
+    first = json_to_scheme({"tool_name": "ls", "nested": {"tool_name": "x"}})
+    second = json_to_scheme({"tool_name": "rm"})
+    key = first[0][0]
+    assert key is second[0][0] is first[1][0][1][0][0]   # shared across conversions
+    assert first[0][1] is not second[0][1]                 # values are fresh each time
+    assert is_frozen(key) and not is_frozen(first[0][1]) and not is_frozen(String("tool_name"))
+
+
+def test_a_key_too_long_to_share_is_a_fresh_mutable_string():
+    text = "k" * 300
+    a, b = json_to_scheme({text: 1}), json_to_scheme({text: 1})
+    assert a[0][0] == b[0][0] and a[0][0] is not b[0][0] and not is_frozen(a[0][0])
+
 
 def test_object_becomes_alist_with_string_keys_in_key_order():
     value = json_to_scheme({"zeta": 1, "alpha": "x", "mid": None})

@@ -137,6 +137,29 @@ class String:
         return f"String({self.s!r})"
 
 
+# The strings nothing may change: the keys of hook payload objects. Every dispatch shares
+# one String per key text instead of making one per key per dispatch (most of the cost of
+# converting a payload); string-set!, string-fill! and string-copy! refuse them.
+_FROZEN_STRINGS: dict[str, String] = {}
+_FROZEN_MAX = 4096  # distinct texts kept; past that, keys are fresh mutable Strings
+_FROZEN_LONGEST = 256
+
+
+def frozen_string(text: str) -> String:
+    """The shared, immutable String of ``text`` (a fresh one if ``text`` is too long or
+    too many texts are kept already)."""
+    string = _FROZEN_STRINGS.get(text)
+    if string is None:
+        string = String(text)
+        if len(text) <= _FROZEN_LONGEST and len(_FROZEN_STRINGS) < _FROZEN_MAX:
+            string = _FROZEN_STRINGS.setdefault(text, string)
+    return string
+
+
+def is_frozen(string: String) -> bool:
+    return _FROZEN_STRINGS.get(string.s) is string
+
+
 class Vector:
     """A Scheme vector; ``items`` is a Python list."""
 

@@ -180,3 +180,24 @@ def test_the_deadline_monitor_still_stops_a_runaway_wall_clock_call(tmp_path):
     threading.Thread(target=fire, daemon=True).start()
     assert done.wait(10), "the runaway hook was never stopped"
     assert "time limit" in result["errors"][0]["message"]
+
+
+def test_payload_keys_cannot_be_changed_but_their_copies_and_values_can(tmp_path):
+    home = make_home(tmp_path, {"a.scm": """
+        (register-hook 'pre_message
+          (lambda (p)
+            (let ((key (car (car p))) (value (cdr (car p))))
+              (string-set! value 0 #\\P)
+              (let ((copy (string-copy key)))
+                (string-set! copy 0 #\\P)
+                (list (cons "prompt" (string-append copy " " value)))))))
+        (register-hook 'pre_message (lambda (p) (string-set! (car (car p)) 0 #\\X) '()))
+        (register-hook 'pre_message (lambda (p) (string-fill! (car (car p)) #\\X) '()))
+    """})
+    rt = Runtime(home)
+    for _ in range(2):  # the shared key is intact for the next dispatch
+        result = rt.fire("pre_message", {"prompt": "hi"})
+        assert result["outcome"] == {"prompt": "Prompt Pi"}
+        messages = [e["message"] for e in result["errors"]]
+        assert len(messages) == 2
+        assert all("keys of a hook payload cannot be changed" in m for m in messages)

@@ -20,6 +20,7 @@ from harness.scheme.datatypes import (
     String,
     Symbol,
     Vector,
+    is_frozen,
     py_to_list,
 )
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
@@ -43,9 +44,12 @@ def _text(who: str, x: object) -> str:
     return x.s
 
 
-def _string(who: str, x: object) -> String:
+def _mutable_string(who: str, x: object) -> String:
     if type(x) is not String:
         raise wrong_type(who, "a string", x)
+    if is_frozen(x):
+        raise error(f"{who}: the keys of a hook payload cannot be changed (use string-copy)",
+                    x)
     return x
 
 
@@ -141,7 +145,7 @@ def string_ref(s: object, k: object) -> Char:
 
 @primitive(BASE)
 def string_set_x(s: object, k: object, char: object) -> None:
-    string_ = _string("string-set!", s)
+    string_ = _mutable_string("string-set!", s)
     text = string_.s
     i = _index("string-set!", k, len(text))
     string_.s = text[:i] + char_arg("string-set!", char) + text[i + 1:]
@@ -172,7 +176,7 @@ def string_copy(s: object, start: object = DEFAULT, end: object = DEFAULT) -> St
 def string_copy_x(to: object, at: object, source: object, start: object = DEFAULT,
                   end: object = DEFAULT) -> None:
     """R7RS ``string-copy!``: copy source[start:end] into ``to`` from index ``at``."""
-    target = _string("string-copy!", to)
+    target = _mutable_string("string-copy!", to)
     text = _text("string-copy!", source)
     i, j = _bounds("string-copy!", len(text), start, end)
     length = len(target.s)
@@ -188,7 +192,7 @@ def string_copy_x(to: object, at: object, source: object, start: object = DEFAUL
 @primitive(BASE)
 def string_fill_x(s: object, char: object, start: object = DEFAULT,
                   end: object = DEFAULT) -> None:
-    target = _string("string-fill!", s)
+    target = _mutable_string("string-fill!", s)
     c = char_arg("string-fill!", char)
     i, j = _bounds("string-fill!", len(target.s), start, end)
     target.s = target.s[:i] + c * (j - i) + target.s[j:]
