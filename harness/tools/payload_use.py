@@ -6,9 +6,6 @@ from __future__ import annotations
 import dis
 import inspect
 
-_READS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_CLOSURE",
-                    "LOAD_DEREF", "DELETE_FAST"})
-
 
 def ignores_argument(proc: object) -> bool:
     """True only for a compiled Scheme procedure of exactly one parameter that its code
@@ -22,5 +19,7 @@ def ignores_argument(proc: object) -> bool:
     name = code.co_varnames[0]
     if name in code.co_cellvars:
         return False
-    return not any(ins.opname in _READS and ins.argval == name
-                   for ins in dis.get_instructions(code))
+    # Conservative across Python versions: any instruction naming the parameter (newer
+    # ones pack two names into one argument) counts as a read, unless it only stores.
+    return all(ins.opname == "STORE_FAST" for ins in dis.get_instructions(code)
+               if ins.argval == name or (type(ins.argval) is tuple and name in ins.argval))
