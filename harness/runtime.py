@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
+from harness.bridge import json_to_scheme
 from harness.config import Config, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
@@ -154,10 +155,10 @@ class Runtime:
     def _run_tool(self, name: str, arguments: dict) -> ToolResult:
         tool = self.registry.find_tool(name)
         if tool is not None:
-            from harness.bridge import json_to_scheme
-            with using_runtime(self), in_tier(tool.env.tier):
+            env = tool.env
+            with using_runtime(self), in_tier(env.tier):
                 call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                                   self.limits_for(tool.env.tier))
+                                   self.limits_for(env.tier), env.budget_check != "steps")
             if call.error is not None:
                 return ToolResult(name, "", error=describe_error(call.error),
                                   stdout=call.stdout, stderr=call.stderr)

@@ -145,9 +145,11 @@ def capture_for_dispatch(max_output: int, watch_deadline: bool) -> OutputCapture
     return capture
 
 
-def call_scheme(proc, args: tuple, limits: Limits) -> SchemeCall:
-    """One Scheme call with its own output capture (see OutputCapture.call)."""
-    with OutputCapture(limits.max_output) as capture:
+def call_scheme(proc, args: tuple, limits: Limits, watch_deadline: bool = True) -> SchemeCall:
+    """One Scheme call with its own output capture (see OutputCapture.call).
+    ``watch_deadline=False`` is for code that counts steps (it checks its deadline
+    itself)."""
+    with capture_for_dispatch(limits.max_output, watch_deadline) as capture:
         return capture.call(proc, args, limits)
 
 
