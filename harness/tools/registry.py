@@ -83,8 +83,9 @@ class Registry:
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    # (the files it was built from, point -> hooks): rebuilt when ``files`` changes
-    _by_point: tuple = field(default=((), {}), repr=False)
+    # (the files they were built from, point -> hooks, tool name -> tool): rebuilt when
+    # ``files`` changes
+    _index: tuple = field(default=((), {}, {}), repr=False)
 
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
@@ -121,23 +122,30 @@ class Registry:
 
     def hooks_for(self, point: str) -> tuple[SchemeHook, ...]:
         """The hooks of ``point`` in dispatch order (file path, then registration)."""
-        files, by_point = self._by_point
-        if files is not self.files:
-            files = self.files
-            index: dict[str, list] = {}
-            for f in files:
-                for h in f.hooks:
-                    index.setdefault(h.point, []).append(h)
-            by_point = {name: tuple(hooks) for name, hooks in index.items()}
-            self._by_point = (files, by_point)  # one assignment: readers see old or new
-        return by_point.get(point, ())
+        index = self._index
+        if index[0] is not self.files:  # checked here, not in a call: on every dispatch
+            index = self._reindex()
+        return index[1].get(point, ())
 
     def tools(self) -> list[SchemeTool]:
         return [t for f in self.files for t in f.tools]
 
     def find_tool(self, name: str) -> SchemeTool | None:
-        for f in self.files:
+        """The tool ``name`` (of the first file, in path order, that defines it)."""
+        index = self._index
+        if index[0] is not self.files:
+            index = self._reindex()
+        return index[2].get(name)
+
+    def _reindex(self) -> tuple:
+        files = self.files
+        by_point: dict[str, list] = {}
+        by_name: dict[str, SchemeTool] = {}
+        for f in files:
+            for h in f.hooks:
+                by_point.setdefault(h.point, []).append(h)
             for t in f.tools:
-                if t.name == name:
-                    return t
-        return None
+                by_name.setdefault(t.name, t)
+        index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
+        self._index = index  # one assignment: readers see the old index or the new
+        return index
