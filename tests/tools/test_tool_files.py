@@ -214,3 +214,18 @@ def test_sandboxed_code_cannot_call_unsandboxed_or_plugin_tools(tmp_path):
         rt.call_tool("try-power").error
     assert "unknown tool 'missing'" in rt.call_tool("try-missing").error
     assert rt.call_tool("try-plain").output == "plain"
+
+
+def test_a_tool_name_in_two_files_runs_the_first_in_path_order_until_it_goes(tmp_path):
+    tool = """\
+        (define tool-name "who")
+        (define tool-description "which file answers")
+        (define tool-parameters '())
+        (define (tool-execute args) "{}")
+    """
+    rt = Runtime(home_with(tmp_path, {"a.scm": tool.format("a"), "b.scm": tool.format("b")}))
+    assert rt.call_tool("who", {}).output == "a"
+    rt.unload_file(rt.tools_dir / "a.scm")      # the index follows the registry
+    assert rt.call_tool("who", {}).output == "b"
+    rt.unload_file(rt.tools_dir / "b.scm")
+    assert rt.call_tool("who", {}).error == "unknown tool 'who'"
