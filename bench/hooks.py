@@ -9,6 +9,7 @@
    only). The variants take turns in every round, so load slows them alike.
 2. a 1 MB pre_api_request (200 messages) through one Scheme hook that reads one field and
    returns a small merge: ms per dispatch.
+3. a Scheme tool called through the whole hook stack with no hooks: µs per call.
 """
 
 from __future__ import annotations
@@ -138,6 +139,20 @@ class _Env:
         pass
 
 
+def tool_call(n: int) -> None:
+    """A Scheme tool through the whole hook stack (pre_tool, the tool, pre_tool_output,
+    post_tool_output, post_tool) with no hooks, against one no-hook dispatch."""
+    greet = (Path(__file__).resolve().parent.parent / "examples" / "scheme_hooks" /
+             "greet.scm").read_text()
+    rt = Runtime(_home({"greet.scm": greet}))
+    assert rt.call_tool("greet", {"name": "Ada"}).output == "Hello, Ada!", rt.load_errors
+    t = _side_by_side({"call": lambda: rt.call_tool("greet", {"name": "Ada"}),
+                       "fire": lambda: rt.fire("pre_tool", PAYLOAD)}, n)
+    print("3. a Scheme tool call through the hook stack (no hooks), µs")
+    print(f"   call_tool:  {t['call']:7.1f}  (= {t['call'] / t['fire']:.1f} dispatches "
+          f"with no hooks, {t['fire']:.1f} µs each)")
+
+
 def big_request(n: int) -> None:
     messages = [{"role": "user" if i % 2 else "assistant", "content": "x" * 5000,
                  "name": f"m{i}"} for i in range(200)]
@@ -181,6 +196,7 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}")
     scheme_noop(args.n)
     big_request(args.n)
+    tool_call(args.n)
 
 
 if __name__ == "__main__":
