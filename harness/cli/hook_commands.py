@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from harness.bridge import dumps
+from harness.repl.render import table
 
 USAGE_ERROR = 2
 
@@ -135,15 +136,6 @@ def _approve(hook: str, payload: dict) -> bool:
     return True
 
 
-def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[-1]]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 def _short_source(source: str, home: Path) -> str:
     """``scm:/home/tools/x.scm:3`` -> ``scm:tools/x.scm:3`` for readable tables."""
     prefix = f"scm:{home}/"
@@ -204,7 +196,7 @@ def _tools(args) -> int:
     elif tools:
         rows = [(t["name"], _short_source(t["source"], rt.home), t.get("description", ""))
                 for t in tools]
-        print(_table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
+        print(table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
     else:
         print(f"no tools in {rt.home}")
     return 0
@@ -219,7 +211,7 @@ def _hooks(args) -> int:
         print(to_json(hooks))
     elif hooks:
         rows = [(h["hook"], _short_source(h["source"], rt.home)) for h in hooks]
-        print(_table(rows, ("HOOK", "SOURCE")))
+        print(table(rows, ("HOOK", "SOURCE")))
     else:
         print(f"no hooks in {rt.home}")
     return 0

@@ -11,12 +11,12 @@ crashes are not cached: the next start tries again.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.atomic_file import write_atomically
 from harness.bridge import dumps, loads
 from harness.hooks.catalogue import HOOK_POINTS, closest_hook_name
 from harness.plugins.discovery import PluginFile
@@ -202,7 +202,7 @@ class SchemaCache:
             if not self._dirty or self.cache_file is None:
                 return
             document = {"version": _CACHE_VERSION, "entries": self._entries}
-            _write_atomically(self.cache_file, dumps(document))
+            write_atomically(self.cache_file, dumps(document))
             self._dirty = False
 
     def _load_file(self) -> None:
@@ -234,18 +234,3 @@ def _schemas_from(entry: dict) -> PluginSchemas:
 def _well_formed(entry: object) -> bool:
     return (isinstance(entry, dict) and isinstance(entry.get("stamp"), list)
             and all(isinstance(entry.get(k), list) for k in ("schemas", "hooks", "problems")))
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)  # readers see the old file or the new one, never half of one
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -21,12 +21,12 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import tempfile
 import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from harness.atomic_file import write_atomically
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
 from harness.scheme.reader import SourceMap, read_all
 
@@ -80,7 +80,7 @@ class ParseCache:
         blob = _encode_entry(forms, smap)
         if blob is not None:
             try:
-                _write_atomically(path, blob)
+                write_atomically(path, blob)
             except OSError:
                 pass  # a read-only or full disk only costs the next start a read
         return forms, smap
@@ -145,21 +145,6 @@ def _encode_entry(forms: list, smap: SourceMap) -> bytes | None:
     except (_Uncacheable, ValueError):  # ValueError: marshal's own nesting limit
         return None
     return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)  # readers see no entry or a whole one
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # -- encoding -----------------------------------------------------------------------------------
