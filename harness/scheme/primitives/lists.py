@@ -416,11 +416,18 @@ def member(x: object, lst: object, compare: object = DEFAULT) -> object:
 
 
 def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
+    # (assoc "text" alist) is the lookup every hook makes in its payload: equal? on a
+    # string key is a text comparison, made here without a call per entry
+    text = key.s if same is is_equal and key.__class__ is String else None
     for cell in _pairs(who, alist):
         entry = cell[0]
         if entry.__class__ is not list:
             raise wrong_type(who, "an association list (a list of pairs)", alist)
-        if same(key, entry[0]) is not False:
+        if text is not None:
+            found = entry[0]
+            if found.__class__ is String and found.s == text:
+                return entry
+        elif same(key, entry[0]) is not False:
             return entry
     return False
 
@@ -438,22 +445,7 @@ def assv(key: object, alist: object) -> object:
 @primitive(BASE, SRFI1)
 def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
-    if compare is DEFAULT and key.__class__ is String:
-        return _assoc_string(key.s, alist)
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
-
-
-def _assoc_string(text: str, alist: object) -> object:
-    """``(assoc "text" alist)``, the lookup every hook makes in its payload: ``equal?`` on
-    a string key is a text comparison, done here without a call per entry."""
-    for cell in _pairs("assoc", alist):
-        entry = cell[0]
-        if entry.__class__ is not list:
-            raise wrong_type("assoc", "an association list (a list of pairs)", alist)
-        found = entry[0]
-        if found.__class__ is String and found.s == text:
-            return entry
-    return False
 
 
 @primitive(BASE, SRFI1, name="map")
