@@ -107,8 +107,3 @@ def loading(collector) -> _Rebind:
 
 def in_tier(tier: str) -> _Rebind:
     return _Rebind("tier", tier)
-
-
-def running_points() -> set:
-    """The hook points whose Scheme callbacks run on this thread (the re-entrancy guard)."""
-    return thread_context().points

@@ -17,7 +17,6 @@ from harness.tools.context import (
     current_context_name,
     current_runtime,
     current_tier,
-    running_points,
     thread_context,
 )
 from harness.tools.execution import Limits, OutputCapture
@@ -142,14 +141,14 @@ def test_a_nested_dispatch_restores_the_outer_context():
     nested = context.enter_dispatch(inner, "post_tool", "b")
     context.tier = "unsandboxed"
     assert current_context_name().s == "b" and current_runtime() is inner
-    assert running_points() == {"pre_tool", "post_tool"}
+    assert context.points == {"pre_tool", "post_tool"}
     context.leave_dispatch("post_tool", nested)
     assert current_context_name().s == "a"
     assert current_runtime() is outer and current_tier() == "sandboxed"
-    assert running_points() == {"pre_tool"}
+    assert context.points == {"pre_tool"}
     context.leave_dispatch("pre_tool", saved)
     assert current_runtime() is None and current_tier() is None
-    assert running_points() == set()
+    assert context.points == set()
 
 
 def test_the_deadline_monitor_forgets_finished_calls():
