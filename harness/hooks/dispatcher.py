@@ -17,7 +17,7 @@ from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import combine
 from harness.scheme.datatypes import NIL
 from harness.tools.context import ThreadContext, thread_context
-from harness.tools.execution import capture_for_dispatch, describe_error
+from harness.tools.execution import describe_error, pooled_capture
 
 PermissionHandler = Callable[[str, dict], object]
 
@@ -116,7 +116,7 @@ class Dispatcher:
                 watch = True
                 break
         converted: dict[str, object] = {}
-        capture = capture_for_dispatch(limits["sandboxed"].max_output, watch)
+        capture = pooled_capture(limits["sandboxed"].max_output, watch)
         saved = context.enter_dispatch(runtime, hook, context_name)
         try:
             with capture:

@@ -190,7 +190,6 @@ class _Monitor:
                 self._wake_at = budget.deadline
                 self._cond.notify()
 
-
     def forget(self, budget: Budget) -> None:
         with self._cond:
             self._fired.discard(budget)

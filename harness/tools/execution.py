@@ -91,16 +91,16 @@ class OutputCapture:
         self.budget.reset(limits.steps, limits.seconds, limits.max_memory)
         # a previous call may have closed them (close-port on current-output-port): every
         # call starts with open ports
-        out, err = self._out, self._err
+        out_mark = err_mark = 0
         if self._stdin is not None:
             self._stdin.is_open = True
-        if out is None and err is None:
-            return 0, 0
-        if out is not None:
-            out.is_open = True
-        if err is not None:
-            err.is_open = True
-        return (0 if out is None else out.tell()), (0 if err is None else err.tell())
+        if self._out is not None:
+            self._out.is_open = True
+            out_mark = self._out.tell()
+        if self._err is not None:
+            self._err.is_open = True
+            err_mark = self._err.tell()
+        return out_mark, err_mark
 
     def output(self, marks: tuple[int, int]) -> tuple[str, str]:
         """(stdout, stderr) written since ``start_call`` returned ``marks``."""
@@ -127,7 +127,7 @@ class OutputCapture:
 _pool = threading.local()
 
 
-def capture_for_dispatch(max_output: int, watch_deadline: bool) -> OutputCapture:
+def pooled_capture(max_output: int, watch_deadline: bool) -> OutputCapture:
     """A reusable OutputCapture of this thread (a fresh one when the pooled one is in use,
     as in a nested dispatch), its ports forgotten. Saves building a Budget per dispatch."""
     try:
@@ -149,7 +149,7 @@ def call_scheme(proc, args: tuple, limits: Limits, watch_deadline: bool = True) 
     """One Scheme call with its own output capture (see OutputCapture.call).
     ``watch_deadline=False`` is for code that counts steps (it checks its deadline
     itself)."""
-    with capture_for_dispatch(limits.max_output, watch_deadline) as capture:
+    with pooled_capture(limits.max_output, watch_deadline) as capture:
         return capture.call(proc, args, limits)
 
 
