@@ -108,16 +108,22 @@ def describe_condition(payload: object) -> str:
 
 def string_literal(s: str) -> str:
     """A Scheme string literal for ``s``: quoted, with R7RS escapes."""
-    out = ['"']
-    for c in s:
-        esc = _STRING_ESCAPES.get(c)
+    return _quoted(s, '"', _STRING_ESCAPES)
+
+
+def _quoted(text: str, quote: str, escapes: dict[str, str]) -> str:
+    """``text`` between ``quote`` marks, with ``escapes`` and ``\\x<hex>;`` for what is
+    unprintable (the shared form of string literals and ``|symbols|``)."""
+    out = [quote]
+    for c in text:
+        esc = escapes.get(c)
         if esc is not None:
             out.append(esc)
         elif c.isprintable():
             out.append(c)
         else:
             out.append(f"\\x{ord(c):x};")
-    out.append('"')
+    out.append(quote)
     return "".join(out)
 
 
@@ -138,17 +144,7 @@ def symbol_literal(name: str) -> str:
     that reads as a number, or an unprintable character)."""
     if not _symbol_needs_bars(name):
         return name
-    out = ["|"]
-    for c in name:
-        esc = _SYMBOL_ESCAPES.get(c)
-        if esc is not None:
-            out.append(esc)
-        elif c.isprintable():
-            out.append(c)
-        else:
-            out.append(f"\\x{ord(c):x};")
-    out.append("|")
-    return "".join(out)
+    return _quoted(name, "|", _SYMBOL_ESCAPES)
 
 
 def _symbol_needs_bars(name: str) -> bool:
