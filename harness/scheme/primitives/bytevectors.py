@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from harness.scheme.datatypes import DEFAULT, Bytevector
-from harness.scheme.errors import error, wrong_type
+from harness.scheme.errors import wrong_type
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.lists import check_alloc, check_count
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.primitives.vectors import check_index, index_range
+from harness.scheme.primitives.vectors import check_index, copy_into, index_range
 
 BASE = "scheme base"
 
@@ -76,12 +76,7 @@ def bytevector_copy_x(to: object, at: object, source: object, start: object = DE
     target = check_bytevector("bytevector-copy!", to)
     b = check_bytevector("bytevector-copy!", source)
     s, e = index_range("bytevector-copy!", source, len(b), start, end)
-    at = as_int(at)
-    if type(at) is not int:
-        raise wrong_type("bytevector-copy!", "an exact integer index", at)
-    if not 0 <= at <= len(target) - (e - s):
-        raise error("bytevector-copy!: destination index out of range", to, at)
-    target[at:at + (e - s)] = b[s:e]  # the slice is copied first, so overlap is safe
+    copy_into("bytevector-copy!", to, target, at, b[s:e])
 
 
 @primitive(BASE)

@@ -48,6 +48,18 @@ def index_range(who: str, obj: object, size: int, start: object = DEFAULT,
     return s, e
 
 
+def copy_into(who: str, to: object, target: list | bytearray, at: object,
+              part: list | bytearray) -> None:
+    """``vector-copy!`` / ``bytevector-copy!``: put ``part`` (an already-sliced copy, so
+    overlapping ranges are safe) into ``target`` (the items of ``to``) from index ``at``."""
+    at = as_int(at)
+    if type(at) is not int:
+        raise wrong_type(who, "an exact integer index", at)
+    if not 0 <= at <= len(target) - len(part):
+        raise error(f"{who}: destination index out of range", to, at)
+    target[at:at + len(part)] = part
+
+
 def check_vector(who: str, v: object) -> list:
     """The items of vector ``v``, or the standard error."""
     if type(v) is not Vector:
@@ -124,12 +136,7 @@ def vector_copy_x(to: object, at: object, source: object, start: object = DEFAUL
     target = check_vector("vector-copy!", to)
     items = check_vector("vector-copy!", source)
     s, e = index_range("vector-copy!", source, len(items), start, end)
-    at = as_int(at)
-    if type(at) is not int:
-        raise wrong_type("vector-copy!", "an exact integer index", at)
-    if not 0 <= at <= len(target) - (e - s):
-        raise error("vector-copy!: destination index out of range", to, at)
-    target[at:at + (e - s)] = items[s:e]  # the slice is copied first, so overlap is safe
+    copy_into("vector-copy!", to, target, at, items[s:e])
 
 
 @primitive(BASE)
