@@ -6,36 +6,20 @@ import pytest
 
 import harness.scheme.primitives.chars  # noqa: F401  (registers the procedures)
 from harness.scheme.datatypes import Char, String
-from harness.scheme.errors import SchemeError
 from harness.scheme.primitives import LIBRARIES
+from tests.scheme.table_checks import each, failure_message, primitive_named
 
 
 def proc(name: str):
-    for lib in (("scheme", "base"), ("scheme", "char")):
-        if name in LIBRARIES.get(lib, {}):
-            return LIBRARIES[lib][name]
-    raise KeyError(name)
+    return primitive_named(name, (("scheme", "base"), ("scheme", "char")))
 
 
 def C(c: str) -> Char:
     return Char.of(c)
 
 
-def each(rows, check) -> None:
-    """Run ``check`` on every row of a table and report all failing rows at once."""
-    failures = []
-    for row in rows:
-        try:
-            check(*row)
-        except AssertionError as exc:
-            failures.append(f"{row!r}: {exc}")
-    assert not failures, "\n".join(failures)
-
-
 def error_message(name: str, *args) -> str:
-    with pytest.raises(SchemeError) as info:
-        proc(name)(*args)
-    return info.value.payload.message
+    return failure_message(proc(name), *args)
 
 
 CALLS = [

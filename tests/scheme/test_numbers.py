@@ -19,15 +19,13 @@ from harness.scheme.numparse import (
     text_to_int,
 )
 from harness.scheme.primitives import LIBRARIES
+from tests.scheme.table_checks import each, failure_message, primitive_named
 
 INF, NAN = math.inf, math.nan
 
 
 def proc(name: str):
-    for lib in (("scheme", "base"), ("scheme", "inexact"), ("scheme", "complex")):
-        if name in LIBRARIES.get(lib, {}):
-            return LIBRARIES[lib][name]
-    raise KeyError(name)
+    return primitive_named(name, (("scheme", "base"), ("scheme", "inexact"), ("scheme", "complex")))
 
 
 def same(a, b) -> bool:
@@ -48,21 +46,8 @@ def call(name: str, *args):
     return proc(name)(*[String(a) if type(a) is str else a for a in args])
 
 
-def each(rows, check, single: bool = False) -> None:
-    """Run ``check`` on every row of a table and report all failing rows at once."""
-    failures = []
-    for row in rows:
-        try:
-            check(row) if single else check(*row)
-        except AssertionError as exc:
-            failures.append(f"{row!r}: {exc}")
-    assert not failures, "\n".join(failures)
-
-
 def error_message(name: str, *args) -> str:
-    with pytest.raises(SchemeError) as info:
-        call(name, *args)
-    return info.value.payload.message
+    return failure_message(call, name, *args)
 
 
 # -- parse_number ----------------------------------------------------------------------

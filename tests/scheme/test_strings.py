@@ -16,15 +16,13 @@ from harness.scheme.datatypes import (
     py_to_list,
     sym,
 )
-from harness.scheme.errors import SchemeError, SizeLimitExceeded
+from harness.scheme.errors import SizeLimitExceeded
 from harness.scheme.primitives import LIBRARIES
+from tests.scheme.table_checks import each, failure_message, primitive_named
 
 
 def proc(name: str):
-    for lib in (("scheme", "base"), ("scheme", "char"), ("srfi", "130")):
-        if name in LIBRARIES.get(lib, {}):
-            return LIBRARIES[lib][name]
-    raise KeyError(name)
+    return primitive_named(name, (("scheme", "base"), ("scheme", "char"), ("srfi", "130")))
 
 
 def S(text: str) -> String:
@@ -56,21 +54,8 @@ def plain(x):
     return x
 
 
-def each(rows, check) -> None:
-    """Run ``check`` on every row of a table and report all failing rows at once."""
-    failures = []
-    for row in rows:
-        try:
-            check(*row)
-        except AssertionError as exc:
-            failures.append(f"{row!r}: {exc}")
-    assert not failures, "\n".join(failures)
-
-
 def error_message(name: str, *args) -> str:
-    with pytest.raises(SchemeError) as info:
-        proc(name)(*args)
-    return info.value.payload.message
+    return failure_message(proc(name), *args)
 
 
 def is_even_char(c: Char) -> bool:
