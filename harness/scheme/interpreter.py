@@ -36,7 +36,7 @@ from harness.scheme.libraries import (
     library_key,
     register_library,
 )
-from harness.scheme.limits import ensure_recursion_limit
+from harness.scheme.limits import deep_recursion
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.runtime import NATIVE_ERRORS
 from harness.scheme.syntax import Scope, base_symbol, is_identifier
@@ -56,7 +56,6 @@ def _spec(key: tuple) -> object:
 def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
                      imports=STANDARD_LIBRARIES, name: str = "user") -> Environment:
     """A fresh environment of ``tier`` with the libraries ``imports`` imported."""
-    ensure_recursion_limit()
     sandboxed = tier == "sandboxed"
     if budget_check is None:
         budget_check = "steps" if sandboxed else "flag"
@@ -110,7 +109,14 @@ def prescan(env: Environment, forms: list) -> None:
 
 def eval_form(env: Environment, form: object, smap: SourceMap | None,
               scope: Scope | None = None) -> object:
-    """Expand, compile and run one top-level form."""
+    """Expand, compile and run one top-level form (with the recursion window open: see
+    limits.py)."""
+    with deep_recursion:
+        return _eval_form(env, form, smap, scope)
+
+
+def _eval_form(env: Environment, form: object, smap: SourceMap | None,
+               scope: Scope | None) -> object:
     exp = Expander(env, smap)
     node = exp.expand_toplevel(form, scope or Scope(None, env))
     filename = smap.name if smap is not None else "<eval>"
