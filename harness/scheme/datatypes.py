@@ -55,6 +55,7 @@ __all__ = [
     "is_true",
     "list_to_py",
     "py_to_list",
+    "split_list",
     "sym",
 ]
 
@@ -311,10 +312,35 @@ def py_to_list(items, tail: object = NIL) -> object:
     return result
 
 
-def list_to_py(x: object) -> list:
-    """The elements of a proper Scheme list as a Python list (stops at the first non-pair)."""
+def split_list(x: object) -> tuple[list, object]:
+    """The elements of a (possibly dotted) Scheme list and what it ends in (``NIL`` for a
+    proper list).
+
+    A circular list is an error (Brent's algorithm finds the cycle within twice its
+    length): source text can make one with datum labels, and a hostile program any time.
+    Walking a long list counts against the running budget."""
     out = []
+    append = out.append
+    tortoise = x
+    power = steps = 1
     while x.__class__ is list:
-        out.append(x[0])
+        append(x[0])
         x = x[1]
-    return out
+        if x is tortoise:
+            from harness.scheme.errors import error
+            raise error("expected a finite list, got a circular list")
+        if steps == power:
+            tortoise = x
+            power += power
+            steps = 0
+        steps += 1
+    if len(out) > 1000:
+        from harness.scheme.limits import charge
+        charge(len(out))
+    return out, x
+
+
+def list_to_py(x: object) -> list:
+    """The elements of a Scheme list as a Python list, up to its first non-pair (a
+    circular list is an error: see ``split_list``)."""
+    return split_list(x)[0]

@@ -74,8 +74,8 @@ def error(message: str, *irritants: object, kind: str = "error",
 
 def wrong_type(who: str, expected: str, value: object) -> SchemeError:
     """``who: expected <expected>, got <value>`` — the standard argument-type error."""
-    from harness.scheme.printer import write_string
-    return error(f"{who}: expected {expected}, got {write_string(value)}", value)
+    from harness.scheme.printer import write_truncated
+    return error(f"{who}: expected {expected}, got {write_truncated(value)}", value)
 
 
 def syntax_error(message: str, where: SourcePos | None, *irritants: object) -> SchemeError:

@@ -25,7 +25,7 @@ from harness.scheme.errors import (
     caret_excerpt,
     syntax_error,
 )
-from harness.scheme.expander import SPECIALS, Expander, special
+from harness.scheme.expander import MAX_CURRIED, SPECIALS, Expander, special
 from harness.scheme.libraries import (
     PRELUDE_LIBRARIES,
     RESERVED_PREFIXES,
@@ -101,7 +101,9 @@ def prescan(env: Environment, forms: list) -> None:
             stack.extend(list_to_py(f[1]))
         elif head is S_DEFINE and f[1].__class__ is list:
             target = f[1][0]
-            while target.__class__ is list:
+            for _ in range(MAX_CURRIED):  # a datum label can make the nesting endless
+                if target.__class__ is not list:
+                    break
                 target = target[0]
             if is_identifier(target):
                 env.declare(base_symbol(target).name)
@@ -118,7 +120,13 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
 def _eval_form(env: Environment, form: object, smap: SourceMap | None,
                scope: Scope | None) -> object:
     exp = Expander(env, smap)
-    node = exp.expand_toplevel(form, scope or Scope(None, env))
+    try:
+        node = exp.expand_toplevel(form, scope or Scope(None, env))
+    except (SchemeError, ResourceLimitExceeded) as exc:
+        if error_position(exc) is None and smap is not None:
+            # an error of a data walk or a limit: the position of the form being expanded
+            exc.where = smap.pos_of(form)
+        raise
     filename = smap.name if smap is not None else "<eval>"
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from harness.scheme.datatypes import NIL, Symbol, list_to_py
+from harness.scheme.datatypes import NIL, Symbol, list_to_py, split_list
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import base_symbol, is_identifier, strip
 
@@ -95,9 +95,7 @@ def library_key(spec: object) -> tuple:
 
 
 def _list_end(x):
-    while x.__class__ is list:
-        x = x[1]
-    return x
+    return split_list(x)[1]
 
 
 def _builtin(key: tuple) -> Library | None:

@@ -284,6 +284,15 @@ def resident_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def raise_if_exceeded() -> None:
+    """Raise again the limit error of a budget of this thread that ran out (inside a
+    nested call whose failure its caller would otherwise see as an ordinary error)."""
+    for budget in _stack():
+        failed = budget.failure()
+        if failed is not None:
+            raise failed
+
+
 def interrupt() -> None:
     """The stop flag is up: stop this thread if one of its budgets ran out."""
     for budget in _stack():

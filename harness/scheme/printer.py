@@ -35,6 +35,7 @@ from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
 
 __all__ = [
+    "MAX_MESSAGE_CHARS",
     "MAX_WRITTEN_CHARS",
     "char_literal",
     "describe_condition",
@@ -44,6 +45,7 @@ __all__ = [
     "write_shared_string",
     "write_simple_string",
     "write_string",
+    "write_truncated",
 ]
 
 #: the longest text one call may produce (a shared DAG can stand for an exponential tree)
@@ -89,19 +91,37 @@ def display_string(obj: object, limit: int = MAX_WRITTEN_CHARS) -> str:
     return _render(obj, False, _labels_for_cycles(obj), limit)
 
 
+def write_truncated(obj: object, limit: int = 200) -> str:
+    """``write`` text for messages: at most about ``limit`` characters (a longer text is
+    cut, ending in "..."), never an error, and no more work than the text shown (no pass
+    over the whole value: a cycle just repeats until the cut)."""
+    return _render(obj, True, frozenset(), limit, truncate=True)
+
+
+#: the longest message a condition gives (its irritants are cut shorter)
+MAX_MESSAGE_CHARS = 2000
+_IRRITANT_CHARS = 400
+
+
 def describe_condition(payload: object) -> str:
-    """The message a user sees for a raised object.
+    """The message a user sees for a raised object, at most about MAX_MESSAGE_CHARS long.
 
     An error object gives its message followed by its written irritants, except that an
     irritant the message already ends with (as in primitive errors "car: expected a pair,
     got ()") is not repeated. Any other raised object gives "uncaught exception: <written>".
     """
     if not isinstance(payload, ErrorObject):
-        return "uncaught exception: " + write_string(payload)
-    irritants = [write_string(x) for x in payload.irritants]
-    if irritants and payload.message.endswith(irritants[-1]):
-        return payload.message
-    return " ".join([payload.message, *irritants])
+        return "uncaught exception: " + write_truncated(payload, MAX_MESSAGE_CHARS)
+    message = payload.message
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS] + "..."
+    irritants = [write_truncated(x, _IRRITANT_CHARS) for x in payload.irritants[:8]]
+    if len(payload.irritants) > 8:
+        irritants.append("...")
+    if irritants and message.endswith(irritants[-1]):
+        return message
+    text = " ".join([message, *irritants])
+    return text if len(text) <= 2 * MAX_MESSAGE_CHARS else text[:2 * MAX_MESSAGE_CHARS] + "..."
 
 
 # -- literals of atoms ---------------------------------------------------------------------
@@ -250,6 +270,35 @@ def _atom_text(x: object, readable: bool) -> str:
     return _opaque_text(x)
 
 
+def _short_atom_text(x: object, limit: int) -> str:
+    """An atom's ``write`` text for a truncated rendering: big strings, symbols,
+    bytevectors and numbers are cut before they are written out in full."""
+    cls = x.__class__
+    if cls is String:
+        return string_literal(x.s[:limit + 1])
+    if cls is Symbol:
+        return symbol_literal(x.name[:limit + 1])
+    if cls is Bytevector:
+        return "#u8(" + " ".join(map(str, x.b[:limit // 2 + 1])) + ")"
+    if cls is int and x.bit_length() > 4000:
+        return f"#<exact integer of {x.bit_length()} bits>"
+    if cls is Fraction and x.numerator.bit_length() + x.denominator.bit_length() > 4000:
+        return "#<exact rational number of " \
+               f"{x.numerator.bit_length() + x.denominator.bit_length()} bits>"
+    if cls is complex or cls is int or cls is Fraction or cls is float:
+        return _number_text(x)
+    return _atom_text(x, True)
+
+
+@lru_cache(maxsize=8)
+def _short_atoms(limit: int) -> dict[type, Callable[[object], str]]:
+    """The atom table of a truncated rendering with cut ``limit``."""
+    table: dict[type, Callable[[object], str]] = dict(_WRITE_ATOM)
+    for cls in (String, Symbol, int, Fraction):
+        table[cls] = lambda x, limit=limit: _short_atom_text(x, limit)
+    return table
+
+
 def _bool_text(x: bool) -> str:
     return "#t" if x else "#f"
 
@@ -359,15 +408,29 @@ _DATUM, _TAIL, _TEXT = 0, 1, 2  # print a value / continue a list at this cdr / 
 _CHUNK = 4096  # join pieces this often so a long text costs its characters, not objects
 
 
-def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) -> str:
+def _render(root: object, readable: bool, labelled: frozenset[int], limit: int,
+            truncate: bool = False) -> str:
+    try:
+        return _render_text(root, readable, labelled, limit, truncate)
+    except _Cut as cut:
+        return cut.text
+
+
+def _render_text(root: object, readable: bool, labelled: frozenset[int], limit: int,
+                 truncate: bool) -> str:
     if not _is_node(root):
-        text = _atom_text(root, readable)
+        text = _short_atom_text(root, limit) if truncate else _atom_text(root, readable)
         if len(text) > limit:
+            if truncate:
+                return text[:limit] + "..."
             raise _too_long(limit)
         return text
-    atom_text = _WRITE_ATOM if readable else _DISPLAY_ATOM
+    if truncate:
+        atom_text = _short_atoms(limit)
+    else:
+        atom_text = _WRITE_ATOM if readable else _DISPLAY_ATOM
     numbers: dict[int, int] = {}
-    out = _Text(limit)
+    out = _Text(limit, truncate)
     pieces = out.pieces
     stack: list[tuple[int, object]] = [(_DATUM, root)]
     while stack:
@@ -380,7 +443,7 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
                     break
                 pieces.append(" ")
                 pieces.append(write(x[0]))
-                if len(pieces) >= _CHUNK:
+                if len(pieces) >= out.chunk:
                     out.flush()
                 x = x[1]
             if x is NIL:
@@ -398,7 +461,7 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
         elif x.__class__ in atom_text:
             piece = atom_text[x.__class__](x)
         elif not _is_node(x):
-            piece = _atom_text(x, readable)
+            piece = _short_atom_text(x, limit) if truncate else _atom_text(x, readable)
         elif labelled and id(x) in numbers:
             piece = f"#{numbers[id(x)]}#"
         else:
@@ -408,29 +471,45 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
                 piece = f"#{numbers[id(x)]}="
             piece += _open_node(x, stack)
         pieces.append(piece)
-        if len(pieces) >= _CHUNK:
+        if len(pieces) >= out.chunk:
             out.flush()
     return out.text()
 
 
+class _Cut(Exception):
+    """A truncated rendering reached its limit; ``text`` is what it shows."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class _Text:
-    """Printed pieces, joined into chunks as they come, with a cap on the total length."""
+    """Printed pieces, joined into chunks as they come, with a cap on the total length
+    (past it: an error, or with ``truncate`` the text so far ending in "...")."""
 
-    __slots__ = ("chunks", "limit", "pieces", "size")
+    __slots__ = ("chunk", "chunks", "limit", "pieces", "size", "truncate")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, truncate: bool = False) -> None:
         self.pieces: list[str] = []
         self.chunks: list[str] = []
         self.size = 0
         self.limit = limit
+        self.truncate = truncate
+        self.chunk = 16 if truncate else _CHUNK  # pieces joined at a time
 
     def flush(self) -> None:
         if limits.flags.stop:  # a long print still obeys the caller's time limit
             limits.interrupt()
+        if not self.truncate:
+            limits.charge(len(self.pieces))  # and its step budget and deadline
         chunk = "".join(self.pieces)
         self.pieces.clear()
         self.size += len(chunk)
         if self.size > self.limit:
+            if self.truncate:
+                text = "".join(self.chunks) + chunk
+                raise _Cut(text[:self.limit] + "...")
             raise _too_long(self.limit)
         self.chunks.append(chunk)
 

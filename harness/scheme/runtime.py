@@ -22,11 +22,13 @@ from harness.scheme.datatypes import (
 from harness.scheme.errors import (
     DepthLimitExceeded,
     ErrorObject,
+    ResourceLimitExceeded,
     SchemeError,
     SizeLimitExceeded,
     error,
     wrong_type,
 )
+from harness.scheme.limits import MAX_C_NESTING
 from harness.scheme.parameters import is_parameter, pop_binding, push_binding
 
 __all__ = ["RecordType"]
@@ -53,8 +55,24 @@ def _make_caller(n: int):
 MAX_GENERATED_ARITY = 64
 
 
+_c_nesting = threading.local()
+
+
 def _star_call(f, args):
-    return f(*args)
+    """``f(*args)``: a C-level call, so its nesting is counted (see limits.MAX_C_NESTING)."""
+    try:
+        depth = _c_nesting.depth
+    except AttributeError:
+        depth = 0
+    if depth >= MAX_C_NESTING:
+        raise DepthLimitExceeded(f"recursion too deep: calls with more than "
+                                 f"{MAX_GENERATED_ARITY} arguments nested more than "
+                                 f"{MAX_C_NESTING} deep")
+    _c_nesting.depth = depth + 1
+    try:
+        return f(*args)
+    finally:
+        _c_nesting.depth = depth
 
 
 def caller_for(n: int):
@@ -96,10 +114,7 @@ def apply(proc, *args):
     """(apply proc arg ... list)."""
     if not args:
         return proc()
-    spread = args[-1]
-    items = list_to_py(spread)
-    if _list_tail(spread) is not NIL:
-        raise wrong_type("apply", "a proper list as last argument", spread)
+    items = _spread("apply", args[-1])
     if not callable(proc):
         raise error(f"apply: attempt to apply non-procedure {_show(proc)}", proc)
     return call_n(proc, (*args[:-1], *items))
@@ -107,16 +122,30 @@ def apply(proc, *args):
 
 def apply_marker(proc, *args):
     """``apply`` in tail position: a tail-call marker instead of a call."""
-    spread = args[-1] if args else NIL
-    items = list_to_py(spread)
-    if _list_tail(spread) is not NIL:
-        raise wrong_type("apply", "a proper list as last argument", spread)
+    items = _spread("apply", args[-1] if args else NIL)
     return (proc, (*args[:-1], *items))
 
 
-def _list_tail(x):
+def _spread(who: str, lst) -> list:
+    """The elements of the proper list ``lst`` (an error for a dotted or circular one)."""
+    if _list_end(lst) is not NIL:
+        raise wrong_type(who, "a proper list as last argument", lst)
+    return list_to_py(lst)
+
+
+def _list_end(x):
+    """The final cdr of a list; for a circular list, a pair."""
+    tortoise = x
+    power = steps = 1
     while x.__class__ is list:
         x = x[1]
+        if x is tortoise:
+            return x
+        if steps == power:
+            tortoise = x
+            power += power
+            steps = 0
+        steps += 1
     return x
 
 
@@ -128,15 +157,10 @@ def cons(a, d):
 
 
 def append2(a, b):
+    """``(append a b)`` for unquote-splicing: ``a`` must be a proper list."""
     if a is NIL:
         return b
-    items = []
-    x = a
-    while x.__class__ is list:
-        items.append(x[0])
-        x = x[1]
-    if x is not NIL:
-        raise wrong_type("unquote-splicing", "a proper list", a)
+    items = _spread("unquote-splicing", a)
     for item in reversed(items):
         b = [item, b]
     return b
@@ -330,6 +354,14 @@ def dynamic_wind(before, thunk, after):
     before()
     try:
         result = thunk()
+    except ResourceLimitExceeded:
+        # A limit error cannot be cancelled: whatever the after thunk does (escape through a
+        # continuation, raise, run out of budget again), the limit error goes on.
+        try:
+            after()
+        except BaseException:  # noqa: BLE001, S110 - replaced by the limit error below
+            pass
+        raise
     except BaseException as exc:
         if not getattr(exc, "emergency", False):  # emergency-exit skips the after thunks
             after()
@@ -489,5 +521,5 @@ def record_modifier(rtd: RecordType, index: int):
 
 
 def _show(x) -> str:
-    from harness.scheme.printer import write_string
-    return write_string(x)
+    from harness.scheme.printer import write_truncated
+    return write_truncated(x)

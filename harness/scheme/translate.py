@@ -154,7 +154,9 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
                     f"{describe_type(m[3])}")
         m = re.match(r"bad operand type for unary (\S+): '(\w+)'", msg)
         if m:
-            return f"{m[1]}: expected a number, got {describe_type(m[2])}"
+            # also the check inlined arithmetic and comparisons make (inline.py)
+            op = _operator_at(where) or m[1]
+            return f"{op}: expected a number, got {describe_type(m[2])}"
         m = re.match(r'can only concatenate (\w+) \(not "(\w+)"\) to', msg)
         if m:
             op = _operator_at(where) or "+"

@@ -13,6 +13,7 @@ from harness.scheme.primitives.ports import (
     redirect,
     restore,
 )
+from harness.scheme.runtime import call_n
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,9 @@ class OutputCapture:
         marks = self.start_call(limits)
         result = SchemeCall()
         try:
-            result.value = proc(*args)
+            # call_n, not proc(*args): a C-level call per nested call-tool would grow the
+            # C stack (see harness.scheme.limits)
+            result.value = call_n(proc, args)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
