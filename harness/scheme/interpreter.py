@@ -303,6 +303,8 @@ def error_message(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, RecursionError):
         return "recursion too deep"
+    if isinstance(exc, MemoryError):
+        return "out of memory"
     return condition_from_native(exc).message
 
 

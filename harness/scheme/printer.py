@@ -91,16 +91,19 @@ def display_string(obj: object, limit: int = MAX_WRITTEN_CHARS) -> str:
     return _render(obj, False, _labels_for_cycles(obj), limit)
 
 
-def write_truncated(obj: object, limit: int = 200) -> str:
-    """``write`` text for messages: at most about ``limit`` characters (a longer text is
-    cut, ending in "..."), never an error, and no more work than the text shown (no pass
-    over the whole value: a cycle just repeats until the cut)."""
-    return _render(obj, True, frozenset(), limit, truncate=True)
-
-
 #: the longest message a condition gives (its irritants are cut shorter)
 MAX_MESSAGE_CHARS = 2000
-_IRRITANT_CHARS = 400
+#: how much of a value an error message shows
+IRRITANT_CHARS = 300
+#: nodes of a value looked at for datum labels before a truncated text is written
+_LABEL_BUDGET = 10_000
+
+
+def write_truncated(obj: object, limit: int = IRRITANT_CHARS) -> str:
+    """``write`` text for messages: at most about ``limit`` characters (a longer text is
+    cut, ending in "..."), never an error, and bounded work: cycles are labelled if they
+    show within the first nodes of the value, else printed until the cut."""
+    return _render(obj, True, _labels_for_cycles(obj, _LABEL_BUDGET), limit, truncate=True)
 
 
 def describe_condition(payload: object) -> str:
@@ -115,7 +118,7 @@ def describe_condition(payload: object) -> str:
     message = payload.message
     if len(message) > MAX_MESSAGE_CHARS:
         message = message[:MAX_MESSAGE_CHARS] + "..."
-    irritants = [write_truncated(x, _IRRITANT_CHARS) for x in payload.irritants[:8]]
+    irritants = [write_truncated(x) for x in payload.irritants[:8]]
     if len(payload.irritants) > 8:
         irritants.append("...")
     if irritants and message.endswith(irritants[-1]):
@@ -339,16 +342,21 @@ def _record_fields(r: Record) -> list:
     return [getattr(r, f"f{i}", None) for i in range(len(r.rtd.fields))]
 
 
-def _shared_nodes(root: object) -> frozenset[int]:
-    """Ids of the nodes reachable from ``root`` more than once."""
+def _shared_nodes(root: object, budget: int | None = None) -> frozenset[int]:
+    """Ids of the nodes reachable from ``root`` more than once (among the first ``budget``
+    nodes met, when given)."""
     if not _is_node(root):
         return frozenset()
     seen: set[int] = set()
     shared: set[int] = set()
     stack = [root]
     while stack:
+        if budget is not None and len(seen) > budget:
+            break
         x = stack.pop()
         while x.__class__ is list:  # walk a list's spine in place
+            if budget is not None and len(seen) > budget:
+                break
             i = id(x)
             if i in seen:
                 shared.add(i)
@@ -370,10 +378,11 @@ def _shared_nodes(root: object) -> frozenset[int]:
     return frozenset(shared)
 
 
-def _labels_for_cycles(root: object) -> frozenset[int]:
+def _labels_for_cycles(root: object, budget: int | None = None) -> frozenset[int]:
     """Ids of the nodes a depth-first walk reaches again while still inside them: labelling
-    exactly these breaks every cycle (each cycle has such a back edge)."""
-    shared = _shared_nodes(root)
+    exactly these breaks every cycle (each cycle has such a back edge). With ``budget``,
+    only cycles among the first nodes met are looked for."""
+    shared = _shared_nodes(root, budget)
     if not shared:
         return shared
     inside: set[int] = set()
@@ -381,12 +390,16 @@ def _labels_for_cycles(root: object) -> frozenset[int]:
     targets: set[int] = set()
     # Entries are nodes to enter, or the int id of a node to leave (no node is an int).
     stack: list = [root]
+    entered = 0
     while stack:
         x = stack.pop()
         if x.__class__ is int:
             inside.discard(x)
             finished.add(x)
             continue
+        entered += 1
+        if budget is not None and entered > budget:
+            break
         i = id(x)
         if i in inside:
             targets.add(i)
