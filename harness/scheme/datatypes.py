@@ -27,6 +27,7 @@ No Scheme value except a pair is subscriptable, so the compiler can inline
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
 from typing import ClassVar
 
@@ -60,11 +61,40 @@ __all__ = [
 ]
 
 
+class _WeakInterned:
+    """A table of interned values by name that keeps no value alive: a symbol or char
+    that nothing refers to any more is dropped (no program can tell: a new one made later
+    is the only one of its name). A program making a million symbols no longer grows the
+    process for good."""
+
+    __slots__ = ("refs",)
+
+    def __init__(self) -> None:
+        self.refs: dict[str, weakref.ref] = {}
+
+    def get(self, name: str) -> object:
+        ref = self.refs.get(name)
+        return None if ref is None else ref()
+
+    def add(self, name: str, value: object) -> object:
+        refs = self.refs
+
+        def forget(dead: weakref.ref, name: str = name) -> None:
+            if refs.get(name) is dead:
+                del refs[name]
+
+        refs[name] = weakref.ref(value, forget)
+        return value
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
 class Symbol:
     """An identifier; ``Symbol.intern(name)`` returns the unique symbol of that name."""
 
     __slots__ = ("__weakref__", "name")
-    _table: ClassVar[dict[str, Symbol]] = {}
+    _table: ClassVar[_WeakInterned] = _WeakInterned()
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -73,7 +103,7 @@ class Symbol:
     def intern(cls, name: str) -> Symbol:
         s = cls._table.get(name)
         if s is None:
-            s = cls._table[name] = cls(name)
+            s = cls._table.add(name, cls(name))
         return s
 
     def is_interned(self) -> bool:
@@ -104,21 +134,28 @@ NIL = Nil()
 class Char:
     """A character. ``Char.of(c)`` returns the unique Char for the one-character string c."""
 
-    __slots__ = ("c",)
-    _table: ClassVar[dict[str, Char]] = {}
+    __slots__ = ("__weakref__", "c")
+    _table: ClassVar[_WeakInterned] = _WeakInterned()
+    _ascii: ClassVar[dict[str, Char]] = {}  # kept for good: the common ones stay fast
 
     def __init__(self, c: str) -> None:
         self.c = c
 
     @classmethod
     def of(cls, c: str) -> Char:
-        ch = cls._table.get(c)
+        ch = cls._ascii.get(c)
         if ch is None:
-            ch = cls._table[c] = cls(c)
+            ch = cls._table.get(c)
+            if ch is None:
+                ch = cls._table.add(c, cls(c))
         return ch
 
     def __repr__(self) -> str:
         return f"#\\{self.c}"
+
+
+for _code in range(128):
+    Char._ascii[chr(_code)] = Char._table.add(chr(_code), Char(chr(_code)))
 
 
 class String:

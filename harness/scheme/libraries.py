@@ -112,14 +112,28 @@ def _builtin(key: tuple) -> Library | None:
     return Library(key, exports)
 
 
+def _library_path(key: tuple) -> Path | None:
+    """``scheme_lib/PART/.../LAST.sld`` for a library name whose parts are plain names, or
+    None: a part like ``..`` or ``a/b`` must not reach outside scheme_lib/."""
+    for part in key:
+        if not part or part.startswith(".") or any(c in part for c in "/\\\0:"):
+            return None
+    path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
+    try:
+        path.resolve().relative_to(SCHEME_LIB.resolve())
+    except (ValueError, OSError):
+        return None
+    return path
+
+
 def find_library(key: tuple) -> Library | None:
     key = _ALIASES.get(key, key)
     with _lock:
         lib = _libraries.get(key)
         if lib is not None:
             return lib
-        path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
-        if path.is_file():
+        path = _library_path(key)
+        if path is not None and path.is_file():
             from harness.scheme.interpreter import load_library_file
             load_library_file(path)
             lib = _libraries.get(key)

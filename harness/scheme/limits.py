@@ -104,7 +104,7 @@ class Budget:
     """
 
     __slots__ = ("active", "deadline", "exceeded", "expired", "max_memory", "max_steps",
-                 "memory_checked", "memory_start", "seconds", "steps", "watch")
+                 "memory_checked", "memory_start", "seconds", "steps", "watch", "watched")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
                  seconds: float | None = DEFAULT_SECONDS, watch: bool = True,
@@ -127,6 +127,9 @@ class Budget:
         self.memory_checked = 0.0
         # the limit this budget ran out of, raised again at every later check
         self.exceeded: ResourceLimitExceeded | None = None
+        # registered with the monitor (code that counts steps registers at its first
+        # refill: most calls end before, and never pay for it)
+        self.watched = False
 
     def reset(self, steps: int | None, seconds: float | None,
               max_memory: int | None = None) -> None:
@@ -137,6 +140,7 @@ class Budget:
             self.expired = False
         if self.active and self.watch and (self.deadline is not None
                                            or max_memory is not None):
+            self.watched = True
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
@@ -147,6 +151,7 @@ class Budget:
         self.active = True
         enter_deep_recursion()
         if self.watch and (self.deadline is not None or self.max_memory is not None):
+            self.watched = True
             _monitor.watch(self)
         return self
 
@@ -206,6 +211,12 @@ def charge(steps: int, nbytes: int = 0) -> None:
     for budget in stack:
         if budget.exceeded is not None:
             raise budget.failure()
+        if not budget.watched and budget.deadline is not None:
+            # a call that runs this long gets the monitor too: it empties the step list
+            # when the deadline passes, so one slow step after another cannot run on
+            # for a whole chunk of steps
+            budget.watched = True
+            _monitor.watch(budget)
         if budget.steps is not None:
             budget.steps -= steps
             if budget.steps < 0:
@@ -228,6 +239,38 @@ def charge_alloc(n: int, item_bytes: int = 8) -> None:
     the work (when it is more than a chunk) and refuse it if the memory would not fit."""
     if n > CHUNK:
         charge(n, n * item_bytes)
+
+
+#: elements (characters, bytes, vector slots) a primitive handles at C speed for one step
+BULK_ITEMS_PER_STEP = 16
+
+
+#: about how long one step takes (for refusing work that would overrun the deadline)
+STEP_SECONDS = 50e-9
+
+
+def charge_work(steps: int) -> None:
+    """Count ``steps`` of work a primitive is about to do in one piece (a bignum
+    division, say: it cannot be interrupted once started), refusing it if it would end
+    past a deadline even when the step budget is unlimited."""
+    charge(steps)
+    seconds = steps * STEP_SECONDS
+    if seconds < 0.01:
+        return
+    now = time.monotonic()
+    for budget in _stack():
+        if budget.deadline is not None and now + seconds > budget.deadline:
+            raise budget.fail(TimeLimitExceeded(
+                f"time limit of {budget.seconds:g} s exceeded (the next operation alone "
+                f"would take about {seconds:.2g} s)"))
+
+
+def charge_bulk(n: int, nbytes: int = 0) -> None:
+    """A primitive copies, scans or converts ``n`` elements at C speed (allocating about
+    ``nbytes``): count it as n/16 steps, so that big data cannot be walked over and over
+    for free, while a hook may still scan a megabyte prompt a few times."""
+    if n > CHUNK:
+        charge(n // BULK_ITEMS_PER_STEP, nbytes)
 
 
 def _over_memory(budget: Budget, resident: int, coming: int = 0) -> bool:
@@ -352,7 +395,8 @@ class _Monitor:
                 budget.fail(error)
             budget.expired = True
             self._fired.add(budget)
-            flags.stop = True
+            flags.stop = True  # code that checks the flag stops at its next check
+            _step_items.clear()  # code that counts steps refills (and checks) at its next
 
     def _run(self) -> None:
         with self._cond:

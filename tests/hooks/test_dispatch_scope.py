@@ -199,4 +199,4 @@ def test_payload_keys_cannot_be_changed_but_their_copies_and_values_can(tmp_path
         assert result["outcome"] == {"prompt": "Prompt Pi"}
         messages = [e["message"] for e in result["errors"]]
         assert len(messages) == 2
-        assert all("keys of a hook payload cannot be changed" in m for m in messages)
+        assert all("this string is shared and cannot be changed" in m for m in messages)

@@ -221,7 +221,7 @@ def _skip(who: str, lst: object, k: int) -> object:
     x = lst
     left = k
     while left:
-        n = left if left < CHUNK else CHUNK
+        n = min(CHUNK, left)
         for _ in range(n):
             if x.__class__ is not list:
                 raise error(f"{who}: index out of range", lst, k)
@@ -1082,6 +1082,8 @@ def alist_delete(key: object, alist: object, same: object = DEFAULT) -> object:
 
 def _contains(items: list, x: object, same: Callable) -> bool:
     """Whether (= x e) holds for some e in items (SRFI 1 member's argument order)."""
+    if len(items) > _SCAN_FREE:
+        charge(len(items))  # the set operations scan quadratically: make them pay
     for e in items:
         if same(x, e) is not False:
             return True
@@ -1090,10 +1092,17 @@ def _contains(items: list, x: object, same: Callable) -> bool:
 
 def _already_in(items: list, x: object, same: Callable) -> bool:
     """Whether (= e x) holds for some e in items (lset-adjoin/union's argument order)."""
+    if len(items) > _SCAN_FREE:
+        charge(len(items))
     for e in items:
         if same(e, x) is not False:
             return True
     return False
+
+
+#: a linear scan of a set operation is counted against the budget past this length (a
+#: builtin predicate such as equal? costs no step of its own)
+_SCAN_FREE = 64
 
 
 def _subset(a: list, b: list, same: Callable) -> bool:
