@@ -51,8 +51,18 @@ def loads(text: bytes | str) -> object:
 
 
 def _exact_loads(text: bytes | str) -> object:
+    from harness.scheme.errors import SizeLimitExceeded
     from harness.scheme.numparse import text_to_int
-    return json.loads(text, parse_int=text_to_int)
+
+    def exact(digits: str) -> int:
+        if digits[0] == "-":  # text_to_int reads digits without a sign
+            return -text_to_int(digits[1:])
+        return text_to_int(digits)
+
+    try:
+        return json.loads(text, parse_int=exact)
+    except SizeLimitExceeded as exc:  # (a BaseException: the caller expects ValueError)
+        raise ValueError(f"invalid JSON: {exc.message}") from None
 
 
 def _has_lossy_float(value: object) -> bool:
@@ -307,7 +317,7 @@ def _where(where: str, path: list) -> str:
 ANSWER_DEPTH = 200
 #: values and keys an answer may hold, counted as converted: shared structure counts each
 #: time it is reached, so a small DAG cannot expand into an exponential answer
-ANSWER_NODES = 1_000_000
+ANSWER_NODES = 250_000
 #: characters of text (strings, keys, digits) an answer may hold
 ANSWER_CHARS = 64 * 1024 * 1024
 #: ``json-stringify`` writes text for Scheme, not data for the host: it may nest as deep

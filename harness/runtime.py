@@ -28,6 +28,7 @@ from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
 from harness.scheme.datatypes import String
+from harness.scheme.errors import ResourceLimitExceeded
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.printer import write_string
 from harness.tools.context import in_tier, using_runtime
@@ -166,7 +167,11 @@ class Runtime:
                 return ToolResult(name, "", error=describe_error(call.error),
                                   stdout=call.stdout, stderr=call.stderr)
             value = call.value
-            text = value.s if isinstance(value, String) else write_string(value)
+            try:
+                text = value.s if isinstance(value, String) else write_string(value)
+            except ResourceLimitExceeded as exc:  # a result too big to write
+                return ToolResult(name, "", error=f"tool {name}: its result: {exc.message}",
+                                  stdout=call.stdout, stderr=call.stderr)
             return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
         plugin_result = self.plugins.call_tool(name, arguments)
         if plugin_result is None:

@@ -319,3 +319,14 @@ def test_payload_read_with_assoc_in_scheme():
     proc = interp.eval_string(
         '(lambda (p) (cdr (assoc "command" (cdr (assoc "arguments" p)))))')
     assert proc(payload) == s("ls")
+
+
+def test_negative_integers_beyond_the_direct_conversion_stay_exact():
+    # found by tests/fuzz/test_answer_fuzz.py: the sign went into the digit conversion
+    for n in (-(10 ** 4400) - 7, -(2 ** 20000) + 3):
+        assert loads(dumps(n)) == n
+
+
+def test_an_integer_too_long_for_scheme_is_bad_json_not_a_crash():
+    with pytest.raises(ValueError, match="exceeds"):
+        loads("[" + "9" * 1_000_001 + "]")

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
-from harness.scheme.errors import error, wrong_type
+from harness.scheme.errors import DepthLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC, charge_alloc, raise_if_exceeded
 from harness.scheme.primitives import define, primitive
 from harness.scheme.printer import MAX_WRITTEN_CHARS
@@ -140,12 +140,20 @@ def call_tool(name, args=NIL):
             raise error(f"call-tool: sandboxed code cannot call {tool} ({kind})")
     depth = getattr(_nesting, "depth", 0)
     if depth >= MAX_TOOL_NESTING:
-        raise error(f"call-tool {tool}: tool calls nested more than {MAX_TOOL_NESTING} deep")
+        # remembered, so that every level re-raises it as it is (not wrapped 32 times)
+        _nesting.overflow = (f"recursion too deep: tool calls nested more than "
+                             f"{MAX_TOOL_NESTING} deep (call-tool {tool})")
+        raise DepthLimitExceeded(_nesting.overflow)
     _nesting.depth = depth + 1
     try:
         result = runtime.call_tool(tool, arguments)
     finally:
         _nesting.depth = depth
+        overflow = getattr(_nesting, "overflow", None)
+        if depth == 0:
+            _nesting.overflow = None
+    if overflow is not None:
+        raise DepthLimitExceeded(overflow)
     # a limit of the caller that ran out inside the call stays a limit error (uncatchable)
     raise_if_exceeded()
     if result.error is not None:

@@ -23,7 +23,7 @@ from harness.scheme.datatypes import (
     is_frozen,
     py_to_list,
 )
-from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
+from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC, charge, charge_alloc, charge_bulk
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
@@ -101,8 +101,17 @@ def _char_result(who: str, x: object) -> str:
     return x.c
 
 
+def _list_items(who: str, lst: object, what: str) -> list:
+    """The elements of the proper list ``lst``, or "<who>: expected <what>" (also for a
+    circular list)."""
+    try:
+        return proper_items(who, lst)
+    except SchemeError:
+        raise wrong_type(who, what, lst) from None
+
+
 def _texts_of_list(who: str, lst: object, what: str) -> list[str]:
-    items = proper_items(who, lst)  # (refuses a circular list)
+    items = _list_items(who, lst, what)
     for item in items:
         if type(item) is not String:
             raise wrong_type(who, what, lst)
@@ -211,7 +220,7 @@ def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) ->
 
 @primitive(BASE)
 def list_to_string(lst: object) -> String:
-    items = proper_items("list->string", lst)  # (refuses a circular list)
+    items = _list_items("list->string", lst, "a list of characters")
     for item in items:
         if type(item) is not Char:
             raise wrong_type("list->string", "a list of characters", lst)
