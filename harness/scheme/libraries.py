@@ -57,6 +57,7 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 ))
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
+                    ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
                     ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
                     ("scheme", "process-context"):
                         "(scheme process-context) needs the unsandboxed tier",
