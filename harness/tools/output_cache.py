@@ -28,7 +28,7 @@ def lines_of(text: str) -> list[str]:
     parts = text.split("\n")
     if parts and parts[-1] == "":
         parts.pop()
-    return [p[:-1] if p.endswith("\r") else p for p in parts]
+    return [p.removesuffix("\r") for p in parts]
 
 
 def cache_id(tool: str, arguments: dict) -> str:
