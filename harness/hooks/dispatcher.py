@@ -14,16 +14,12 @@ from collections.abc import Callable
 
 from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
-from harness.hooks.combine import combine
+from harness.hooks.combine import block_answer, combine
 from harness.scheme.datatypes import NIL
 from harness.tools.context import ThreadContext, thread_context
 from harness.tools.execution import describe_error, pooled_capture
 
 PermissionHandler = Callable[[str, dict], object]
-
-
-#: combine rules whose hooks can block: a failing hook with a "closed" policy blocks
-_BLOCKING = ("tool_call", "tool_output", "spawn_agent")
 
 
 class Dispatcher:
@@ -60,12 +56,13 @@ class Dispatcher:
                 self._scheme_hooks(context, hook, hooks, payload, answers, errors, failed,
                                    trace)
         closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
-        if closed and point.combine in _BLOCKING:
+        if closed and point.combine != "permission":
             # a hook that must not fail open stands for a block at its place in the order
             order = {src: i for i, (src, _) in enumerate(answers)}
             for src in closed:
-                answers.insert(order.get(src, len(answers)),
-                               (src, {"block": True, "message": f"hook failed: {src}"}))
+                block = block_answer(point, f"hook failed: {src}")
+                if block is not None:
+                    answers.insert(order.get(src, len(answers)), (src, block))
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
             errors.extend(problems)
