@@ -28,6 +28,12 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
 "scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
 
+[hooks]                       # declared handlers (see harness.handlers)
+claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
+managed_settings = "/etc/claude-code/managed-settings.json"
+project_dir = "~/src/app"     # $CLAUDE_PROJECT_DIR for handlers; relative paths start here
+async_limit = 16              # async handlers running at once
+
 [model]                       # an OpenAI-compatible endpoint (see harness.model)
 url = "http://127.0.0.1:8080/v1"
 model = "gpt-4o-mini"
@@ -57,6 +63,17 @@ class ConfigError(ValueError):
     """harness.toml is malformed; the message names the file and the problem."""
 
 
+@dataclass(frozen=True)
+class HooksConfig:
+    """``[hooks]``: the Claude Code settings files whose handlers run (in order), the
+    managed settings file, the project directory and the async handler bound."""
+
+    claude_settings: tuple[str, ...] = ()
+    managed_settings: str | None = None
+    project_dir: str | None = None
+    async_limit: int = 16
+
+
 @dataclass
 class Config:
     tiers: dict[str, str] = field(default_factory=dict)
@@ -74,6 +91,7 @@ class Config:
     project_root: str | None = None
     allowed_paths: list[str] = field(default_factory=list)
     output_cache_threshold: int | None = 4000
+    hooks: HooksConfig = field(default_factory=HooksConfig)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
@@ -157,6 +175,8 @@ def load_config(path: Path) -> Config:
                                                    config.concurrent_observers)
     if "model" in data:
         config.model = _endpoint(path, data["model"])
+    if "hooks" in data:
+        config.hooks = _hooks(path, data["hooks"])
     return config
 
 
@@ -180,6 +200,30 @@ def _tools_table(path: Path, table, config: Config) -> None:
     if "output_cache_threshold" in table:
         config.output_cache_threshold = _number(
             path, "tools.output_cache_threshold", table["output_cache_threshold"], int)
+
+
+def _hooks(path: Path, table) -> HooksConfig:
+    """[hooks]: claude_settings (paths), managed_settings, project_dir, async_limit."""
+    keys = ("claude_settings", "managed_settings", "project_dir", "async_limit")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [hooks] must be a table with {', '.join(keys)}")
+    unknown = set(table) - set(keys)
+    if unknown:
+        raise ConfigError(f"{path}: [hooks]: unknown keys {sorted(unknown)} (expected "
+                          f"{', '.join(keys)})")
+    settings = table.get("claude_settings", [])
+    if isinstance(settings, str):
+        settings = [settings]
+    if not isinstance(settings, list) or not all(isinstance(s, str) and s for s in settings):
+        raise ConfigError(f"{path}: [hooks] claude_settings must be a list of paths")
+    for key in ("managed_settings", "project_dir"):
+        if key in table and not (isinstance(table[key], str) and table[key]):
+            raise ConfigError(f"{path}: [hooks] {key} must be a path")
+    limit = table.get("async_limit", 16)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"{path}: [hooks] async_limit must be a positive integer")
+    return HooksConfig(tuple(settings), table.get("managed_settings"), table.get("project_dir"),
+                       limit)
 
 
 def _endpoint(path: Path, table) -> Endpoint:

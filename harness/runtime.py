@@ -10,7 +10,8 @@ with Runtime("~/.harness") as rt:
 ```
 
 A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
-path order) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
+path order), ``hooks.toml`` (declared handlers, beside those of the Claude Code settings
+files harness.toml names) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
 deleted at any time: the plugins' schemas and the read data of the tool files.
 """
 
@@ -23,6 +24,7 @@ from typing import Self
 
 from harness.builtins import builtin_tools
 from harness.config import Config, load_config
+from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
@@ -65,6 +67,7 @@ class Runtime:
                                  hook_timeout=self.config.hook_timeout,
                                  tool_timeout=self.config.tool_timeout,
                                  concurrent_observers=self.config.concurrent_observers)
+        self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
         #: where shell_exec runs and relative file paths of the builtin tools start
         self.project_root = Path(self.config.project_root or os.getcwd())
@@ -207,6 +210,8 @@ class Runtime:
         for point in HOOK_POINTS:
             for plugin in self.plugins.hooks_for(point):
                 out.append({"hook": point, "source": plugin.source})
+            for handler in self.handlers.table.handlers_for(point):
+                out.append({"hook": point, "source": handler.source})
             for h in self.registry.hooks_for(point):
                 out.append({"hook": point, "source": h.source})
         return out
@@ -230,6 +235,7 @@ class Runtime:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+        self.handlers.close()
 
     def __enter__(self) -> Self:
         return self
