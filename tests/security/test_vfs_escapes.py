@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from builtin_helpers import make_home, runtime  # noqa: E402
+from builtin_helpers import make_home, runtime
 
 ESCAPES = [
     {"path": "vfs:///../etc/passwd"},

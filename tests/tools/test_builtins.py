@@ -58,8 +58,8 @@ CASES = [
     ("file_grep", {"path": F, "pattern": "five", "context_before": 1},
      " 4:four\n>5:five"),
     ("file_grep", {"path": F, "pattern": "x"}, "No matches found for pattern: x"),
-    ("file_grep", {"path": F, "pattern": "("}, "Error: Invalid regex: missing ), "
-                                               "unterminated subpattern at position 0"),
+    ("file_grep", {"path": F, "pattern": "("}, ("Error: Invalid regex: missing ), "
+                                               "unterminated subpattern at position 0")),
     ("write_file", {"path": "vfs:///shared/new/w.txt", "content": "héllo"},
      "File written successfully: /shared/new/w.txt (6 bytes)"),
     ("write_file", {"path": "vfs:///shared/x"},
@@ -77,8 +77,8 @@ CASES = [
     ("file_edit", {"path": F, "operation": "replace_string", "find": 'no "pe"\n',
                    "replace": ""}, 'Error: String not found in file: "no \\"pe\\"\\n"'),
     ("file_edit", {"path": F, "operation": "swap"},
-     "Error: argument 'operation' must be one of ['replace_lines', 'insert_before', "
-     "'insert_after', 'delete_lines', 'replace_string']"),
+     ("Error: argument 'operation' must be one of ['replace_lines', 'insert_before', "
+     "'insert_after', 'delete_lines', 'replace_string']")),
     ("file_edit", {"path": F, "operation": "insert_after", "line_start": 6, "content": "x"},
      "Error: Line 6 is out of bounds (file has 5 lines)"),
     ("file_edit", {"path": F, "operation": "delete_lines", "line_start": 3, "line_end": 2},
@@ -108,8 +108,8 @@ CASES = [
      "a.py:1-import os\na.py:2: print('hi')"),
     ("grep_files", {"pattern": "[", "path": "."},
      "Error: Invalid regex pattern '[': unterminated character set at position 0"),
-    ("dir_list", {"path": "."}, "./\n\u251c\u2500\u2500 sub/\n\u251c\u2500\u2500 a.py (22 B)\n"
-                                "\u2514\u2500\u2500 notes.md (10 B)\n"),
+    ("dir_list", {"path": "."}, ("./\n\u251c\u2500\u2500 sub/\n\u251c\u2500\u2500 a.py (22 B)\n"
+                                "\u2514\u2500\u2500 notes.md (10 B)\n")),
     ("dir_list", {"path": "vfs:///shared"}, "Error: dir_list does not support vfs:// paths"),
     ("dir_list", {"path": "nope"}, "Error: Path not found: nope"),
     ("scheme_eval", {"code": '(display "x") (+ 1 2)'},

@@ -45,16 +45,16 @@ ZONE_CASES = [
     # (caller, path, allowed?, error text fragment)
     ("alice", "/shared/x", True, None),
     ("alice", "/home/alice/tasks/a.task", True, None),
-    ("alice", "/home/bob/x", False, "context 'alice' cannot write to '/home/bob/x' (writable "
-                                    "zones: /shared/, /home/alice/, /site/"),
+    ("alice", "/home/bob/x", False, ("context 'alice' cannot write to '/home/bob/x' (writable "
+                                    "zones: /shared/, /home/alice/, /site/")),
     ("alice", "/site/goals.md", True, None),
     ("alice", "/flocks/registry.json", False, "cannot write to flock registry (System only)"),
     ("alice", "/flocks/team/goals.md", True, None),
     ("bob", "/flocks/team/goals.md", False, "context 'bob' is not a member of flock 'team'"),
     ("alice", "/tools/shared/t.scm", True, None),
     ("bob", "/tools/home/alice/t.scm", False, "context 'bob' cannot write to /tools/home/alice/"),
-    ("alice", "/tools/sys/file_head", False, "'/tools/sys/file_head' is read-only (virtual "
-                                             "tool registry)"),
+    ("alice", "/tools/sys/file_head", False, ("'/tools/sys/file_head' is read-only (virtual "
+                                             "tool registry)")),
     (SYSTEM, "/tools/sys/x", False, "is read-only (virtual tool registry)"),
     ("alice", "/sys/contexts/alice/state.json", False, "is read-only (virtual context metadata)"),
     ("alice", "/sys/tool_cache/alice/x", False, "cannot write to '/sys/tool_cache/alice/x'"),
