@@ -1,5 +1,6 @@
-"""Per-thread context of running Scheme code: which runtime, which file is loading, which
-tier, which context name, which hook points are running (the re-entrancy guard).
+"""Per-thread context of running hook code: which runtime, which file is loading, which
+tier, which context name, which hook points are running (the re-entrancy guard), and the
+slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
 reads. The context managers are small classes rather than @contextmanager generators, and
@@ -11,12 +12,13 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import String
+from harness.tools.python_calls import CallSlot
 
 
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("context_name", "load", "points", "runtime", "tier")
+    __slots__ = ("calls", "context_name", "load", "points", "runtime", "tier")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -24,7 +26,8 @@ class ThreadContext:
         # a Python str until Scheme reads it (most dispatches never do), then its String
         self.context_name: str | String = "default"
         self.load = None
-        self.points: set[str] = set()  # hook points whose Scheme callbacks run here
+        self.points: set[str] = set()  # hook points whose in-process hooks run here
+        self.calls = CallSlot()  # Python hooks and tools of this thread run through it
 
     def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
         """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
@@ -51,6 +54,11 @@ def thread_context() -> ThreadContext:
     except AttributeError:
         _local.context = ThreadContext()
         return _local.context
+
+
+def call_slot() -> CallSlot:
+    """This thread's slot for Python calls under a time limit (see python_calls)."""
+    return thread_context().calls
 
 
 def current_runtime():

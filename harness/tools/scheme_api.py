@@ -119,9 +119,10 @@ def call_tool(name, args=NIL):
         raise wrong_type("call-tool", "an alist of arguments", args)
     if current_tier() == "sandboxed":
         # A sandboxed caller must not borrow the powers of a plugin (a process) or of an
-        # unsandboxed tool.
+        # unsandboxed tool (a .py / .hy file's tools are). The host's own tools it may
+        # call: the host offers them to the model anyway.
         target = runtime.registry.find_tool(tool)
-        if target is None or target.env.tier != "sandboxed":
+        if target is None or not _sandbox_may_call(target):
             kind = "a plugin tool" if target is None and runtime.plugins.find_tool(tool) \
                 else ("an unsandboxed tool" if target is not None else "unknown")
             if kind == "unknown":
@@ -131,6 +132,14 @@ def call_tool(name, args=NIL):
     if result.error is not None:
         raise error(f"call-tool {tool}: {result.error}")
     return String(result.output)
+
+
+def _sandbox_may_call(tool) -> bool:
+    """A sandboxed Scheme tool, or a tool the host registered."""
+    env = getattr(tool, "env", None)  # a Scheme tool's environment knows its tier
+    if env is not None:
+        return env.tier == "sandboxed"
+    return tool.source.startswith("host:")
 
 
 @primitive(TOOLS)
