@@ -23,6 +23,12 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, by tool file path prefix (scm:, py:, hy:
 "scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
 "host:audit" = "closed"       # host registered; default: guards closed, others open
+
+[model]                       # an OpenAI-compatible endpoint (see harness.model)
+url = "http://127.0.0.1:8080/v1"
+model = "gpt-4o-mini"
+api_key_env = "OPENAI_API_KEY"
+timeout = 60.0
 ```
 """
 
@@ -31,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.tools.execution import Limits
 
@@ -57,6 +64,8 @@ class Config:
     #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
     concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
+    #: the [model] endpoint, when harness.toml names one
+    model: Endpoint | None = None
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
@@ -142,7 +151,28 @@ def load_config(path: Path) -> Config:
     if "concurrent_observers" in plugins:
         config.concurrent_observers = _concurrency(path, plugins["concurrent_observers"],
                                                    config.concurrent_observers)
+    if "model" in data:
+        config.model = _endpoint(path, data["model"])
     return config
+
+
+def _endpoint(path: Path, table) -> Endpoint:
+    """[model]: url (required), model, api_key_env (strings) and timeout (seconds)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [model] must be a table with url, model, api_key_env, "
+                          "timeout")
+    unknown = set(table) - {"url", "model", "api_key_env", "timeout"}
+    if unknown:
+        raise ConfigError(f"{path}: [model]: unknown keys {sorted(unknown)} (expected url, "
+                          "model, api_key_env, timeout)")
+    url = table.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{path}: [model] url must be an http:// or https:// URL")
+    for key in ("model", "api_key_env"):
+        if key in table and not isinstance(table[key], str):
+            raise ConfigError(f"{path}: [model] {key} must be a string")
+    timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
+    return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
 
 
 def _concurrency(path: Path, value, default: int) -> int:

@@ -27,6 +27,7 @@ from typing import Self
 from harness.bridge import dumps, json_to_scheme
 from harness.config import Config, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
+from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
 from harness.scheme.datatypes import String
 from harness.scheme.parse_cache import ParseCache
@@ -64,11 +65,13 @@ class Runtime:
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
-                 load_plugins: bool = True) -> None:
+                 load_plugins: bool = True, model: Model | None = None) -> None:
         self.home = resolve_home(home)
         self.tools_dir = self.home / "tools"
         self.plugins_dir = self.home / "plugins"
         self.config: Config = load_config(self.home / "harness.toml")
+        #: the host's model (harness.model); None falls back to [model] in harness.toml
+        self.host_model = model
         self.registry = Registry()
         self.load_errors: dict[str, str] = {}
         self._load_lock = threading.RLock()
@@ -227,6 +230,12 @@ class Runtime:
                           f"host:{name}", category)
         self.registry.add_host_tool(tool)
         return HostRegistration(self.registry, tool)
+
+    def ask_model(self, request: ModelRequest) -> ModelReply:
+        """Ask the host's model, else the [model] endpoint of harness.toml (re-read on
+        reload). Raises harness.model.ModelError when neither is there or the model
+        fails."""
+        return ask(self.host_model or self.config.model, request)
 
     # -- listing --------------------------------------------------------------------------------
     def tools(self) -> list[dict]:
