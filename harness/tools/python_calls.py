@@ -22,6 +22,7 @@ host's code.
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import time
 import weakref
@@ -168,3 +169,19 @@ class _Monitor:
 
 
 _monitor = _Monitor()
+
+
+def _after_fork_in_child() -> None:
+    # Only the forking thread lives on in a child, and the monitor's thread and locks may
+    # have been caught mid-use: start afresh, keeping this thread's slot.
+    global _monitor
+    inherited, _monitor = _monitor, _Monitor()
+    me = threading.get_ident()
+    for slot in list(inherited.slots):
+        if slot.thread_id == me:
+            slot.lock = threading.Lock()
+            slot.running = 0.0
+            _monitor.slots.add(slot)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -77,3 +77,19 @@ def test_calls_that_end_right_at_their_deadline_never_leak_a_stop_into_the_calle
 def _frames(exc: BaseException):
     import traceback
     return traceback.extract_tb(exc.__traceback__)
+
+
+def test_a_forked_child_gets_its_own_monitor():
+    import os
+    import signal
+    call_slot().call(len, "warm the monitor up", 1.0)
+    pid = os.fork()
+    if pid == 0:  # the child: stop a loop, then leave without returning into pytest
+        signal.alarm(10)  # a child that hangs dies, and the test fails
+        try:
+            call_slot().call(spin, None, 0.1)
+        except PythonTimeout:
+            os._exit(0)
+        os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
