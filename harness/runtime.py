@@ -20,24 +20,22 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-from harness.bridge import dumps, json_to_scheme
 from harness.config import Config, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
-from harness.scheme.datatypes import String
 from harness.scheme.parse_cache import ParseCache
-from harness.scheme.printer import write_string
-from harness.tools.context import call_slot, in_tier, using_runtime
-from harness.tools.execution import Limits, call_scheme, describe_error
+from harness.tools.context import in_tier, using_runtime
+from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
-from harness.tools.python_loader import describe_python_error
+from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.registry import PythonHook, PythonTool, Registry
 from harness.tools.tool_schema import parameters_from_python
+
+__all__ = ["Runtime", "ToolResult", "resolve_home"]
 
 
 def resolve_home(home: str | os.PathLike | None = None) -> Path:
@@ -45,19 +43,6 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     if home is None:
         home = os.environ.get("HARNESS_HOME") or "~/.harness"
     return Path(home).expanduser().resolve()
-
-
-@dataclass
-class ToolResult:
-    """A tool call through the hook stack. ``output`` is what the model sees; ``error`` is
-    set when the tool failed or does not exist; ``blocked`` when pre_tool blocked it."""
-
-    tool: str
-    output: str
-    error: str | None = None
-    blocked: bool = False
-    stdout: str = ""
-    stderr: str = ""
 
 
 class Runtime:
@@ -135,69 +120,13 @@ class Runtime:
         """Fire ``hook``: see Dispatcher.fire for the result's shape."""
         return self.dispatcher.fire(hook, payload)
 
-    def call_tool(self, name: str, arguments: dict | None = None) -> ToolResult:
-        """Run a tool through the full hook stack: pre_tool -> run -> pre_tool_output ->
-        post_tool_output -> post_tool."""
-        arguments = dict(arguments or {})
-        decision = self.fire("pre_tool", {"tool_name": name, "arguments": arguments})
-        outcome = decision["outcome"]
-        if outcome.get("blocked"):
-            return ToolResult(name, outcome.get("message") or "Tool call blocked by hook",
-                              blocked=True)
-        arguments = outcome.get("arguments", arguments)
-        result = self._run_tool(name, arguments)
-        if result.error is not None and not result.output:
-            result.output = f"error: {result.error}"
-        out = self.fire("pre_tool_output", {"tool_name": name, "arguments": arguments,
-                                            "output": result.output})["outcome"]
-        final = out.get("output", result.output)
-        self.fire("post_tool_output", {"tool_name": name, "arguments": arguments,
-                                       "output": final, "final_output": final,
-                                       "cached": False})
-        self.fire("post_tool", {"tool_name": name, "arguments": arguments, "result": final,
-                                "cached": False})
-        result.output = final
-        return result
-
-    def _run_tool(self, name: str, arguments: dict) -> ToolResult:
-        tool = self.registry.find_tool(name)
-        if type(tool) is PythonTool:
-            return self._run_python_tool(tool, arguments)
-        if tool is not None:
-            env = tool.env
-            with using_runtime(self), in_tier(env.tier):
-                call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                                   self.limits_for(env.tier), env.budget_check != "steps")
-            if call.error is not None:
-                return ToolResult(name, "", error=describe_error(call.error),
-                                  stdout=call.stdout, stderr=call.stderr)
-            value = call.value
-            text = value.s if isinstance(value, String) else write_string(value)
-            return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
-        plugin_result = self.plugins.call_tool(name, arguments)
-        if plugin_result is None:
-            return ToolResult(name, "", error=f"unknown tool {name!r}")
-        return ToolResult(name, plugin_result.output, error=plugin_result.error)
-
-    def _run_python_tool(self, tool: PythonTool, arguments: dict) -> ToolResult:
-        """A Python tool under the unsandboxed tier's wall clock; its result as text: a
-        string as is, None as "", any other JSON value as JSON."""
-        file = tool.source.rsplit(":", 1)[0].partition(":")[2] or None
-        with using_runtime(self), in_tier("unsandboxed"):
-            try:
-                value = call_slot().call(tool.fn, arguments,
-                                         self.limits_for("unsandboxed").seconds)
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                return ToolResult(tool.name, "", error=describe_python_error(exc, file))
-        if value is None or isinstance(value, str):
-            return ToolResult(tool.name, value or "")
-        try:
-            return ToolResult(tool.name, dumps(value).decode())
-        except (TypeError, ValueError) as exc:
-            return ToolResult(tool.name, "", error=f"tool {tool.name} ({tool.source}) "
-                                                   f"returned a value with no JSON form: {exc}")
+    def call_tool(self, name: str, arguments: dict | None = None, *,
+                  context: str | None = None) -> ToolResult:
+        """Run a tool through chibi's whole pipeline as context ``context`` (default: the
+        context of the tool call this one is made from, else ``"default"``): pre_tool ->
+        argument check -> run -> pre_tool_output -> post_tool_output -> post_tool (see
+        harness.tools.pipeline). Never raises for what a tool or hook does."""
+        return call_tool(self, name, arguments, context)
 
     # -- the host's own hooks and tools ------------------------------------------------------------
     def register_hook(self, point: str, fn: Callable[[dict], object], *,

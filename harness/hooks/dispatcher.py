@@ -71,8 +71,8 @@ class Dispatcher:
             runs = runtime.registry.runs_for(hook)
             if runs:
                 name = payload.get("context_name")
-                saved = context.enter_dispatch(runtime, hook,
-                                               name if type(name) is str else "default")
+                saved = context.enter_dispatch(
+                    runtime, hook, name if type(name) is str else context.calling_context)
                 try:
                     for run in runs:
                         if run.python:

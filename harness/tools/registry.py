@@ -75,8 +75,14 @@ class SchemeTool:
 @dataclass(frozen=True, eq=False)
 class PythonTool:
     """A tool that is a Python function taking the arguments dict: from ``@tool`` in a
-    ``.py`` / ``.hy`` file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``) or from
-    ``Runtime.register_tool`` (``host:NAME``)."""
+    ``.py`` / ``.hy`` file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``), from
+    ``Runtime.register_tool`` (``host:NAME``) or a builtin (``builtin:NAME``).
+
+    ``fn(arguments)`` returns the result (a string as is; any other value as JSON where it
+    has a JSON form, see harness.tools.invoke) or raises: ``ToolError(message)`` for a
+    failure the tool describes itself, any other exception for a crash. It runs on the
+    caller's thread; the calling context, runtime and tier are in
+    ``harness.tools.context.thread_context()``."""
 
     name: str
     description: str
@@ -155,6 +161,9 @@ class Registry:
     failures: dict[str, LoadFailure] = field(default_factory=dict)
     host_hooks: tuple[PythonHook, ...] = ()
     host_tools: tuple[PythonTool, ...] = ()
+    #: the builtin layer (harness.tools.builtins), by name in registration order: found
+    #: only when neither the home nor its plugins provide a tool of that name
+    builtins: dict[str, Tool] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # (the files they were built from, point -> hooks, tool name -> tool, point -> runs):
     # rebuilt when ``files`` changes or the host registers something
@@ -241,6 +250,9 @@ class Registry:
         if index[0] is not self.files:
             index = self._reindex()
         return index[2].get(name)
+
+    def find_builtin(self, name: str) -> Tool | None:
+        return self.builtins.get(name)
 
     def _reindex(self) -> tuple:
         # under the lock: a host registration made meanwhile must not be overwritten by an
