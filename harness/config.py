@@ -1,6 +1,11 @@
 """``harness.toml``: tiers per path, limits per tier, plugin timeouts.
 
 ```toml
+[tools]                       # the builtin tools (SPEC §11)
+project_root = "."            # shell_exec runs here; relative file paths start here
+allowed_paths = ["~/notes"]   # host paths read without asking (beside the project root)
+output_cache_threshold = 4000 # bytes: a larger output is cached in the VFS (false: never)
+
 [tools.tiers]                 # longest matching path prefix wins; default "sandboxed"
 "admin/" = "unsandboxed"
 
@@ -24,6 +29,12 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
 "host:audit" = "closed"       # host registered; default: guards closed, others open
 
+[hooks]                       # declared handlers (see harness.handlers)
+claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
+managed_settings = "/etc/claude-code/managed-settings.json"
+project_dir = "~/src/app"     # $CLAUDE_PROJECT_DIR for handlers; relative paths start here
+async_limit = 16              # async handlers running at once
+
 [model]                       # an OpenAI-compatible endpoint (see harness.model)
 url = "http://127.0.0.1:8080/v1"
 model = "gpt-4o-mini"
@@ -34,6 +45,7 @@ timeout = 60.0
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +66,17 @@ class ConfigError(ValueError):
     """harness.toml is malformed; the message names the file and the problem."""
 
 
+@dataclass(frozen=True)
+class HooksConfig:
+    """``[hooks]``: the Claude Code settings files whose handlers run (in order), the
+    managed settings file, the project directory and the async handler bound."""
+
+    claude_settings: tuple[str, ...] = ()
+    managed_settings: str | None = None
+    project_dir: str | None = None
+    async_limit: int = 16
+
+
 @dataclass
 class Config:
     tiers: dict[str, str] = field(default_factory=dict)
@@ -66,6 +89,12 @@ class Config:
     failure: dict[str, str] = field(default_factory=dict)
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
+    #: [tools] project_root (None: the working directory), allowed_paths, and the size
+    #: above which a tool's output is cached (None: never)
+    project_root: str | None = None
+    allowed_paths: list[str] = field(default_factory=list)
+    output_cache_threshold: int | None = 4000
+    hooks: HooksConfig = field(default_factory=HooksConfig)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
@@ -111,6 +140,7 @@ def load_config(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
         raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
@@ -153,7 +183,55 @@ def load_config(path: Path) -> Config:
                                                    config.concurrent_observers)
     if "model" in data:
         config.model = _endpoint(path, data["model"])
+    if "hooks" in data:
+        config.hooks = _hooks(path, data["hooks"])
     return config
+
+
+def _tools_table(path: Path, table, config: Config) -> None:
+    """[tools]: project_root (a path), allowed_paths (paths), output_cache_threshold."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tools] must be a table")
+    unknown = set(table) - {"tiers", "project_root", "allowed_paths", "output_cache_threshold"}
+    if unknown:
+        raise ConfigError(f"{path}: [tools]: unknown keys {sorted(unknown)} (expected "
+                          "project_root, allowed_paths, output_cache_threshold, [tools.tiers])")
+    root = table.get("project_root")
+    if root is not None and not isinstance(root, str):
+        raise ConfigError(f"{path}: [tools] project_root must be a path")
+    base = path.parent
+    config.project_root = str((base / os.path.expanduser(root)).resolve()) if root else None
+    allowed = table.get("allowed_paths", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) for a in allowed):
+        raise ConfigError(f"{path}: [tools] allowed_paths must be a list of paths")
+    config.allowed_paths = [str((base / os.path.expanduser(a)).resolve()) for a in allowed]
+    if "output_cache_threshold" in table:
+        config.output_cache_threshold = _number(
+            path, "tools.output_cache_threshold", table["output_cache_threshold"], int)
+
+
+def _hooks(path: Path, table) -> HooksConfig:
+    """[hooks]: claude_settings (paths), managed_settings, project_dir, async_limit."""
+    keys = ("claude_settings", "managed_settings", "project_dir", "async_limit")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [hooks] must be a table with {', '.join(keys)}")
+    unknown = set(table) - set(keys)
+    if unknown:
+        raise ConfigError(f"{path}: [hooks]: unknown keys {sorted(unknown)} (expected "
+                          f"{', '.join(keys)})")
+    settings = table.get("claude_settings", [])
+    if isinstance(settings, str):
+        settings = [settings]
+    if not isinstance(settings, list) or not all(isinstance(s, str) and s for s in settings):
+        raise ConfigError(f"{path}: [hooks] claude_settings must be a list of paths")
+    for key in ("managed_settings", "project_dir"):
+        if key in table and not (isinstance(table[key], str) and table[key]):
+            raise ConfigError(f"{path}: [hooks] {key} must be a path")
+    limit = table.get("async_limit", 16)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"{path}: [hooks] async_limit must be a positive integer")
+    return HooksConfig(tuple(settings), table.get("managed_settings"), table.get("project_dir"),
+                       limit)
 
 
 def _endpoint(path: Path, table) -> Endpoint:

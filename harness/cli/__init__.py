@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.cli import demo, scheme_commands, test_command
+from harness.cli import claude_command, demo, scheme_commands, test_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
     scheme_commands.register(sub)
     demo.register(sub)
     test_command.register(sub)
+    claude_command.register(sub)
     try:
         from harness.cli import hook_commands
     except ImportError:  # the hook runtime commands land with the hook runtime
@@ -25,6 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: no parser for the rest
+        return claude_command.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

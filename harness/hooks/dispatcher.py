@@ -1,11 +1,13 @@
 """Firing a hook point: the one place where hooks run and their answers are combined.
 
-Order: subprocess plugins (by name), then the hooks of the tool files — Scheme, Hy and
-Python alike — by file path, then registration order, then the Python hooks the host
-registered. A hook that fails is reported and skipped; the others still run. Permission
-hooks fail closed (a failed hook denies), all others fail open. While the in-process hooks
-of a point run on a thread, a nested dispatch of that point on that thread skips them
-(re-entrancy guard); plugins still fire.
+Order: subprocess plugins (by name), then declared handlers (hooks.toml, then the Claude
+Code settings files, in declaration order; they run at the same time, their answers are
+read in that order), then the hooks of the tool files — Scheme, Hy and Python alike — by
+file path, then registration order, then the Python hooks the host registered. A hook that
+fails is reported and skipped; the others still run. Permission hooks fail closed (a
+failed hook denies), all others fail open. While the in-process hooks of a point run on a
+thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
+plugins and declared handlers still fire.
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
 with their output captured (``_scheme_hooks``); Python hooks get the payload dict itself
@@ -26,17 +28,13 @@ from harness.bridge import (
     scheme_to_json,
 )
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
-from harness.hooks.combine import combine
+from harness.hooks.combine import block_answer, combine
 from harness.scheme.datatypes import NIL
 from harness.tools.context import thread_context
 from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
-
-
-#: combine rules whose hooks can block: a failing hook with a "closed" policy blocks
-_BLOCKING = ("tool_call", "tool_output", "spawn_agent")
 
 
 class Dispatcher:
@@ -63,6 +61,13 @@ class Dispatcher:
         plugin_results = runtime.plugins.call_hooks(hook, payload)
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
+        handlers = runtime.handlers
+        problems = handlers.dispatch_errors(hook)  # a broken handler source is never silent
+        if problems:
+            errors.extend(problems)
+        handler_results = handlers.call_hooks(hook, payload)
+        if handler_results:
+            self._plugin_answers(handler_results, answers, errors, failed, trace)
         context = thread_context()
         if hook in context.points:
             if trace is not None:
@@ -84,12 +89,13 @@ class Dispatcher:
                 finally:
                     context.leave_dispatch(hook, saved)
         closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
-        if closed and point.combine in _BLOCKING:
+        if closed and point.combine != "permission":
             # a hook that must not fail open stands for a block at its place in the order
             order = {src: i for i, (src, _) in enumerate(answers)}
             for src in closed:
-                answers.insert(order.get(src, len(answers)),
-                               (src, {"block": True, "message": f"hook failed: {src}"}))
+                block = block_answer(point, f"hook failed: {src}")
+                if block is not None:
+                    answers.insert(order.get(src, len(answers)), (src, block))
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
             errors.extend(problems)
@@ -104,8 +110,12 @@ class Dispatcher:
     @staticmethod
     def _plugin_answers(results: list, answers: list, errors: list, failed: list,
                         trace: list | None) -> None:
+        """Plugins' and declared handlers' results into answers, errors and the trace."""
         for result in results:
             entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
+            note = getattr(result, "note", None)
+            if note:
+                entry["note"] = note
             for warning in result.warnings:
                 errors.append({"source": result.source, "message": warning})
             if result.failed:

@@ -24,6 +24,7 @@ __all__ = [
     "ToolCallOutcome",
     "ToolFilterOutcome",
     "ToolOutputOutcome",
+    "json_type",
     "problem",
 ]
 
@@ -53,6 +54,23 @@ class Problem(TypedDict):
 def problem(source: str, message: str) -> Problem:
     """A Problem entry: `source` is 'plugin:NAME' or 'scm:PATH:LINE'."""
     return {"source": source, "message": message}
+
+
+def json_type(v: object) -> str:
+    """What kind of JSON value ``v`` is, for messages: "a string", "null", "a list", ..."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
 
 
 class PromptOutcome(TypedDict):
