@@ -28,7 +28,8 @@ command = "{script('report_env.py')}"
 
 def claude_hook(*argv, payload, cwd=None, env=None):
     return subprocess.run([*HARNESS, "claude-hook", *argv], input=json.dumps(payload),
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=60)
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=60,
+                          check=False)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ def server(tmp_path_factory):
 
 
 def test_the_server_answers_with_the_clients_cwd_and_env(server, tmp_path):
-    home, path, _ = server
+    _, path, _ = server
     project = tmp_path / "project"
     project.mkdir()
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
@@ -74,7 +75,7 @@ def test_no_server_means_the_client_answers_itself(server, tmp_path):
 def test_a_second_server_on_the_same_socket_is_refused(server):
     home, path, _ = server
     done = subprocess.run([*HARNESS, "serve", "--home", str(home), "--socket", str(path)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     assert f"cannot serve on {path}: another server answers on {path}" in done.stderr
 
