@@ -1,6 +1,11 @@
 """``harness.toml``: tiers per path, limits per tier, plugin timeouts.
 
 ```toml
+[tools]                       # the builtin tools (SPEC §11)
+project_root = "."            # shell_exec runs here; relative file paths start here
+allowed_paths = ["~/notes"]   # host paths read without asking (beside the project root)
+output_cache_threshold = 4000 # bytes: a larger output is cached in the VFS (false: never)
+
 [tools.tiers]                 # longest matching path prefix wins; default "sandboxed"
 "admin/" = "unsandboxed"
 
@@ -39,6 +44,7 @@ timeout = 60.0
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +86,11 @@ class Config:
     failure: dict[str, str] = field(default_factory=dict)
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
+    #: [tools] project_root (None: the working directory), allowed_paths, and the size
+    #: above which a tool's output is cached (None: never)
+    project_root: str | None = None
+    allowed_paths: list[str] = field(default_factory=list)
+    output_cache_threshold: int | None = 4000
     hooks: HooksConfig = field(default_factory=HooksConfig)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
@@ -123,6 +134,7 @@ def load_config(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
         raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
@@ -166,6 +178,28 @@ def load_config(path: Path) -> Config:
     if "hooks" in data:
         config.hooks = _hooks(path, data["hooks"])
     return config
+
+
+def _tools_table(path: Path, table, config: Config) -> None:
+    """[tools]: project_root (a path), allowed_paths (paths), output_cache_threshold."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tools] must be a table")
+    unknown = set(table) - {"tiers", "project_root", "allowed_paths", "output_cache_threshold"}
+    if unknown:
+        raise ConfigError(f"{path}: [tools]: unknown keys {sorted(unknown)} (expected "
+                          "project_root, allowed_paths, output_cache_threshold, [tools.tiers])")
+    root = table.get("project_root")
+    if root is not None and not isinstance(root, str):
+        raise ConfigError(f"{path}: [tools] project_root must be a path")
+    base = path.parent
+    config.project_root = str((base / os.path.expanduser(root)).resolve()) if root else None
+    allowed = table.get("allowed_paths", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) for a in allowed):
+        raise ConfigError(f"{path}: [tools] allowed_paths must be a list of paths")
+    config.allowed_paths = [str((base / os.path.expanduser(a)).resolve()) for a in allowed]
+    if "output_cache_threshold" in table:
+        config.output_cache_threshold = _number(
+            path, "tools.output_cache_threshold", table["output_cache_threshold"], int)
 
 
 def _hooks(path: Path, table) -> HooksConfig:
