@@ -1,11 +1,12 @@
 """Run plugin executables as subprocesses, safely.
 
 One function, `run_plugins`, owns the subprocesses: it starts each plugin with posix_spawn
-in a session of its own, feeds stdin and reads stdout together (so neither side can
+in a session of its own, feeds stdin and reads stdout and stderr together (so no side can
 dead-lock on a full pipe), caps what it keeps of stdout, and on a timeout or an overflow
 kills the plugin's whole process group; every plugin is reaped. Several plugins can run at
 once, all watched by one selector on the calling thread (a pidfd per plugin says when it
-exits). The plugin's stderr goes straight to ours.
+exits). The plugin's stderr is copied to ours as it comes (diagnostics and progress reach
+the terminal, as plugin authors expect) and its end is kept, so a failure can say why.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_OUTPUT", "ProcessRun", "run_plugin", "run_plugins"]
+__all__ = ["MAX_OUTPUT", "STDERR_KEPT", "ProcessRun", "run_plugin", "run_plugins"]
 
 #: bytes of stdout kept; beyond this the plugin is killed and the call fails
 MAX_OUTPUT = 16 * 1024 * 1024
+#: bytes of stderr kept (its end: where a traceback says what went wrong)
+STDERR_KEPT = 8 * 1024
 
 _CHUNK = 64 * 1024
 _READS_PER_WAKE = 16  # chunks read per wake-up at most, so one flood cannot starve the rest
@@ -37,30 +40,36 @@ _Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)
 @dataclass(frozen=True)
 class ProcessRun:
     """What one run of a plugin produced. `error` is set when it failed to start, timed
-    out or overflowed (then `stdout` is empty); a non-zero exit is only `exit_code`."""
+    out or overflowed (then `stdout` is empty); a non-zero exit is only `exit_code`.
+    `stderr` is the last STDERR_KEPT bytes the plugin wrote there (also when it failed)."""
 
     stdout: bytes
     exit_code: int | None
     duration: float
     error: str | None = None
+    stderr: bytes = b""
 
 
 def run_plugin(path: str | os.PathLike, args: Sequence[str], stdin_data: bytes,
                timeout: float, *, env: Mapping[str, str] | None = None,
-               max_output: int = MAX_OUTPUT) -> ProcessRun:
+               max_output: int = MAX_OUTPUT, stderr_to: int | None = 2) -> ProcessRun:
     """Run `path args...` in its own session with `stdin_data` on stdin.
 
-    Returns its stdout (at most `max_output` bytes) and exit code. On a timeout or an
-    overflow the whole process group is killed; the plugin is always reaped. A plugin that
-    exits without reading stdin is fine; descendants that keep stdout open after the
-    plugin exited are left alone (stdout is closed on them).
+    Returns its stdout (at most `max_output` bytes), the end of its stderr and its exit
+    code; what it writes to stderr is also copied to the descriptor `stderr_to` as it comes
+    (None: only kept). On a timeout or an overflow the whole process group is killed; the
+    plugin is always reaped. A plugin that exits without reading stdin is fine; descendants
+    that keep stdout or stderr open after the plugin exited are left alone (our ends are
+    closed on them).
     """
-    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output)[0]
+    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output,
+                       stderr_to=stderr_to)[0]
 
 
 def run_plugins(paths: Sequence[str | os.PathLike], args: Sequence[str], stdin_data: bytes,
                 timeout: float, *, env: Mapping[str, str] | None = None,
-                max_output: int = MAX_OUTPUT, at_once: int = 1) -> list[ProcessRun]:
+                max_output: int = MAX_OUTPUT, at_once: int = 1,
+                stderr_to: int | None = 2) -> list[ProcessRun]:
     """`run_plugin` for each of `paths`, at most `at_once` running at a time, all watched by
     one selector on this thread (no threads). Each gets `timeout` from its own start.
     Results in the order of `paths`. If interrupted, every running plugin's group is killed
@@ -78,7 +87,7 @@ def run_plugins(paths: Sequence[str | os.PathLike], args: Sequence[str], stdin_d
                     index, path = waiting.popleft()
                     exchange = _Exchange.start([os.fspath(path), *args], environment,
                                                inherited, stdin_data, max_output, timeout,
-                                               selector)
+                                               selector, stderr_to)
                     if isinstance(exchange, ProcessRun):
                         runs[index] = exchange
                     else:
@@ -114,13 +123,14 @@ def _finish_done(running: dict[int, _Exchange], runs: list[ProcessRun]) -> float
 
 
 class _Exchange:
-    """One running plugin: writes its stdin and reads its stdout, as the selector reports
-    them ready, until it has exited and stdout is at EOF, or its deadline passes, or stdout
-    overflows. Only the plugin's own exit is waited for: a descendant still holding stdout
-    gets _EXIT_GRACE seconds, then is left alone."""
+    """One running plugin: writes its stdin and reads its stdout and stderr, as the selector
+    reports them ready, until it has exited and both are at EOF, or its deadline passes, or
+    stdout overflows. Only the plugin's own exit is waited for: a descendant still holding
+    stdout or stderr gets _EXIT_GRACE seconds, then is left alone."""
 
     def __init__(self, child: _Child, stdin_data: bytes, max_output: int, start: float,
-                 timeout: float, selector: selectors.BaseSelector) -> None:
+                 timeout: float, selector: selectors.BaseSelector,
+                 stderr_to: int | None) -> None:
         self.child = child
         self.data = memoryview(stdin_data)
         self.written = 0
@@ -132,11 +142,16 @@ class _Exchange:
         self.chunks: list[bytes] = []
         self.size = 0
         self.reading = True
+        self.stderr_to = stderr_to
+        self.stderr_tail = bytearray()
+        self.reading_stderr = True
         self.exited_at: float | None = None
         self.watched: set[int] = set()
         os.set_blocking(child.stdout, False)
+        os.set_blocking(child.stderr, False)
         os.set_blocking(child.stdin, False)
         self._watch(child.stdout, selectors.EVENT_READ)
+        self._watch(child.stderr, selectors.EVENT_READ)
         self._write()  # a small payload fits the pipe buffer: no need to wait for the plugin
         if child.stdin is not None:
             self._watch(child.stdin, selectors.EVENT_WRITE)
@@ -146,7 +161,7 @@ class _Exchange:
     @classmethod
     def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int],
               stdin_data: bytes, max_output: int, timeout: float,
-              selector: selectors.BaseSelector) -> _Exchange | ProcessRun:
+              selector: selectors.BaseSelector, stderr_to: int | None) -> _Exchange | ProcessRun:
         """Start `argv`; the exchange, or a failed ProcessRun if it cannot be started."""
         start = time.monotonic()
         try:
@@ -155,7 +170,7 @@ class _Exchange:
             return ProcessRun(b"", None, time.monotonic() - start,
                               f"cannot run {argv[0]}: {exc.strerror or exc}")
         try:
-            return cls(child, stdin_data, max_output, start, timeout, selector)
+            return cls(child, stdin_data, max_output, start, timeout, selector, stderr_to)
         except BaseException:
             child.kill_group()
             child.reap()
@@ -173,6 +188,8 @@ class _Exchange:
         """Handle one descriptor the selector found ready."""
         if fd == self.child.stdout:
             self._read()
+        elif fd == self.child.stderr:
+            self._read_stderr()
         elif fd == self.child.exit_fd:
             self._unwatch(fd)
             self.exited_at = time.monotonic()
@@ -188,7 +205,7 @@ class _Exchange:
         if self.exited_at is None and child.exit_fd is None and child.exited():
             self.exited_at = now
         if self.exited_at is not None:
-            if not self.reading:
+            if not self.reading and not self.reading_stderr:
                 return "eof", 0.0
             if now - self.exited_at >= _EXIT_GRACE:
                 return "exited", 0.0
@@ -198,7 +215,7 @@ class _Exchange:
         if self.exited_at is not None:
             wait = min(wait, self.exited_at + _EXIT_GRACE - now)
         elif child.exit_fd is None:  # no pidfd: look at the plugin now and then
-            wait = min(wait, _POLL if self.reading else _EOF_POLL)
+            wait = min(wait, _POLL if self.reading or self.reading_stderr else _EOF_POLL)
         return None, wait
 
     def end(self, ending: str) -> ProcessRun:
@@ -209,14 +226,15 @@ class _Exchange:
             self.child.kill_group()
         exit_code = self.child.reap()
         duration = time.monotonic() - self.start
+        stderr = bytes(self.stderr_tail)
         if ending == "timeout":
             return ProcessRun(b"", None, duration,
                               f"timed out after {self.timeout:g} s; its process group was "
-                              "killed")
+                              "killed", stderr)
         if ending == "overflow":
             return ProcessRun(b"", None, duration, f"output exceeded {self.max_output} bytes; "
-                                                   "its process group was killed")
-        return ProcessRun(b"".join(self.chunks), exit_code, duration)
+                                                   "its process group was killed", stderr)
+        return ProcessRun(b"".join(self.chunks), exit_code, duration, None, stderr)
 
     def _read(self) -> None:
         fd = self.child.stdout
@@ -236,6 +254,23 @@ class _Exchange:
                 self.chunks = []  # the call fails: keep nothing
                 return
 
+    def _read_stderr(self) -> None:
+        fd = self.child.stderr
+        for _ in range(_READS_PER_WAKE):
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._unwatch(fd)
+                self.reading_stderr = False
+                return
+            if self.stderr_to is not None:
+                _copy_to(self.stderr_to, chunk)
+            self.stderr_tail += chunk
+            if len(self.stderr_tail) > STDERR_KEPT:
+                del self.stderr_tail[:-STDERR_KEPT]
+
     def _write(self) -> None:
         fd = self.child.stdin
         try:
@@ -251,6 +286,16 @@ class _Exchange:
             self.child.close_stdin()
 
 
+def _copy_to(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`; a closed or broken destination only loses the copy."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
+
+
 #: signals Python ignores that a spawned program must get back at their defaults (as
 #: subprocess's restore_signals does): a plugin writing to a closed pipe should die of it
 _DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ")
@@ -259,37 +304,43 @@ _DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ",
 
 class _Child:
     """A started plugin: its pid (the leader of a new session and process group), our ends
-    of its stdin and stdout pipes, and `exit_fd`, a pidfd that becomes readable when it
-    exits (None where the system has no pidfd: then its exit is polled for)."""
+    of its stdin, stdout and stderr pipes, and `exit_fd`, a pidfd that becomes readable
+    when it exits (None where the system has no pidfd: then its exit is polled for)."""
 
-    def __init__(self, pid: int, stdin: int, stdout: int, exit_fd: int | None) -> None:
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int,
+                 exit_fd: int | None) -> None:
         self.pid = pid
         self.stdin: int | None = stdin
         self.stdout = stdout
+        self.stderr = stderr
         self.exit_fd = exit_fd
 
     @classmethod
     def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int]) -> _Child:
-        """posix_spawn `argv` with pipes on stdin and stdout, stderr shared with ours and
-        the `inherited` descriptors closed (what subprocess's close_fds does)."""
+        """posix_spawn `argv` with pipes on stdin, stdout and stderr and the `inherited`
+        descriptors closed (what subprocess's close_fds does)."""
         child_in, stdin = _pipe()
         stdout, child_out = _pipe()
-        actions = [(os.POSIX_SPAWN_DUP2, child_in, 0), (os.POSIX_SPAWN_DUP2, child_out, 1)]
+        stderr, child_err = _pipe()
+        actions = [(os.POSIX_SPAWN_DUP2, child_in, 0), (os.POSIX_SPAWN_DUP2, child_out, 1),
+                   (os.POSIX_SPAWN_DUP2, child_err, 2)]
         actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in inherited]
         try:
             pid = _spawn(argv, env, actions)
         except BaseException:
             os.close(stdin)
             os.close(stdout)
+            os.close(stderr)
             raise
         finally:
             os.close(child_in)
             os.close(child_out)
+            os.close(child_err)
         try:
             exit_fd = os.pidfd_open(pid)
         except (AttributeError, OSError):  # not Linux >= 5.3: its exit is polled for
             exit_fd = None
-        return cls(pid, stdin, stdout, exit_fd)
+        return cls(pid, stdin, stdout, stderr, exit_fd)
 
     def exited(self) -> bool:
         """True once the plugin itself has exited; it is not reaped (its pid keeps its group
@@ -325,6 +376,7 @@ class _Child:
         signal N)."""
         self.close_stdin()
         os.close(self.stdout)
+        os.close(self.stderr)
         if self.exit_fd is not None:
             os.close(self.exit_fd)
         _, status = os.waitpid(self.pid, 0)
