@@ -82,6 +82,10 @@ class Registry:
 
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
+    #: the failures of the files with no good version running: ``{"source", "message"}``
+    #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
+    #: that a dispatch only reads them
+    broken: tuple[dict, ...] = ()
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # (the files they were built from, point -> hooks, tool name -> tool): rebuilt when
     # ``files`` changes
@@ -95,12 +99,14 @@ class Registry:
             others.sort(key=lambda f: f.path)
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
+            self._note_broken()
 
     def remove(self, path: str) -> bool:
         with self._lock:
             before = len(self.files)
             self.files = tuple(f for f in self.files if f.path != path)
             self.failures.pop(path, None)
+            self._note_broken()
             return len(self.files) != before
 
     def remove_under(self, directory: str) -> list[str]:
@@ -113,6 +119,15 @@ class Registry:
     def fail(self, path: str, message: str) -> None:
         with self._lock:
             self.failures[path] = LoadFailure(path, message)
+            self._note_broken()
+
+    def _note_broken(self) -> None:
+        running = {f.path for f in self.files}
+        self.broken = tuple(
+            {"source": f"scm:{failure.path}",
+             "message": f"failed to load, so none of its hooks and tools run: "
+                        f"{failure.message}"}
+            for path, failure in sorted(self.failures.items()) if path not in running)
 
     def get(self, path: str) -> FileRegistration | None:
         for f in self.files:
