@@ -7,10 +7,12 @@ import hashlib
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, Vector, list_to_py
+from harness.scheme.errors import ReadError
 from harness.scheme.interpreter import libraries_read_with, make_environment, run_source
 from harness.scheme.libraries import PRELUDE_LIBRARIES
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.reader import read_all
+from harness.scheme.source_text import decode_source
 from harness.tools.context import current_context_name, loading
 from harness.tools.execution import Limits, call_scheme, describe_error
 from harness.tools.registry import FileRegistration, SchemeHook, SchemeTool
@@ -170,7 +172,9 @@ def load_tool_file(path: Path, tier: str, limits: Limits,
                    parse_cache: ParseCache | None = None) -> FileRegistration:
     """Read and evaluate the tool file ``path`` (see ``load_tool_source``)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = decode_source(path.read_bytes(), str(path))
+    except OSError as exc:
         raise ToolLoadError(str(path), f"{path}: cannot read: {exc}") from None
+    except ReadError as exc:
+        raise ToolLoadError(str(path), f"{exc.where}: {exc.message}") from None
     return load_tool_source(str(path), text, tier, limits, parse_cache)
