@@ -23,6 +23,11 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
 "scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
 ```
+
+A value of the wrong kind is an error (ConfigError). A table or key harness does not know
+is a warning with the closest known name (``Config.warnings``): the settings it meant are
+not applied, so the CLI reports it and ``harness check`` fails on it. A feature that adds
+settings adds them to ``KNOWN_SETTINGS``.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
+from harness.spelling import closest_name
 from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
@@ -40,8 +46,34 @@ _DEFAULT_LIMITS = {
 }
 
 
+#: any key is allowed in this table (its entries are checked where they are read)
+ANY_KEYS = "any keys"
+_LIMIT_KEYS = {"steps": None, "seconds": None, "max_output": None, "memory_mb": None}
+#: every table and key of harness.toml: a key maps to None (a value), to a dict (a table
+#: of known names) or to ANY_KEYS
+KNOWN_SETTINGS: dict = {
+    "tools": {"tiers": ANY_KEYS},
+    "limits": {tier: _LIMIT_KEYS for tier in TIERS},
+    "plugins": {"hook_timeout": None, "tool_timeout": None, "schema_timeout": None,
+                "concurrent_observers": None},
+    "failure": ANY_KEYS,
+}
+
+
 class ConfigError(ValueError):
-    """harness.toml is malformed; the message names the file and the problem."""
+    """The home cannot be used: it does not exist, or its harness.toml is malformed. The
+    message names the path and the problem."""
+
+
+class HomeNotFoundError(ConfigError):
+    """The home directory does not exist (or is not a directory): an error, never an empty
+    runtime that allows everything."""
+
+    def __init__(self, home: Path) -> None:
+        what = "is not a directory" if home.exists() else "does not exist"
+        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
+                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        self.home = home
 
 
 @dataclass
@@ -54,6 +86,8 @@ class Config:
     #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
     concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
+    #: tables and keys harness does not know, each with the closest known name
+    warnings: list[str] = field(default_factory=list)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
@@ -96,7 +130,9 @@ def load_config(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    tiers = data.get("tools", {}).get("tiers", {})
+    config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
+    tools = data.get("tools", {})
+    tiers = tools.get("tiers", {}) if isinstance(tools, dict) else {}
     if not isinstance(tiers, dict):
         raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
     for prefix, tier in tiers.items():
@@ -104,14 +140,16 @@ def load_config(path: Path) -> Config:
             raise ConfigError(f"{path}: [tools.tiers] {prefix!r} = {tier!r}: tier must be one "
                               f"of {', '.join(TIERS)}")
         config.tiers[prefix] = tier
-    for tier, table in data.get("limits", {}).items():
-        if tier not in TIERS or not isinstance(table, dict):
-            raise ConfigError(f"{path}: [limits.{tier}]: expected [limits.sandboxed] or "
-                              "[limits.unsandboxed]")
+    limits = data.get("limits", {})
+    if not isinstance(limits, dict):
+        raise ConfigError(f"{path}: limits must be tables: [limits.sandboxed], "
+                          "[limits.unsandboxed]")
+    for tier, table in limits.items():
+        if tier not in TIERS:
+            continue  # an unknown tier is a warning (above)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: limits.{tier} must be a table: [limits.{tier}]")
         base = config.limits[tier]
-        unknown = set(table) - {"steps", "seconds", "max_output", "memory_mb"}
-        if unknown:
-            raise ConfigError(f"{path}: [limits.{tier}]: unknown keys {sorted(unknown)}")
         config.limits[tier] = Limits(
             steps=_number(path, f"limits.{tier}.steps", table.get("steps", base.steps), int),
             seconds=_number(path, f"limits.{tier}.seconds", table.get("seconds", base.seconds),
@@ -128,6 +166,8 @@ def load_config(path: Path) -> Config:
                               "plugin:NAME or scm:PATH-PREFIX, values \"open\" or \"closed\"")
         config.failure[source] = policy
     plugins = data.get("plugins", {})
+    if not isinstance(plugins, dict):
+        raise ConfigError(f"{path}: plugins must be a table: [plugins]")
     for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
         if key in plugins:
             setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
@@ -135,6 +175,60 @@ def load_config(path: Path) -> Config:
         config.concurrent_observers = _concurrency(path, plugins["concurrent_observers"],
                                                    config.concurrent_observers)
     return config
+
+
+def unknown_settings(data: dict, known: dict = KNOWN_SETTINGS, prefix: str = "") -> list[str]:
+    """A warning for each table or key of ``data`` (parsed TOML) that ``known`` does not
+    list, with the closest known name (in another table when that is where it belongs)."""
+    warnings = []
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key in known:
+            inner = known[key]
+            if isinstance(inner, dict) and isinstance(value, dict):
+                warnings.extend(unknown_settings(value, inner, f"{name}."))
+            continue
+        close = closest_name(key, known)
+        if isinstance(value, dict):
+            written = _header(name, value)
+            hint = f"; did you mean [{prefix}{close}{written[len(name):]}]?" if close else ""
+            warnings.append(f"unknown table [{written}] is ignored{hint}")
+            continue
+        where = f" in [{prefix[:-1]}]" if prefix else " at the top level"
+        if close:
+            hint = f"; did you mean {close}?"
+        else:
+            elsewhere = _closest_key_anywhere(key)
+            hint = f"; did you mean {elsewhere[1]} in [{elsewhere[0]}]?" if elsewhere else ""
+        warnings.append(f"unknown key {key}{where} is ignored{hint}")
+    return warnings
+
+
+def _header(name: str, table: dict) -> str:
+    """The header the user most likely wrote for ``table``: ``limit.sandboxed`` for
+    ``[limit.sandboxed]`` (a table holding only one table)."""
+    while len(table) == 1:
+        (key, value), = table.items()
+        if not isinstance(value, dict):
+            break
+        name, table = f"{name}.{key}", value
+    return name
+
+
+def _closest_key_anywhere(key: str) -> tuple[str, str] | None:
+    """(table, known key) closest to ``key`` over every table of KNOWN_SETTINGS."""
+    places: dict[str, str] = {}
+
+    def collect(table: dict, prefix: str) -> None:
+        for name, inner in table.items():
+            if isinstance(inner, dict):
+                collect(inner, f"{prefix}{name}.")
+            elif inner is None and prefix:
+                places.setdefault(name, prefix[:-1])
+
+    collect(KNOWN_SETTINGS, "")
+    close = closest_name(key, places)
+    return (places[close], close) if close else None
 
 
 def _concurrency(path: Path, value, default: int) -> int:

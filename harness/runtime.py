@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Self
 
 from harness.bridge import json_to_scheme
-from harness.config import Config, load_config
+from harness.config import Config, HomeNotFoundError, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
 from harness.scheme.datatypes import String
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.printer import write_string
+from harness.spelling import closest_name
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits, call_scheme, describe_error
 from harness.tools.loader import ToolLoadError, load_tool_file
@@ -56,15 +57,21 @@ class ToolResult:
 
 
 class Runtime:
-    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks."""
+    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks.
+
+    Raises HomeNotFoundError when the home is not a directory and ConfigError when its
+    harness.toml is malformed (``config`` given: used instead of reading harness.toml)."""
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
-                 load_plugins: bool = True) -> None:
+                 load_plugins: bool = True, config: Config | None = None) -> None:
         self.home = resolve_home(home)
+        if not self.home.is_dir():
+            raise HomeNotFoundError(self.home)
         self.tools_dir = self.home / "tools"
         self.plugins_dir = self.home / "plugins"
-        self.config: Config = load_config(self.home / "harness.toml")
+        self.config: Config = (config if config is not None
+                               else load_config(self.home / "harness.toml"))
         self.registry = Registry()
         self.load_errors: dict[str, str] = {}
         self._load_lock = threading.RLock()
@@ -123,6 +130,16 @@ class Runtime:
             self.load_errors.pop(str(path), None)
             return self.registry.remove(str(path))
 
+    def load_failures(self) -> list[dict]:
+        """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each
+        plugin that did not load and each tool file whose last load failed
+        (``last_good_runs``: an earlier version of it is still running)."""
+        out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
+        running = {f.path for f in self.registry.files}
+        out += [{"source": f"scm:{path}", "message": message, "last_good_runs": path in running}
+                for path, message in sorted(self.load_errors.items())]
+        return out
+
     # -- firing and calling ------------------------------------------------------------------
     def fire(self, hook: str, payload: dict | None = None) -> dict:
         """Fire ``hook``: see Dispatcher.fire for the result's shape."""
@@ -167,8 +184,14 @@ class Runtime:
             return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
         plugin_result = self.plugins.call_tool(name, arguments)
         if plugin_result is None:
-            return ToolResult(name, "", error=f"unknown tool {name!r}")
+            return ToolResult(name, "", error=self._unknown_tool(name))
         return ToolResult(name, plugin_result.output, error=plugin_result.error)
+
+    def _unknown_tool(self, name: str) -> str:
+        known = [t.name for t in self.registry.tools()]
+        known += [schema["name"] for schema in self.plugins.tools()]
+        close = closest_name(name, known)
+        return f"unknown tool {name!r}" + (f"; did you mean {close!r}?" if close else "")
 
     # -- listing --------------------------------------------------------------------------------
     def tools(self) -> list[dict]:
