@@ -5,22 +5,28 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.cli import demo, scheme_commands, test_command
+from harness.cli import check_command, demo, hook_commands, scheme_commands, test_command
+from harness.cli.exit_status import FAILED
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with bad input exiting FAILED (1), not 2: for ``harness fire`` 2 means
+    that the outcome blocks, and a typo must never read as a block."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(FAILED, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
     sub = parser.add_subparsers(dest="command", required=True)
     scheme_commands.register(sub)
     demo.register(sub)
     test_command.register(sub)
-    try:
-        from harness.cli import hook_commands
-    except ImportError:  # the hook runtime commands land with the hook runtime
-        pass
-    else:
-        hook_commands.register(sub)
+    hook_commands.register(sub)
+    check_command.register(sub)
     return parser
 
 
