@@ -22,6 +22,12 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 [failure]                     # what a hook that crashes or times out counts as
 "plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
 "scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
+
+[model]                       # an OpenAI-compatible endpoint (see harness.model)
+url = "http://127.0.0.1:8080/v1"
+model = "gpt-4o-mini"
+api_key_env = "OPENAI_API_KEY"
+timeout = 60.0
 ```
 
 A value of the wrong kind is an error (ConfigError). A table or key harness does not know
@@ -35,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
 from harness.tools.execution import Limits
@@ -57,6 +64,7 @@ KNOWN_SETTINGS: dict = {
     "plugins": {"hook_timeout": None, "tool_timeout": None, "schema_timeout": None,
                 "concurrent_observers": None},
     "failure": ANY_KEYS,
+    "model": {"url": None, "model": None, "api_key_env": None, "timeout": None},
 }
 
 
@@ -86,6 +94,8 @@ class Config:
     #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
     concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
+    #: the [model] endpoint, when harness.toml names one
+    model: Endpoint | None = None
     #: tables and keys harness does not know, each with the closest known name
     warnings: list[str] = field(default_factory=list)
 
@@ -174,7 +184,24 @@ def load_config(path: Path) -> Config:
     if "concurrent_observers" in plugins:
         config.concurrent_observers = _concurrency(path, plugins["concurrent_observers"],
                                                    config.concurrent_observers)
+    if "model" in data:
+        config.model = _endpoint(path, data["model"])
     return config
+
+
+def _endpoint(path: Path, table) -> Endpoint:
+    """[model]: url (required), model, api_key_env (strings) and timeout (seconds)."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [model] must be a table with url, model, api_key_env, "
+                          "timeout")
+    url = table.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{path}: [model] url must be an http:// or https:// URL")
+    for key in ("model", "api_key_env"):
+        if key in table and not isinstance(table[key], str):
+            raise ConfigError(f"{path}: [model] {key} must be a string")
+    timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
+    return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
 
 
 def unknown_settings(data: dict, known: dict = KNOWN_SETTINGS, prefix: str = "") -> list[str]:

@@ -18,22 +18,21 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-from harness.bridge import json_to_scheme
 from harness.config import Config, HomeNotFoundError, load_config
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
+from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
-from harness.scheme.datatypes import String
 from harness.scheme.parse_cache import ParseCache
-from harness.scheme.printer import write_string
-from harness.spelling import closest_name
 from harness.tools.context import in_tier, using_runtime
-from harness.tools.execution import Limits, call_scheme, describe_error
+from harness.tools.execution import Limits
 from harness.tools.loader import ToolLoadError, load_tool_file
+from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.registry import Registry
+
+__all__ = ["Runtime", "ToolResult", "resolve_home"]
 
 
 def resolve_home(home: str | os.PathLike | None = None) -> Path:
@@ -41,19 +40,6 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     if home is None:
         home = os.environ.get("HARNESS_HOME") or "~/.harness"
     return Path(home).expanduser().resolve()
-
-
-@dataclass
-class ToolResult:
-    """A tool call through the hook stack. ``output`` is what the model sees; ``error`` is
-    set when the tool failed or does not exist; ``blocked`` when pre_tool blocked it."""
-
-    tool: str
-    output: str
-    error: str | None = None
-    blocked: bool = False
-    stdout: str = ""
-    stderr: str = ""
 
 
 class Runtime:
@@ -64,7 +50,8 @@ class Runtime:
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
-                 load_plugins: bool = True, config: Config | None = None) -> None:
+                 load_plugins: bool = True, model: Model | None = None,
+                 config: Config | None = None) -> None:
         self.home = resolve_home(home)
         if not self.home.is_dir():
             raise HomeNotFoundError(self.home)
@@ -72,6 +59,8 @@ class Runtime:
         self.plugins_dir = self.home / "plugins"
         self.config: Config = (config if config is not None
                                else load_config(self.home / "harness.toml"))
+        #: the host's model (harness.model); None falls back to [model] in harness.toml
+        self.host_model = model
         self.registry = Registry()
         self.load_errors: dict[str, str] = {}
         self._load_lock = threading.RLock()
@@ -145,53 +134,19 @@ class Runtime:
         """Fire ``hook``: see Dispatcher.fire for the result's shape."""
         return self.dispatcher.fire(hook, payload)
 
-    def call_tool(self, name: str, arguments: dict | None = None) -> ToolResult:
-        """Run a tool through the full hook stack: pre_tool -> run -> pre_tool_output ->
-        post_tool_output -> post_tool."""
-        arguments = dict(arguments or {})
-        decision = self.fire("pre_tool", {"tool_name": name, "arguments": arguments})
-        outcome = decision["outcome"]
-        if outcome.get("blocked"):
-            return ToolResult(name, outcome.get("message") or "Tool call blocked by hook",
-                              blocked=True)
-        arguments = outcome.get("arguments", arguments)
-        result = self._run_tool(name, arguments)
-        if result.error is not None and not result.output:
-            result.output = f"error: {result.error}"
-        out = self.fire("pre_tool_output", {"tool_name": name, "arguments": arguments,
-                                            "output": result.output})["outcome"]
-        final = out.get("output", result.output)
-        self.fire("post_tool_output", {"tool_name": name, "arguments": arguments,
-                                       "output": final, "final_output": final,
-                                       "cached": False})
-        self.fire("post_tool", {"tool_name": name, "arguments": arguments, "result": final,
-                                "cached": False})
-        result.output = final
-        return result
+    def call_tool(self, name: str, arguments: dict | None = None, *,
+                  context: str | None = None) -> ToolResult:
+        """Run a tool through chibi's whole pipeline as context ``context`` (default: the
+        context of the tool call this one is made from, else ``"default"``): pre_tool ->
+        argument check -> run -> pre_tool_output -> post_tool_output -> post_tool (see
+        harness.tools.pipeline). Never raises for what a tool or hook does."""
+        return call_tool(self, name, arguments, context)
 
-    def _run_tool(self, name: str, arguments: dict) -> ToolResult:
-        tool = self.registry.find_tool(name)
-        if tool is not None:
-            env = tool.env
-            with using_runtime(self), in_tier(env.tier):
-                call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                                   self.limits_for(env.tier), env.budget_check != "steps")
-            if call.error is not None:
-                return ToolResult(name, "", error=describe_error(call.error),
-                                  stdout=call.stdout, stderr=call.stderr)
-            value = call.value
-            text = value.s if isinstance(value, String) else write_string(value)
-            return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
-        plugin_result = self.plugins.call_tool(name, arguments)
-        if plugin_result is None:
-            return ToolResult(name, "", error=self._unknown_tool(name))
-        return ToolResult(name, plugin_result.output, error=plugin_result.error)
-
-    def _unknown_tool(self, name: str) -> str:
-        known = [t.name for t in self.registry.tools()]
-        known += [schema["name"] for schema in self.plugins.tools()]
-        close = closest_name(name, known)
-        return f"unknown tool {name!r}" + (f"; did you mean {close!r}?" if close else "")
+    def ask_model(self, request: ModelRequest) -> ModelReply:
+        """Ask the host's model, else the [model] endpoint of harness.toml (re-read on
+        reload). Raises harness.model.ModelError when neither is there or the model
+        fails."""
+        return ask(self.host_model or self.config.model, request)
 
     # -- listing --------------------------------------------------------------------------------
     def tools(self) -> list[dict]:

@@ -41,6 +41,11 @@ def register(sub) -> None:
     call.add_argument("args", nargs="?", default=None,
                       help="arguments as a JSON object, or - to read them from stdin")
     call.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    call.add_argument("--context", default="default", metavar="NAME",
+                      help="the calling context: %%context-name%%, the VFS zones "
+                           "/home/NAME and the tool cache (default: default)")
+    call.add_argument("--allow", action="store_true",
+                      help="approve permission requests (stands in for a host handler)")
     home_option(call)
     call.set_defaults(run=_call)
 
@@ -180,10 +185,14 @@ def _fire(args) -> int:
 
 @usage_errors
 def _call(args) -> int:
+    from harness.vfs.paths import context_name_problem
     arguments = _json_argument(args.args, "the tool arguments")
-    rt = open_runtime(args)
+    problem = context_name_problem(args.context)
+    if problem is not None:
+        raise UsageError(f"--context: {problem}")
+    rt = open_runtime(args, _approve if args.allow else None)
     try:
-        result = rt.call_tool(args.tool, arguments)
+        result = rt.call_tool(args.tool, arguments, context=args.context)
     finally:
         rt.close()
     if args.json:
@@ -193,6 +202,8 @@ def _call(args) -> int:
     captured = result.stdout + result.stderr
     if captured:
         sys.stderr.write(captured if captured.endswith("\n") else captured + "\n")
+    for entry in result.errors:  # hook failures never pass silently
+        print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
     if result.blocked:
         print(f"harness call: {args.tool}: blocked: {result.output}", file=sys.stderr)
         return FAILED

@@ -3,7 +3,8 @@
 Methods (params by name or by position):
 
 - ``fire``  ``{"hook", "payload"}`` -> the dispatch result (SPEC §9)
-- ``call``  ``{"tool", "args"}``    -> ``{"tool", "output", "error", "blocked", "stdout", "stderr"}``
+- ``call``  ``{"tool", "args", "context"}`` -> ``{"tool", "output", "error", "blocked",
+  "stdout", "stderr", "errors", "context"}`` (``errors``: every hook failure of the call)
 - ``tools`` -> the tool schemas with their sources; ``hooks`` -> ``[{"hook", "source"}]``
 - ``load_errors`` -> what failed to load now: ``[{"source", "message", "last_good_runs"}]``
 
@@ -123,8 +124,14 @@ class RpcServer:
                            {"hook": hook, "suggestion": closest_hook_name(hook)}) from None
 
     def _call(self, params: object) -> dict:
-        tool, args = _params(params, ("tool", "args"), 1)
-        return asdict(self.runtime.call_tool(_string(tool, "tool"), _object(args, "args")))
+        from harness.vfs.paths import context_name_problem
+        tool, args, context = _params(params, ("tool", "args", "context"), 1)
+        context = "default" if context is None else _string(context, "context")
+        problem = context_name_problem(context)
+        if problem is not None:
+            raise RpcError(INVALID_PARAMS, f"Invalid params: context: {problem}")
+        return asdict(self.runtime.call_tool(_string(tool, "tool"), _object(args, "args"),
+                                             context=context))
 
     def _tools(self, params: object) -> list:
         _params(params, (), 0)

@@ -29,8 +29,8 @@ A tool case calls a tool through its full hook stack instead: ``{"tool": NAME, "
 {...}, "expect": {"output": ...}}``. ``expect`` may name ``output`` (compared as JSON when
 the output parses as JSON, else as text, a final newline aside; ``match`` applies to it),
 ``blocked`` (default false) and ``error`` (default null: the call must not fail; true: it
-must fail; a string: its message must contain it). A file's ``errors`` applies to its hook
-cases only.
+must fail; a string: its message must contain it); ``errors`` counts the hook failures of
+the call's dispatches, as for a hook case.
 
 Exit status: 0 when every case passes, 1 when one fails, 2 for a usage or fixture error
 (which is reported with its position).
@@ -156,17 +156,13 @@ def _case(path: Path, entry: object, shared: dict, index: int | None) -> Case:
     payload = spec.get("payload", HOOK_POINTS[hook].sample_payload())
     if not isinstance(payload, dict):
         raise FixtureError(f"{where}: \"payload\" must be a JSON object")
-    errors = spec.get("errors", 0)
-    if type(errors) is not int or errors < 0:
-        raise FixtureError(f"{where}: \"errors\" must be a count (0 or more)")
     return Case(str(path), str(name), hook, payload, spec["expect"], _match(where, spec),
-                errors)
+                _error_count(where, spec))
 
 
 def _tool_case(path: Path, where: str, name: str, entry: dict, shared: dict) -> Case:
     for key, instead in (("hook", "a tool case calls a tool, it fires no hook point"),
-                         ("payload", "a tool case has \"arguments\""),
-                         ("errors", "tool calls do not report hook errors to count")):
+                         ("payload", "a tool case has \"arguments\"")):
         if key in entry:
             raise FixtureError(f"{where}: \"{key}\" does not go with \"tool\": {instead}")
     tool = entry["tool"]
@@ -185,8 +181,16 @@ def _tool_case(path: Path, where: str, name: str, entry: dict, shared: dict) -> 
     error = expect.get("error")
     if not (error is None or error is True or isinstance(error, str)):
         raise FixtureError(f"{where}: \"error\" must be null, true or a part of the message")
-    spec = {"match": shared.get("match", "exact"), **entry}
-    return Case(str(path), name, None, arguments, expect, _match(where, spec), 0, tool)
+    spec = {**shared, **entry}
+    return Case(str(path), name, None, arguments, expect, _match(where, spec),
+                _error_count(where, spec), tool)
+
+
+def _error_count(where: str, spec: dict) -> int:
+    errors = spec.get("errors", 0)
+    if type(errors) is not int or errors < 0:
+        raise FixtureError(f"{where}: \"errors\" must be a count (0 or more)")
+    return errors
 
 
 def _match(where: str, spec: dict) -> str:
@@ -253,10 +257,15 @@ def check_case(runtime, case: Case) -> list[str]:
         shown = relevant_part(case.expect, outcome) if partial else outcome
         problems.append(f"outcome differs ({case.match} match):\n"
                         + outcome_diff(case.expect, shown))
-    if len(result["errors"]) != case.errors:
-        listed = "".join(f"\n  {e['source']}: {e['message']}" for e in result["errors"])
-        problems.append(f"errors: expected {case.errors}, got {len(result['errors'])}{listed}")
+    problems.extend(_error_count_problem(case, result["errors"]))
     return problems
+
+
+def _error_count_problem(case: Case, errors: list[dict]) -> list[str]:
+    if len(errors) == case.errors:
+        return []
+    listed = "".join(f"\n  {e['source']}: {e['message']}" for e in errors)
+    return [f"errors: expected {case.errors}, got {len(errors)}{listed}"]
 
 
 def check_tool_case(runtime, case: Case) -> list[str]:
@@ -284,6 +293,7 @@ def check_tool_case(runtime, case: Case) -> list[str]:
             shown = relevant_part(expect["output"], shown)
         problems.append(f"output differs ({case.match} match):\n"
                         + outcome_diff(expect["output"], shown))
+    problems.extend(_error_count_problem(case, result.errors))
     return problems
 
 

@@ -115,7 +115,7 @@ class Dispatcher:
         runtime = self.runtime
         limits = runtime.config.limits
         name = payload.get("context_name")
-        context_name = name if type(name) is str else "default"
+        context_name = name if type(name) is str else context.calling_context
         # The deadline monitor is only needed when some hook's code does not count steps.
         watch = False
         for h in hooks:

@@ -30,6 +30,7 @@ class ReplSession:
         self.env = self.fresh_environment(tier)
         self.extra_files: list[Path] = []
         self.finished = False  # set by ,quit
+        self.context = "default"  # the calling context of ,call (set by ,context)
         self._entries = 0
 
     @property

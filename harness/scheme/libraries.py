@@ -34,7 +34,8 @@ SYNTAX_EXPORTS: dict[tuple, tuple[str, ...]] = {
 SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
     "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
-    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 130", "srfi 132",
+    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 111", "srfi 130", "srfi 132",
+    "scheme list", "scheme sort", "scheme hash-table", "scheme box",
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
 ))
@@ -61,7 +62,8 @@ UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier"
                         "(scheme process-context) needs the unsandboxed tier",
                     ("scheme", "load"): "(scheme load) needs the unsandboxed tier",
                     ("scheme", "eval"): "(scheme eval) needs the unsandboxed tier",
-                    ("scheme", "repl"): "(scheme repl) needs the unsandboxed tier"}
+                    ("scheme", "repl"): "(scheme repl) needs the unsandboxed tier",
+                    ("scheme", "r5rs"): "(scheme r5rs) needs the unsandboxed tier"}
 
 
 class Library:
@@ -71,6 +73,19 @@ class Library:
         self.name = name
         self.exports = exports
 
+
+#: R7RS-large names (as chibi-scheme ships them) of libraries harness has under their SRFI
+#: names: each is the union of the libraries listed
+LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
+    ("scheme", "list"): (("srfi", "1"),),
+    ("scheme", "sort"): (("srfi", "132"),),
+    ("scheme", "hash-table"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
+    ("scheme", "box"): (("srfi", "111"),),
+    ("scheme", "r5rs"): tuple(tuple(n.split()) for n in (
+        "scheme base", "scheme char", "scheme complex", "scheme cxr", "scheme eval",
+        "scheme file", "scheme inexact", "scheme lazy", "scheme load", "scheme read",
+        "scheme repl", "scheme write")),  # plus its two environment procedures
+}
 
 _libraries: dict[tuple, Library] = {}
 _lock = threading.RLock()
@@ -105,6 +120,13 @@ def _builtin(key: tuple) -> Library | None:
     from harness.scheme.expander import SPECIALS
     from harness.scheme.primitives import load_all
     libs = load_all()
+    parts = LARGE_NAMES.get(key)
+    if parts is not None:  # an R7RS-large name for libraries harness has under other names
+        exports: dict[str, object] = {}
+        for part in parts:
+            exports.update(find_library(part).exports)
+        exports.update(libs.get(key, {}))
+        return Library(key, exports)
     syntax_names = SYNTAX_EXPORTS.get(key, ())
     if key not in libs and not syntax_names:
         return None
@@ -112,6 +134,14 @@ def _builtin(key: tuple) -> Library | None:
     for name in syntax_names:
         exports[name] = SPECIALS.get(name) or forms.REWRITERS[name]
     return Library(key, exports)
+
+
+def library_exists(key: tuple) -> bool:
+    """Whether ``key`` names a library harness has, without loading it."""
+    from harness.scheme.primitives import load_all
+    key = _ALIASES.get(key, key)
+    return (key in _libraries or key in SYNTAX_EXPORTS or key in load_all()
+            or key in LARGE_NAMES or SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld").is_file())
 
 
 def find_library(key: tuple) -> Library | None:
@@ -182,6 +212,8 @@ def resolve_import_set(spec, env, where: SourcePos | None) -> dict[str, object]:
         raise syntax_error("import: bad library name", where) from None
     key = _ALIASES.get(key, key)
     if not env.may_import(key):
+        if key not in env.libraries and not library_exists(key):
+            raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
         reason = UNSANDBOXED_ONLY.get(key, f"({' '.join(key)}) is not available in the "
                                            f"{env.tier} tier")
         raise syntax_error(f"import: {reason}", where)

@@ -95,7 +95,7 @@ def trampoline(r):
 def apply(proc, *args):
     """(apply proc arg ... list)."""
     if not args:
-        return proc()
+        raise _apply_without_list()
     spread = args[-1]
     items = list_to_py(spread)
     if _list_tail(spread) is not NIL:
@@ -107,11 +107,17 @@ def apply(proc, *args):
 
 def apply_marker(proc, *args):
     """``apply`` in tail position: a tail-call marker instead of a call."""
-    spread = args[-1] if args else NIL
+    if not args:
+        raise _apply_without_list()
+    spread = args[-1]
     items = list_to_py(spread)
     if _list_tail(spread) is not NIL:
         raise wrong_type("apply", "a proper list as last argument", spread)
     return (proc, (*args[:-1], *items))
+
+
+def _apply_without_list():
+    return error("apply: expected a procedure and a list of arguments, got no list")
 
 
 def _list_tail(x):

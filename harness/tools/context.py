@@ -16,13 +16,20 @@ from harness.scheme.datatypes import String
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("context_name", "load", "points", "runtime", "tier")
+    __slots__ = ("calling_context", "context_name", "load", "points", "runtime", "tier",
+                 "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
         self.tier: str | None = None
         # a Python str until Scheme reads it (most dispatches never do), then its String
         self.context_name: str | String = "default"
+        #: the context of the running tool call (--context NAME): what a dispatch without
+        #: a context_name in its payload runs as
+        self.calling_context = "default"
+        #: how many hook points were running when the innermost tool call started: more
+        #: than that means a hook callback is running inside it (see tool_call_scope)
+        self.tool_mark = 0
         self.load = None
         self.points: set[str] = set()  # hook points whose Scheme callbacks run here
 
@@ -70,6 +77,38 @@ def current_context_name() -> String:
     if type(name) is str:
         name = context.context_name = String(name)
     return name
+
+
+def in_hook_callback() -> bool:
+    """True while a hook callback runs on this thread, inside the innermost tool call (or
+    outside any): chibi's VFS caller is then System, not the calling context."""
+    context = thread_context()
+    return len(context.points) > context.tool_mark
+
+
+class ToolCallScope:
+    """The extent of one tool call as context ``name``: the calling context of dispatches
+    and ``%context-name%`` of the tool's code; restored after."""
+
+    __slots__ = ("name", "saved")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> ThreadContext:
+        context = thread_context()
+        self.saved = (context.calling_context, context.context_name, context.tool_mark)
+        context.calling_context = context.context_name = self.name
+        context.tool_mark = len(context.points)
+        return context
+
+    def __exit__(self, *exc) -> None:
+        context = thread_context()
+        context.calling_context, context.context_name, context.tool_mark = self.saved
+
+
+def tool_call_scope(name: str) -> ToolCallScope:
+    return ToolCallScope(name)
 
 
 def current_load():

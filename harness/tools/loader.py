@@ -84,9 +84,18 @@ def _make_tool(name: str, clauses: dict, path: str, env, where: str) -> SchemeTo
 def parameters_schema(spec, where: str) -> dict:
     """``((name . ((type . "string") (description . "…"))) …)`` -> a JSON Schema object.
 
-    Every parameter is required unless it says ``(required . #f)``.
+    Every parameter is required unless it says ``(required . #f)``. A whole JSON Schema
+    (an alist with ``(type . "object")``) is kept as it is.
     """
     from harness.bridge import BridgeError, scheme_to_json
+    if _is_whole_schema(spec):
+        try:
+            schema = scheme_to_json(spec, where=f"{where}: parameters")
+        except BridgeError as exc:
+            raise _scheme_error(str(exc)) from None
+        if not isinstance(schema, dict):
+            raise _scheme_error(f"{where}: parameters must be a JSON Schema object")
+        return schema
     properties: dict = {}
     required: list[str] = []
     for entry in list_to_py(spec):
@@ -116,6 +125,17 @@ def parameters_schema(spec, where: str) -> dict:
     if required:
         schema["required"] = required
     return schema
+
+
+def _is_whole_schema(spec) -> bool:
+    """True for ``((type . "object") (properties . ...) ...)``: a JSON Schema, not a list
+    of parameters (a parameter's attributes are an alist, never the string "object")."""
+    for entry in list_to_py(spec) if spec.__class__ is list else ():
+        if entry.__class__ is list and isinstance(entry[0], (String, Symbol)):
+            key = entry[0].s if isinstance(entry[0], String) else entry[0].name
+            if key == "type" and isinstance(entry[1], String) and entry[1].s == "object":
+                return True
+    return False
 
 
 def _conventional_tool(env, path: str) -> SchemeTool | None:

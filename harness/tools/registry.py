@@ -9,6 +9,7 @@ file, never a mix.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -49,12 +50,45 @@ class SchemeTool:
     category: str | None = None
     summary_params: tuple[str, ...] = ()
 
+    @property
+    def source(self) -> str:
+        return f"scm:{self.file}"
+
     def schema(self) -> dict:
-        out = {"name": self.name, "description": self.description,
-               "parameters": self.parameters}
-        if self.category:
-            out["category"] = self.category
-        return out
+        return _schema(self)
+
+
+@dataclass(frozen=True, eq=False)
+class PythonTool:
+    """A tool that is a Python function taking the arguments dict: from ``@tool`` in a
+    ``.py`` / ``.hy`` file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``), from
+    ``Runtime.register_tool`` (``host:NAME``) or a builtin (``builtin:NAME``).
+
+    ``fn(arguments)`` returns the result (a string as is; any other value as JSON where it
+    has a JSON form, see harness.tools.invoke) or raises: ``ToolError(message)`` for a
+    failure the tool describes itself, any other exception for a crash. It runs on the
+    caller's thread; the calling context, runtime and tier are in
+    ``harness.tools.context.thread_context()``."""
+
+    name: str
+    description: str
+    parameters: dict
+    fn: Callable[[dict], object]
+    source: str
+    category: str | None = None
+
+    def schema(self) -> dict:
+        return _schema(self)
+
+
+def _schema(tool: SchemeTool | PythonTool) -> dict:
+    out = {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+    if tool.category:
+        out["category"] = tool.category
+    return out
+
+
+Tool = SchemeTool | PythonTool
 
 
 @dataclass(frozen=True)
@@ -86,6 +120,9 @@ class Registry:
     #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
     #: that a dispatch only reads them
     broken: tuple[dict, ...] = ()
+    #: the builtin layer (harness.tools.builtins), by name in registration order: found
+    #: only when neither the home nor its plugins provide a tool of that name
+    builtins: dict[str, Tool] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # (the files they were built from, point -> hooks, tool name -> tool): rebuilt when
     # ``files`` changes
@@ -151,6 +188,9 @@ class Registry:
         if index[0] is not self.files:
             index = self._reindex()
         return index[2].get(name)
+
+    def find_builtin(self, name: str) -> Tool | None:
+        return self.builtins.get(name)
 
     def _reindex(self) -> tuple:
         files = self.files

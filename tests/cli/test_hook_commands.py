@@ -209,7 +209,8 @@ def test_call_json_prints_the_whole_result(harness, home):
     code, out, _ = harness("call", "word-count", "--json", "--home", str(home))
     assert code == 0
     assert json.loads(out) == {"tool": "word-count", "output": "4", "error": None,
-                               "blocked": False, "stdout": "counting", "stderr": ""}
+                               "blocked": False, "stdout": "counting", "stderr": "",
+                               "errors": [], "context": "default"}
 
 
 def test_call_a_failing_tool_exits_1(harness, home):

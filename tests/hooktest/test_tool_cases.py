@@ -18,9 +18,21 @@ TOOLS = """\
 """
 
 
+#: blocks a tool call whose "text" argument holds "rm -rf" (GUARD reads "command" only)
+TEXT_GUARD = """\
+(register-hook 'pre_tool
+  (lambda (p)
+    (let ((text (assoc "text" (cdr (assoc "arguments" p)))))
+      (if (and text (string? (cdr text)) (string-contains (cdr text) "rm -rf"))
+          (list (cons "block" #t) (cons "message" "no rm -rf"))
+          '()))))
+"""
+
+
 @pytest.fixture
 def tool_home(home):
     (home / "tools" / "tools.scm").write_text(TOOLS)
+    (home / "tools" / "guard.scm").write_text(TEXT_GUARD)
     return home
 
 
@@ -41,13 +53,6 @@ def run_cases(tmp_path, home, *cases) -> tuple[int, str]:
      "expect": {"blocked": True, "output": "no rm -rf"}},
 ])
 def test_passing_tool_cases(tool_home, tmp_path, capsys, case):
-    if case.get("expect", {}).get("blocked"):
-        # the guard of the hooktest home blocks a pre_tool whose arguments hold "rm -rf"
-        case = {**case, "tool": "word-count"}
-        (tool_home / "tools" / "guard.scm").write_text(
-            "(register-hook 'pre_tool (lambda (p) (if (string-contains (cdr (assoc \"text\" "
-            "(cdr (assoc \"arguments\" p)))) \"rm -rf\") (list (cons \"block\" #t) "
-            "(cons \"message\" \"no rm -rf\")) '())))")
     code, path = run_cases(tmp_path, tool_home, case)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -71,6 +76,19 @@ def test_failing_tool_cases_say_why(tool_home, tmp_path, capsys, case, reason):
     assert reason in out
 
 
+def test_hook_failures_during_a_tool_call_fail_the_case_unless_counted(tool_home, tmp_path,
+                                                                      capsys):
+    (tool_home / "tools" / "crash.scm").write_text(
+        "(register-hook 'post_tool (lambda (p) (car '())))")
+    case = {"tool": "stats", "match": "partial", "expect": {"output": {"lines": 2}}}
+    code, _ = run_cases(tmp_path, tool_home, case)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "errors: expected 0, got 1" in out and "post_tool hook failed" in out
+    code, _ = run_cases(tmp_path, tool_home, dict(case, errors=1))
+    assert code == 0
+
+
 def test_tool_and_hook_cases_share_a_file(tool_home, tmp_path, capsys):
     path = write_fixture(tmp_path, "mixed", {"hook": "pre_tool", "match": "partial", "cases": [
         {"name": "a hook case", "expect": {"blocked": False}},
@@ -83,7 +101,7 @@ def test_tool_and_hook_cases_share_a_file(tool_home, tmp_path, capsys):
 @pytest.mark.parametrize(("entry", "message"), [
     ({"tool": "t", "hook": "pre_tool", "expect": {}}, '"hook" does not go with "tool"'),
     ({"tool": "t", "payload": {}, "expect": {}}, 'a tool case has "arguments"'),
-    ({"tool": "t", "errors": 1, "expect": {}}, '"errors" does not go with "tool"'),
+    ({"tool": "t", "errors": -1, "expect": {}}, '"errors" must be a count'),
     ({"tool": 3, "expect": {}}, '"tool" must be a tool name'),
     ({"tool": "t", "arguments": [1], "expect": {}}, '"arguments" must be a JSON object'),
     ({"tool": "t"}, 'missing "expect"'),

@@ -78,8 +78,8 @@ def test_fire_without_payload_uses_the_sample(repl):
 
 
 def test_fire_reports_hook_errors_with_their_source(repl, home):
-    (home / "tools" / "guard.scm").write_text(GUARD.replace("(cdr (assoc \"command\"",
-                                                            "(car (assoc \"missing\""))
+    (home / "tools" / "guard.scm").write_text(GUARD.replace("(string-contains command",
+                                                            "(string-contains 42"))
     repl.execute(",reload")
     out = repl.execute(",fire pre_tool")
     assert "error    scm:tools/guard.scm:2: pre_tool hook failed:" in out

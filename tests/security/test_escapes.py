@@ -66,7 +66,7 @@ ATTEMPTS: dict[str, tuple[str, str, object]] = {
         "(import (except (scheme eval) environment))",
         "load", NEED_UNSANDBOXED.format(lib="scheme eval")),
     "import a Python module as a library": ("(import (python os))", "load",
-                                            NOT_AVAILABLE.format(lib="python os")),
+                                            r"import: unknown library \(python os\)"),
     "import the internal (harness tools-base)": (
         "(import (harness tools-base))", "load", NOT_AVAILABLE.format(lib="harness tools-base")),
     "define-library importing (scheme file)": (
