@@ -238,38 +238,38 @@ class _Exchange:
 
     def _read(self) -> None:
         fd = self.child.stdout
-        for _ in range(_READS_PER_WAKE):  # the EOF often comes with the answer: no 2nd wait
-            try:
-                chunk = os.read(fd, _CHUNK)
-            except BlockingIOError:
-                return
-            if not chunk:
+        chunks, self.reading = self._read_ready(fd)
+        self.chunks += chunks
+        self.size += sum(map(len, chunks))
+        if self.size > self.max_output:
+            if fd in self.watched:
                 self._unwatch(fd)
-                self.reading = False
-                return
-            self.chunks.append(chunk)
-            self.size += len(chunk)
-            if self.size > self.max_output:
-                self._unwatch(fd)
-                self.chunks = []  # the call fails: keep nothing
-                return
+            self.chunks = []  # the call fails: keep nothing
 
     def _read_stderr(self) -> None:
-        fd = self.child.stderr
+        chunks, self.reading_stderr = self._read_ready(self.child.stderr)
+        for chunk in chunks:
+            if self.stderr_to is not None:
+                _copy_to(self.stderr_to, chunk)
+            self.stderr_tail += chunk
+        if len(self.stderr_tail) > STDERR_KEPT:
+            del self.stderr_tail[:-STDERR_KEPT]
+
+    def _read_ready(self, fd: int) -> tuple[list[bytes], bool]:
+        """The chunks ``fd`` has ready (a few at most, so one flood cannot starve the
+        rest; the EOF often comes with the answer: no second wait) and whether it is still
+        open (at EOF it is no longer watched)."""
+        chunks = []
         for _ in range(_READS_PER_WAKE):
             try:
                 chunk = os.read(fd, _CHUNK)
             except BlockingIOError:
-                return
+                break
             if not chunk:
                 self._unwatch(fd)
-                self.reading_stderr = False
-                return
-            if self.stderr_to is not None:
-                _copy_to(self.stderr_to, chunk)
-            self.stderr_tail += chunk
-            if len(self.stderr_tail) > STDERR_KEPT:
-                del self.stderr_tail[:-STDERR_KEPT]
+                return chunks, False
+            chunks.append(chunk)
+        return chunks, True
 
     def _write(self) -> None:
         fd = self.child.stdin

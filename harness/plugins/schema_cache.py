@@ -7,7 +7,8 @@ naming the closest valid one). Answers are cached by (path, mtime_ns, size), in 
 in a JSON file written atomically, so a warm start runs no plugin at all. Failures
 (timeouts, crashes, non-zero exits) are cached too, marked as failed: a plugin whose
 ``--schema`` hangs costs its timeout once, not on every start. A failed answer is run again
-when the executable changes, or when asked (``retry_failed``: ``harness check`` does).
+when the executable changes, or when asked (``retry_failed``: ``harness check`` and the
+REPL's ``,reload`` do).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ __all__ = ["SCHEMA_TIMEOUT", "PluginSchemas", "SchemaCache", "parse_schema_outpu
 #: seconds `PLUGIN --schema` may take
 SCHEMA_TIMEOUT = 10.0
 _CACHE_VERSION = 1
-_REMEMBERED = ("not run again until the file changes (harness check --home runs it "
-               "again)")
+_REMEMBERED = ("not run again until the file changes (harness check, or ,reload in the "
+               "REPL, runs it again)")
 _SCHEMA_OUTPUT_MAX = 4 * 1024 * 1024
 _EMPTY_PARAMETERS = {"type": "object", "properties": {}}
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from hooktest_helpers import run_harness_test, write_fixture
 
-from harness.cli.test_command import FixtureError, read_fixture
-
 TOOLS = """\
 (define-tool word-count
   (parameters '((text . ((type . "string")))))
@@ -96,30 +94,3 @@ def test_tool_and_hook_cases_share_a_file(tool_home, tmp_path, capsys):
          "expect": {"output": 2}}]})
     assert run_harness_test(str(path), "--home", str(tool_home)) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "2 passed, 0 failed"
-
-
-@pytest.mark.parametrize(("entry", "message"), [
-    ({"tool": "t", "hook": "pre_tool", "expect": {}}, '"hook" does not go with "tool"'),
-    ({"tool": "t", "payload": {}, "expect": {}}, 'a tool case has "arguments"'),
-    ({"tool": "t", "errors": -1, "expect": {}}, '"errors" must be a count'),
-    ({"tool": 3, "expect": {}}, '"tool" must be a tool name'),
-    ({"tool": "t", "arguments": [1], "expect": {}}, '"arguments" must be a JSON object'),
-    ({"tool": "t"}, 'missing "expect"'),
-    ({"tool": "t", "expect": {"outptu": 1}}, 'unknown key "outptu"'),
-    ({"tool": "t", "expect": {"blocked": "yes"}}, '"blocked" must be true or false'),
-    ({"tool": "t", "expect": {"error": 5}}, '"error" must be null, true or a part'),
-    ({"hook": "pre_tool", "arguments": {}, "expect": {}}, '"arguments" belongs to a tool case'),
-])
-def test_tool_case_mistakes_name_their_file(tmp_path, entry, message):
-    path = write_fixture(tmp_path, "x", entry)
-    with pytest.raises(FixtureError) as info:
-        read_fixture(path)
-    assert str(info.value).startswith(str(path))
-    assert message in str(info.value)
-
-
-def test_a_fixture_file_may_start_with_a_byte_order_mark(tmp_path):
-    path = tmp_path / "bom.hooktest.json"
-    path.write_text('\ufeff{"hook": "on_start", "expect": {}}', encoding="utf-8")
-    [case] = read_fixture(path)
-    assert case.hook == "on_start"
