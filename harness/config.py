@@ -23,6 +23,12 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
 "scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
 
+[hooks]                       # declared handlers (see harness.handlers)
+claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
+managed_settings = "/etc/claude-code/managed-settings.json"
+project_dir = "~/src/app"     # $CLAUDE_PROJECT_DIR for handlers; relative paths start here
+async_limit = 16              # async handlers running at once
+
 [model]                       # an OpenAI-compatible endpoint (see harness.model)
 url = "http://127.0.0.1:8080/v1"
 model = "gpt-4o-mini"
@@ -65,6 +71,8 @@ KNOWN_SETTINGS: dict = {
                 "concurrent_observers": None},
     "failure": ANY_KEYS,
     "model": {"url": None, "model": None, "api_key_env": None, "timeout": None},
+    "hooks": {"claude_settings": None, "managed_settings": None, "project_dir": None,
+              "async_limit": None},
 }
 
 
@@ -84,6 +92,17 @@ class HomeNotFoundError(ConfigError):
         self.home = home
 
 
+@dataclass(frozen=True)
+class HooksConfig:
+    """``[hooks]``: the Claude Code settings files whose handlers run (in order), the
+    managed settings file, the project directory and the async handler bound."""
+
+    claude_settings: tuple[str, ...] = ()
+    managed_settings: str | None = None
+    project_dir: str | None = None
+    async_limit: int = 16
+
+
 @dataclass
 class Config:
     tiers: dict[str, str] = field(default_factory=dict)
@@ -96,6 +115,7 @@ class Config:
     failure: dict[str, str] = field(default_factory=dict)
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
+    hooks: HooksConfig = field(default_factory=HooksConfig)
     #: tables and keys harness does not know, each with the closest known name
     warnings: list[str] = field(default_factory=list)
 
@@ -186,7 +206,29 @@ def load_config(path: Path) -> Config:
                                                    config.concurrent_observers)
     if "model" in data:
         config.model = _endpoint(path, data["model"])
+    if "hooks" in data:
+        config.hooks = _hooks(path, data["hooks"])
     return config
+
+
+def _hooks(path: Path, table) -> HooksConfig:
+    """[hooks]: claude_settings (paths), managed_settings, project_dir, async_limit."""
+    keys = ("claude_settings", "managed_settings", "project_dir", "async_limit")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [hooks] must be a table with {', '.join(keys)}")
+    settings = table.get("claude_settings", [])
+    if isinstance(settings, str):
+        settings = [settings]
+    if not isinstance(settings, list) or not all(isinstance(s, str) and s for s in settings):
+        raise ConfigError(f"{path}: [hooks] claude_settings must be a list of paths")
+    for key in ("managed_settings", "project_dir"):
+        if key in table and not (isinstance(table[key], str) and table[key]):
+            raise ConfigError(f"{path}: [hooks] {key} must be a path")
+    limit = table.get("async_limit", 16)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"{path}: [hooks] async_limit must be a positive integer")
+    return HooksConfig(tuple(settings), table.get("managed_settings"), table.get("project_dir"),
+                       limit)
 
 
 def _endpoint(path: Path, table) -> Endpoint:

@@ -10,7 +10,8 @@ with Runtime("~/.harness") as rt:
 ```
 
 A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
-path order) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
+path order), ``hooks.toml`` (declared handlers, beside those of the Claude Code settings
+files harness.toml names) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
 deleted at any time: the plugins' schemas and the read data of the tool files.
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Self
 
 from harness.config import Config, HomeNotFoundError, load_config
+from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
@@ -70,6 +72,7 @@ class Runtime:
                                  hook_timeout=self.config.hook_timeout,
                                  tool_timeout=self.config.tool_timeout,
                                  concurrent_observers=self.config.concurrent_observers)
+        self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
         self.load_all()
         self._watcher = None
@@ -165,6 +168,8 @@ class Runtime:
         for point in HOOK_POINTS:
             for plugin in self.plugins.hooks_for(point):
                 out.append({"hook": point, "source": plugin.source})
+            for handler in self.handlers.table.handlers_for(point):
+                out.append({"hook": point, "source": handler.source})
             for h in self.registry.hooks_for(point):
                 out.append({"hook": point, "source": h.source})
         return out
@@ -188,6 +193,7 @@ class Runtime:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+        self.handlers.close()
 
     def __enter__(self) -> Self:
         return self

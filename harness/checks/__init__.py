@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable
 
 from harness.checks.config_file import check_config_file
+from harness.checks.declared_handlers import check_declared_handlers
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
 from harness.checks.layout import check_layout
 from harness.checks.plugin_files import check_plugin_files
@@ -24,7 +25,7 @@ HomeCheck = Callable[[HomeUnderCheck], Iterable[Finding]]
 
 #: the checks of a home, in the order their findings are shown
 HOME_CHECKS: list[HomeCheck] = [check_layout, check_config_file, check_tool_files,
-                                check_plugin_files]
+                                check_plugin_files, check_declared_handlers]
 
 
 def check_home(home: str | os.PathLike | None = None) -> list[Finding]:

@@ -10,7 +10,7 @@ from harness.checks.finding import ERROR, WARNING, Finding, HomeUnderCheck
 from harness.spelling import closest_name
 
 #: the names harness reads in a home (a feature that reads another one adds it here)
-KNOWN_ENTRIES = ("tools", "plugins", "vfs", "tests", "harness.toml", ".cache",
+KNOWN_ENTRIES = ("tools", "plugins", "vfs", "tests", "harness.toml", "hooks.toml", ".cache",
                  ".repl_history")
 _DIRECTORIES = ("tools", "plugins")
 

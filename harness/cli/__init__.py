@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness.cli import check_command, demo, hook_commands, scheme_commands, test_command
+from harness.cli import (
+    check_command,
+    claude_command,
+    demo,
+    hook_commands,
+    scheme_commands,
+    test_command,
+)
 from harness.cli.exit_status import FAILED
 
 
@@ -27,10 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
     test_command.register(sub)
     hook_commands.register(sub)
     check_command.register(sub)
+    claude_command.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: no parser for the rest
+        return claude_command.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

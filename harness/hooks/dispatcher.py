@@ -1,12 +1,14 @@
 """Firing a hook point: the one place where hooks run and their answers are combined.
 
-Order: subprocess plugins (by name), then Scheme hooks (by file path, then registration
-order). A hook that fails is reported and skipped; the others still run. Permission hooks
-fail closed (a failed hook denies), all others fail open. A file or plugin of the home that
-failed to load (and has no good version running) is listed in the errors of every
-dispatch until it is fixed, so a broken guard is never silent. While the Scheme hooks of a point
-run on a thread, a nested dispatch of that point on that thread skips them (re-entrancy
-guard); plugins still fire.
+Order: subprocess plugins (by name), then declared handlers (hooks.toml, then the Claude
+Code settings files, in declaration order; they run at the same time, their answers are
+read in that order), then Scheme hooks (by file path, then registration order). A hook
+that fails is reported and skipped; the others still run. Permission hooks fail closed (a
+failed hook denies), all others fail open. While the Scheme hooks of a point run on a
+thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
+plugins and declared handlers still fire. A file or plugin of the home that failed to load
+(and has no good version running) is listed in the errors of every dispatch until it is
+fixed, so a broken guard is never silent.
 """
 
 from __future__ import annotations
@@ -16,16 +18,12 @@ from collections.abc import Callable, Mapping
 
 from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
-from harness.hooks.combine import combine
+from harness.hooks.combine import block_answer, combine
 from harness.scheme.datatypes import NIL
 from harness.tools.context import ThreadContext, thread_context
 from harness.tools.execution import describe_error, pooled_capture
 
 PermissionHandler = Callable[[str, dict], object]
-
-
-#: combine rules whose hooks can block: a failing hook with a "closed" policy blocks
-_BLOCKING = ("tool_call", "tool_output", "spawn_agent")
 
 
 class Dispatcher:
@@ -55,6 +53,13 @@ class Dispatcher:
         plugin_results = runtime.plugins.call_hooks(hook, payload)
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
+        handlers = runtime.handlers
+        problems = handlers.dispatch_errors(hook)  # a broken handler source is never silent
+        if problems:
+            errors.extend(problems)
+        handler_results = handlers.call_hooks(hook, payload)
+        if handler_results:
+            self._plugin_answers(handler_results, answers, errors, failed, trace)
         context = thread_context()
         if hook in context.points:
             if trace is not None:
@@ -65,12 +70,13 @@ class Dispatcher:
                 self._scheme_hooks(context, hook, hooks, payload, answers, errors, failed,
                                    trace)
         closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
-        if closed and point.combine in _BLOCKING:
+        if closed and point.combine != "permission":
             # a hook that must not fail open stands for a block at its place in the order
             order = {src: i for i, (src, _) in enumerate(answers)}
             for src in closed:
-                answers.insert(order.get(src, len(answers)),
-                               (src, {"block": True, "message": f"hook failed: {src}"}))
+                block = block_answer(point, f"hook failed: {src}")
+                if block is not None:
+                    answers.insert(order.get(src, len(answers)), (src, block))
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
             errors.extend(problems)
@@ -85,8 +91,12 @@ class Dispatcher:
     @staticmethod
     def _plugin_answers(results: list, answers: list, errors: list, failed: list,
                         trace: list | None) -> None:
+        """Plugins' and declared handlers' results into answers, errors and the trace."""
         for result in results:
             entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
+            note = getattr(result, "note", None)
+            if note:
+                entry["note"] = note
             for warning in result.warnings:
                 errors.append({"source": result.source, "message": warning})
             if result.failed:
@@ -97,8 +107,9 @@ class Dispatcher:
                 answers.append((result.source, result.answer))
                 entry["answer"] = result.answer
             if trace is not None:
-                if result.stderr:
-                    entry["output"] = result.stderr
+                stderr = getattr(result, "stderr", None)  # a plugin's; handlers keep notes
+                if stderr:
+                    entry["output"] = stderr
                 trace.append(entry)
 
     def _fails_closed(self, point, source: str) -> bool:

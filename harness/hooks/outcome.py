@@ -26,6 +26,7 @@ __all__ = [
     "ToolFilterOutcome",
     "ToolOutputOutcome",
     "blocks_or_denies",
+    "json_type",
     "problem",
 ]
 
@@ -61,6 +62,23 @@ def blocks_or_denies(outcome: Mapping) -> bool:
     """True when an outcome stops the action: a block (pre_tool, pre_tool_output,
     pre_spawn_agent) or a deny (the permission hooks)."""
     return outcome.get("blocked") is True or outcome.get("denied") is True
+
+
+def json_type(v: object) -> str:
+    """What kind of JSON value ``v`` is, for messages: "a string", "null", "a list", ..."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
 
 
 class PromptOutcome(TypedDict):

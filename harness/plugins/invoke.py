@@ -35,6 +35,11 @@ _HOOK_VARS = ("CHIBI_HOOK", "HARNESS_HOOK", "CHIBI_HOOK_DATA")
 _TOOL_VARS = ("CHIBI_TOOL_NAME", "HARNESS_TOOL_NAME")
 #: the exit status that blocks or denies (Claude Code's convention)
 BLOCKING_EXIT = 2
+#: where a plugin's stderr is copied as it comes (it is also kept, for failures)
+_OUR_STDERR = 2
+#: characters of a plugin's stderr quoted in a failure message (its end: a traceback's
+#: last line says what went wrong)
+_STDERR_QUOTED = 2000
 
 
 class Runnable(Protocol):
@@ -114,7 +119,8 @@ def call_hooks(plugins: Sequence[Runnable], hook: str, payload: Mapping | bytes,
         variables["CHIBI_HOOK_DATA"] = data.decode("utf-8", "replace")
     runs = run_plugins([plugin.path for plugin in plugins], (), data, timeout,
                        env=_environment(env, drop=_TOOL_VARS + _HOOK_VARS, add=variables),
-                       max_output=max_output, at_once=at_once)
+                       max_output=max_output, at_once=at_once, capture_stderr=True,
+                       stderr_to=_OUR_STDERR)
     return [_hook_result(plugin, hook, run) for plugin, run in zip(plugins, runs)]
 
 
@@ -149,8 +155,10 @@ def blocking_answer(hook: str, message: str) -> dict | None:
 
 
 def with_stderr(failure: str, stderr: str) -> str:
-    """``failure`` followed by what the plugin wrote to stderr, if anything."""
+    """``failure`` followed by (the end of) what the plugin wrote to stderr, if anything."""
     stderr = stderr.strip()
+    if len(stderr) > _STDERR_QUOTED:
+        stderr = "..." + stderr[-_STDERR_QUOTED:]
     return f"{failure}; stderr: {stderr}" if stderr else failure
 
 
@@ -164,7 +172,7 @@ def call_tool(plugin: Runnable, tool_name: str, args: Mapping | bytes,
     variables = {"CHIBI_TOOL_NAME": tool_name, "HARNESS_TOOL_NAME": tool_name}
     run = run_plugin(plugin.path, (), data, timeout,
                      env=_environment(env, drop=_HOOK_VARS, add=variables),
-                     max_output=max_output)
+                     max_output=max_output, capture_stderr=True, stderr_to=_OUR_STDERR)
     text, warnings = _decode(run.stdout)
     stderr = run.stderr.decode("utf-8", "replace")
     failure = run.error or _exit_problem(run.exit_code)

@@ -122,7 +122,8 @@ def read_schemas(plugin: PluginFile, timeout: float = SCHEMA_TIMEOUT) -> PluginS
     """Run `plugin --schema` and validate what it printed. A failure to run, a timeout or a
     non-zero exit is a PluginSchemas marked ``failed`` whose problem ends with the end of
     the plugin's stderr."""
-    run = run_plugin(plugin.path, ("--schema",), b"", timeout, max_output=_SCHEMA_OUTPUT_MAX)
+    run = run_plugin(plugin.path, ("--schema",), b"", timeout, max_output=_SCHEMA_OUTPUT_MAX,
+                     capture_stderr=True, stderr_to=2)
     stderr = run.stderr.decode("utf-8", "replace")
     if run.error is not None:
         return _failed(with_stderr(f"--schema: {run.error}", stderr))

@@ -182,3 +182,17 @@ def _late_plugin(ready) -> str:
     """A plugin whose --schema fails until the file ``ready`` exists."""
     return (f"#!/bin/sh\n[ \"$1\" = --schema ] || exit 0\n[ -e {ready} ] || exit 1\n"
             "echo '{\"name\": \"late\", \"description\": \"d\", \"hooks\": [\"on_start\"]}'\n")
+
+
+def test_declared_handlers_are_checked(harness, fresh_home):
+    (fresh_home / "hooks.toml").write_text(
+        '[[PreToolUse]]\nmatcher = "Bash"\n[[PreToolUse.hooks]]\ntype = "command"\n'
+        'command = "true"\n[[PreTolUse]]\n')
+    code, out, _ = harness("check", "--home", str(fresh_home))
+    assert code == 1
+    assert ("hooks.toml: error: PreTolUse: unknown event 'PreTolUse'; did you mean "
+            "'PreToolUse'?") in out
+    assert "handlers: ok: declared on PreToolUse" in out
+    (fresh_home / "hooks.toml").write_text("[[PreToolUse]\n")
+    code, out, _ = harness("check", "--home", str(fresh_home))
+    assert code == 1 and "hooks.toml: error:" in out

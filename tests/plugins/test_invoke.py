@@ -15,7 +15,7 @@ from harness.bridge import dumps
 from harness.hooks.outcome import NO_ANSWER
 from harness.plugins.discovery import PluginFile
 from harness.plugins.invoke import call_hook, call_tool
-from harness.plugins.process import STDERR_KEPT, run_plugin
+from harness.plugins.process import MAX_STDERR, run_plugin
 
 PAYLOAD = {"prompt": "hi", "context_name": "default", "summary": ""}
 
@@ -238,10 +238,16 @@ def test_stderr_is_kept_and_still_reaches_the_terminal(tmp_path, capfd):
     assert "progress" in capfd.readouterr().err
 
 
-def test_only_the_end_of_a_long_stderr_is_kept(tmp_path):
-    body = "i=0; while [ $i -lt 3000 ]; do echo \"line $i\" >&2; i=$((i+1)); done\nexit 1\n"
-    run = run_plugin(script(tmp_path, body).path, (), b"", 5, stderr_to=None)
-    assert run.stderr.endswith(b"line 2999\n") and len(run.stderr) == STDERR_KEPT
+def test_a_long_stderr_is_kept_in_part_and_quoted_by_its_end(tmp_path):
+    body = ("i=0; while [ $i -lt 20000 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
+            "echo 'ValueError: the real reason' >&2\nexit 1\n")
+    run = run_plugin(script(tmp_path, body).path, (), b"", 5, capture_stderr=True)
+    assert len(run.stderr) == MAX_STDERR
+    short = "i=0; while [ $i -lt 300 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
+    result = call_hook(script(tmp_path, short + "echo 'ValueError: why' >&2\nexit 1\n"),
+                       "on_end", {}, 5)
+    assert result.error.startswith("exited with code 1; stderr: ...")
+    assert result.error.endswith("ValueError: why") and len(result.error) < 2100
 
 
 def test_a_timed_out_plugin_says_what_it_wrote_to_stderr(tmp_path):
