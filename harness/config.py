@@ -1,6 +1,11 @@
 """``harness.toml``: tiers per path, limits per tier, plugin timeouts.
 
 ```toml
+[tools]                       # the builtin tools (SPEC §11)
+project_root = "."            # shell_exec runs here; relative file paths start here
+allowed_paths = ["~/notes"]   # host paths read without asking (beside the project root)
+output_cache_threshold = 4000 # bytes: a larger output is cached in the VFS (false: never)
+
 [tools.tiers]                 # longest matching path prefix wins; default "sandboxed"
 "admin/" = "unsandboxed"
 
@@ -44,6 +49,7 @@ settings adds them to ``KNOWN_SETTINGS``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +71,8 @@ _LIMIT_KEYS = {"steps": None, "seconds": None, "max_output": None, "memory_mb": 
 #: every table and key of harness.toml: a key maps to None (a value), to a dict (a table
 #: of known names) or to ANY_KEYS
 KNOWN_SETTINGS: dict = {
-    "tools": {"tiers": ANY_KEYS},
+    "tools": {"tiers": ANY_KEYS, "project_root": None, "allowed_paths": None,
+              "output_cache_threshold": None},
     "limits": {tier: _LIMIT_KEYS for tier in TIERS},
     "plugins": {"hook_timeout": None, "tool_timeout": None, "schema_timeout": None,
                 "concurrent_observers": None},
@@ -115,6 +122,11 @@ class Config:
     failure: dict[str, str] = field(default_factory=dict)
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
+    #: [tools] project_root (None: the working directory), allowed_paths, and the size
+    #: above which a tool's output is cached (None: never)
+    project_root: str | None = None
+    allowed_paths: list[str] = field(default_factory=list)
+    output_cache_threshold: int | None = 4000
     hooks: HooksConfig = field(default_factory=HooksConfig)
     #: tables and keys harness does not know, each with the closest known name
     warnings: list[str] = field(default_factory=list)
@@ -161,8 +173,8 @@ def load_config(path: Path) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
-    tools = data.get("tools", {})
-    tiers = tools.get("tiers", {}) if isinstance(tools, dict) else {}
+    _tools_table(path, data.get("tools", {}), config)
+    tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
         raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
     for prefix, tier in tiers.items():
@@ -209,6 +221,24 @@ def load_config(path: Path) -> Config:
     if "hooks" in data:
         config.hooks = _hooks(path, data["hooks"])
     return config
+
+
+def _tools_table(path: Path, table, config: Config) -> None:
+    """[tools]: project_root (a path), allowed_paths (paths), output_cache_threshold."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tools] must be a table")
+    root = table.get("project_root")
+    if root is not None and not isinstance(root, str):
+        raise ConfigError(f"{path}: [tools] project_root must be a path")
+    base = path.parent
+    config.project_root = str((base / os.path.expanduser(root)).resolve()) if root else None
+    allowed = table.get("allowed_paths", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) for a in allowed):
+        raise ConfigError(f"{path}: [tools] allowed_paths must be a list of paths")
+    config.allowed_paths = [str((base / os.path.expanduser(a)).resolve()) for a in allowed]
+    if "output_cache_threshold" in table:
+        config.output_cache_threshold = _number(
+            path, "tools.output_cache_threshold", table["output_cache_threshold"], int)
 
 
 def _hooks(path: Path, table) -> HooksConfig:

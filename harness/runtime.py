@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 from typing import Self
 
+from harness.builtins import builtin_tools
 from harness.config import Config, HomeNotFoundError, load_config
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
@@ -33,6 +34,7 @@ from harness.tools.execution import Limits
 from harness.tools.loader import ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.registry import Registry
+from harness.vfs.store import Vfs
 
 __all__ = ["Runtime", "ToolResult", "resolve_home"]
 
@@ -74,6 +76,15 @@ class Runtime:
                                  concurrent_observers=self.config.concurrent_observers)
         self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
+        #: where shell_exec runs and relative file paths of the builtin tools start
+        self.project_root = Path(self.config.project_root or os.getcwd())
+        self.registry.builtins = builtin_tools()
+        #: the contexts tool calls were made as (the VFS lists them under /sys/contexts)
+        self.contexts_seen: set[str] = {"default"}
+        self.vfs = Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),
+                       contexts=self.contexts,
+                       unsandboxed_tool_path=self._unsandboxed_tool_path,
+                       tool_file_changed=self._tool_file_changed)
         self.load_all()
         self._watcher = None
         if watch:
@@ -117,6 +128,49 @@ class Runtime:
             self.load_errors.pop(str(path), None)
             return None
 
+    def _tool_file_changed(self, path: Path) -> None:
+        """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,
+        as chibi does (a watcher, if any, then finds nothing new)."""
+        from harness.reload.files import is_tool_path, tool_files_under
+        if path.is_dir():
+            for file in tool_files_under(str(path)):
+                self.load_file(file)
+        elif path.is_file():
+            relative = os.path.relpath(path, self.tools_dir)
+            if is_tool_path(relative):
+                self.load_file(path)
+        else:
+            self.unload_file(path)
+            with self._load_lock:
+                self.registry.remove_under(str(path))
+
+    def _unsandboxed_tool_path(self, relative: str) -> bool:
+        """True when a tool file at or below ``relative`` (under tools/) could get the
+        unsandboxed tier from harness.toml."""
+        return any(tier == "unsandboxed" and (relative.startswith(prefix)
+                                              or prefix.startswith(relative + "/"))
+                   for prefix, tier in self.config.tiers.items())
+
+    @property
+    def cache_threshold(self) -> float:
+        """Bytes above which a tool's output is cached in the VFS ([tools] in harness.toml)."""
+        threshold = self.config.output_cache_threshold
+        return float("inf") if threshold is None else threshold
+
+    def allowed_paths(self) -> list[Path]:
+        """Host paths the builtin tools read without asking: the project root and
+        [tools] allowed_paths."""
+        return [self.project_root, *map(Path, self.config.allowed_paths)]
+
+    def contexts(self) -> list[str]:
+        """The contexts this home knows: ``default``, those tool calls were made as, and
+        every folder of ``vfs/home/``."""
+        home = self.home / "vfs" / "home"
+        found = set(self.contexts_seen)
+        if home.is_dir():
+            found.update(p.name for p in home.iterdir() if p.is_dir())
+        return sorted(found)
+
     def unload_file(self, path: str | os.PathLike) -> bool:
         with self._load_lock:
             self.load_errors.pop(str(path), None)
@@ -152,13 +206,18 @@ class Runtime:
         return ask(self.host_model or self.config.model, request)
 
     # -- listing --------------------------------------------------------------------------------
-    def tools(self) -> list[dict]:
-        """Every tool's schema with its source: Scheme tools first, then plugin tools."""
+    def tools(self, *, builtins: bool = False) -> list[dict]:
+        """Every tool's schema with its source: the home's Scheme tools first, then plugin
+        tools; with ``builtins`` also the builtin tools no home tool shadows (last)."""
         out = [dict(t.schema(), source=f"scm:{t.file}") for t in self.registry.tools()]
         for plugin in self.plugins.plugins:
             for schema in plugin.schemas:
                 if self.plugins.find_tool(schema["name"]) is plugin:
                     out.append(dict(schema, source=plugin.source))
+        if builtins:
+            taken = {t["name"] for t in out}
+            out += [dict(t.schema(), source=t.source) for name, t in
+                    self.registry.builtins.items() if name not in taken]
         return out
 
     def hooks(self) -> list[dict]:

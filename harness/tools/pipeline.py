@@ -1,12 +1,19 @@
 """A tool call through chibi's whole per-call pipeline (reference §2), for the host
 (``Runtime.call_tool``, ``harness call``, serve's ``call``, the REPL's ``,call``) and for
-Scheme (``call-tool``) alike:
+Scheme (``call-tool``) alike (beyond chibi, whose call-tool skips every step but 4):
 
 1. ``pre_tool`` — may block the call or replace its arguments;
-2. the tool is found, its arguments are checked (harness.tools.invoke);
-3. it runs as the calling context (``%context-name%``);
-4. ``pre_tool_output`` — may replace or block the output;
-5. ``post_tool_output``, then ``post_tool`` (with the original arguments).
+2. the tool is found (home, plugins, then builtins); sandboxed code may not reach the
+   host through it (harness.tools.permissions.sandbox_refusal);
+3. the permission gate of its category (``pre_file_read``, ``pre_file_write``,
+   ``pre_shell_exec``, ``pre_fetch_url``; deny-only, fail-safe deny);
+   a ``vfs:///`` write fires the advisory ``pre_vfs_write``;
+4. its arguments are checked and it runs as the calling context (harness.tools.invoke);
+5. ``pre_tool_output`` — may replace or block the output;
+6. an output over 4,000 bytes is cached in the VFS and the model sees a stub
+   (harness.tools.output_cache: ``pre_cache_output`` / ``post_cache_output``);
+7. ``post_tool_output``, ``post_tool`` (the original arguments, the full output), then
+   ``post_vfs_write`` after a successful ``vfs:///`` write.
 
 Every hook failure of every dispatch the call made is in ``ToolResult.errors``.
 """
@@ -16,7 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.tools.context import thread_context, tool_call_scope, using_runtime
-from harness.tools.invoke import find_tool, run_tool, unknown_tool
+from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, unknown_tool
+from harness.tools.output_cache import cache_output, should_cache
+from harness.tools.permissions import gate, sandbox_refusal
+from harness.vfs.paths import is_vfs_uri
 
 
 @dataclass
@@ -27,7 +37,9 @@ class ToolResult:
     or does not exist (``output`` then starts with ``Error: ``); ``blocked`` when
     ``pre_tool`` blocked it; ``stdout`` / ``stderr`` what a Scheme tool printed;
     ``errors`` every hook failure (``{"source", "message"}``) of every dispatch the call
-    made; ``context`` the calling context."""
+    made; ``context`` the calling context; ``denied`` when a permission gate or the
+    sandbox refused it; ``cached`` when the output was stored in the VFS and ``output`` is
+    the stub that says where."""
 
     tool: str
     output: str
@@ -37,6 +49,8 @@ class ToolResult:
     stderr: str = ""
     errors: list[dict] = field(default_factory=list)
     context: str = "default"
+    denied: bool = False
+    cached: bool = False
 
 
 class _Call:
@@ -47,6 +61,7 @@ class _Call:
         self.name = name
         self.context = context
         self.errors: list[dict] = []
+        self.summary_params: tuple[str, ...] = ()
 
     def fire(self, hook: str, payload: dict) -> dict:
         """Fire ``hook``; keep its errors; return its outcome."""
@@ -67,12 +82,14 @@ def call_tool(runtime, name: str, arguments: dict | None = None,
     if context is None:
         context = thread_context().calling_context
     call = _Call(runtime, name, context)
+    runtime.contexts_seen.add(context)
     with using_runtime(runtime), tool_call_scope(context):
         return _pipeline(call, dict(arguments or {}))
 
 
 def _pipeline(call: _Call, original: dict) -> ToolResult:
-    name = call.name
+    name, runtime = call.name, call.runtime
+    caller_tier = thread_context().tier  # the tier of the Scheme code calling, if any
     decision = call.fire("pre_tool", {"tool_name": name, "arguments": original})
     if decision.get("blocked"):
         return call.result(decision.get("message") or "Tool call blocked by hook",
@@ -80,24 +97,59 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
     arguments = decision.get("arguments", original)
     if not isinstance(arguments, dict):
         arguments = original
-    tool = find_tool(call.runtime, name)
+    tool = find_tool(runtime, name)
     if tool is None:
-        run_error, run = unknown_tool(call.runtime, name), None
+        return _finish(call, original, arguments, None, unknown_tool(runtime, name))
+    category = tool_category(tool, name)
+    call.summary_params = tuple(getattr(tool, "summary_params", ()))
+    if caller_tier == "sandboxed":
+        refusal = sandbox_refusal(tool, category, name, arguments,
+                                  runtime.registry.builtins.get(name) is tool)
+        if refusal is not None:
+            return _finish(call, original, arguments, None, refusal, denied=True)
+    denial = gate(call, category, arguments)
+    if denial is not None:
+        return _finish(call, original, arguments, None, denial, denied=True)
+    vfs_write = category == "fs_write" and is_vfs_uri(arguments.get("path"))
+    if vfs_write:
+        content = arguments.get("content")
+        call.fire("pre_vfs_write", {"tool_name": name, "path": arguments["path"],
+                                    "content": content if isinstance(content, str) else None,
+                                    "caller": call.context})
+    run = run_tool(runtime, tool, name, arguments)
+    for problem in run.problems:
+        call.errors.append({"source": f"tool:{name}", "message": problem})
+    result = _finish(call, original, arguments, run, run.error)
+    if vfs_write and run.error is None:
+        call.fire("post_vfs_write", {"tool_name": name, "path": arguments["path"],
+                                     "caller": call.context})
+    return result
+
+
+def _finish(call: _Call, original: dict, arguments: dict, run: ToolRun | None,
+            error: str | None, denied: bool = False) -> ToolResult:
+    """Steps 5 to 7 for an output, whether the tool ran or was refused."""
+    name = call.name
+    if denied:
+        output = error  # a denial is the whole text the model sees
     else:
-        run = run_tool(call.runtime, tool, name, arguments)
-        for problem in run.problems:
-            call.errors.append({"source": f"tool:{name}", "message": problem})
-        run_error = run.error
-    output = f"Error: {run_error}" if run_error is not None else run.output
+        output = f"Error: {error}" if error is not None else run.output
     changed = call.fire("pre_tool_output", {"tool_name": name, "arguments": arguments,
                                             "output": output})
-    final = changed.get("output", output)
-    if not isinstance(final, str):
-        final = output
+    output = changed.get("output", output)
+    if not isinstance(output, str):
+        output = run.output if run is not None and error is None else str(output)
+    final = None
+    if error is None and should_cache(output, call.runtime.cache_threshold):
+        final = cache_output(call, arguments, output)
+    cached = final is not None
+    final = final if cached else output
     call.fire("post_tool_output", {"tool_name": name, "arguments": arguments,
-                                   "output": output, "final_output": final, "cached": False})
+                                   "output": output, "final_output": final,
+                                   "cached": cached})
     call.fire("post_tool", {"tool_name": name, "arguments": original, "result": output,
-                            "cached": False})
-    if run is None:
-        return call.result(final, error=run_error)
-    return call.result(final, error=run_error, stdout=run.stdout, stderr=run.stderr)
+                            "cached": cached})
+    fields = {"error": error, "denied": denied, "cached": cached}
+    if run is not None:
+        fields.update(stdout=run.stdout, stderr=run.stderr)
+    return call.result(final, **fields)

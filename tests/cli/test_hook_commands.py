@@ -210,7 +210,8 @@ def test_call_json_prints_the_whole_result(harness, home):
     assert code == 0
     assert json.loads(out) == {"tool": "word-count", "output": "4", "error": None,
                                "blocked": False, "stdout": "counting", "stderr": "",
-                               "errors": [], "context": "default"}
+                               "errors": [], "context": "default", "denied": False,
+                               "cached": False}
 
 
 def test_call_a_failing_tool_exits_1(harness, home):

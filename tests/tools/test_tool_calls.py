@@ -118,10 +118,10 @@ def test_python_tools_are_checked_and_converted_in_the_same_place(tmp_path):
         calls.append(arguments)
         return {"sum": arguments["a"] + arguments.get("b", 0)}
 
-    rt.registry.builtins["add"] = PythonTool(
+    rt.registry.builtins = {"add": PythonTool(
         "add", "add numbers", {"type": "object", "properties": {
             "a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a"]},
-        add, "builtin:add")
+        add, "builtin:add")}
     assert rt.call_tool("add", {"a": "2", "b": 3}).output == '{"sum":5}'
     assert calls == [{"a": 2, "b": 3}]
     assert rt.call_tool("add", {"a": True}).error == \
