@@ -25,8 +25,9 @@ schema_timeout = 10.0
 concurrent_observers = true   # observe/advisory plugins run at once (up to 8); false, or N
 
 [failure]                     # what a hook that crashes or times out counts as
-"plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
-"scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
+"plugin:audit" = "closed"     # by plugin name, by tool file path prefix (scm:, py:, hy:
+"scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
+"host:audit" = "closed"       # host registered; default: guards closed, others open
 
 [hooks]                       # declared handlers (see harness.handlers)
 claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
@@ -59,6 +60,8 @@ from harness.spelling import closest_name
 from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
+#: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
+FILE_SOURCES = ("scm", "py", "hy")
 _DEFAULT_LIMITS = {
     "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
     "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
@@ -134,18 +137,21 @@ class Config:
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
 
-        ``plugin:NAME`` matches exactly; ``scm:PREFIX`` matches Scheme hooks whose file
-        path relative to tools/ starts with PREFIX (longest prefix wins)."""
-        if source.startswith("plugin:"):
+        ``plugin:NAME`` and ``host:NAME`` match exactly; ``scm:PREFIX`` (``py:``, ``hy:``)
+        matches the hooks of ``.scm`` (``.py``, ``.hy``) files whose path relative to
+        tools/ starts with PREFIX (longest prefix wins)."""
+        kind, _, rest = source.partition(":")
+        if kind in ("plugin", "host"):
             return self.failure.get(source)
-        if not source.startswith("scm:"):
+        if kind not in FILE_SOURCES:
             return None
-        path = source[4:].rsplit(":", 1)[0]
+        path = rest.rsplit(":", 1)[0]
         prefix = tools_dir.rstrip("/") + "/"
         rel = path.removeprefix(prefix)
         best, best_len = None, -1
         for key, policy in self.failure.items():
-            if key.startswith("scm:") and rel.startswith(key[4:]) and len(key) > best_len:
+            key_kind, _, key_prefix = key.partition(":")
+            if key_kind == kind and rel.startswith(key_prefix) and len(key) > best_len:
                 best, best_len = policy, len(key)
         return best
 
@@ -203,9 +209,11 @@ def load_config(path: Path) -> Config:
     if not isinstance(failure, dict):
         raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
     for source, policy in failure.items():
-        if policy not in ("open", "closed") or not source.startswith(("plugin:", "scm:")):
+        kinds = tuple(f"{kind}:" for kind in ("plugin", "host", *FILE_SOURCES))
+        if policy not in ("open", "closed") or not source.startswith(kinds):
             raise ConfigError(f"{path}: [failure] {source!r} = {policy!r}: keys are "
-                              "plugin:NAME or scm:PATH-PREFIX, values \"open\" or \"closed\"")
+                              "plugin:NAME, host:NAME, or scm:, py: or hy: and a path "
+                              "prefix, values \"open\" or \"closed\"")
         config.failure[source] = policy
     plugins = data.get("plugins", {})
     if not isinstance(plugins, dict):

@@ -9,9 +9,11 @@ with Runtime("~/.harness") as rt:
     result = rt.call_tool("word-count", {"text": "a b c"})
 ```
 
-A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
-path order), ``hooks.toml`` (declared handlers, beside those of the Claude Code settings
-files harness.toml names) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
+A home holds ``plugins/`` (executables), ``tools/`` (``.scm``, ``.hy`` and ``.py`` files,
+loaded recursively in path order), ``hooks.toml`` (declared handlers, beside those of the
+Claude Code settings files harness.toml names) and ``harness.toml`` (tiers, limits,
+timeouts). A host adds Python hooks and tools of its own with ``register_hook`` /
+``register_tool``. ``.cache/`` holds what may be
 deleted at any time: the plugins' schemas and the read data of the tool files.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
@@ -31,9 +34,10 @@ from harness.plugins import PluginSet
 from harness.scheme.parse_cache import ParseCache
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
-from harness.tools.loader import ToolLoadError, load_tool_file
+from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
-from harness.tools.registry import Registry
+from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
+from harness.tools.tool_schema import parameters_from_python
 from harness.vfs.store import Vfs
 
 __all__ = ["Runtime", "ToolResult", "resolve_home"]
@@ -44,6 +48,13 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     if home is None:
         home = os.environ.get("HARNESS_HOME") or "~/.harness"
     return Path(home).expanduser().resolve()
+
+
+def _builtin_source(tool) -> str:
+    """``builtin:tools/fs_read.scm`` for a builtin written in Scheme, ``builtin:NAME``
+    for one in Python."""
+    file = getattr(tool, "file", None)
+    return f"builtin:tools/{Path(file).name}" if file else tool.source
 
 
 class Runtime:
@@ -96,7 +107,7 @@ class Runtime:
             return []
         from harness.reload.files import is_tool_path
         # the same rule as hot reload: editor droppings and dot directories are not tools
-        return sorted(p for p in self.tools_dir.rglob("*.scm")
+        return sorted(p for suffix in TOOL_SUFFIXES for p in self.tools_dir.rglob(f"*{suffix}")
                       if p.is_file() and is_tool_path(str(p.relative_to(self.tools_dir))))
 
     def tier_of(self, path: Path) -> str:
@@ -182,7 +193,8 @@ class Runtime:
         (``last_good_runs``: an earlier version of it is still running)."""
         out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
         running = {f.path for f in self.registry.files}
-        out += [{"source": f"scm:{path}", "message": message, "last_good_runs": path in running}
+        out += [{"source": file_source(path), "message": message,
+                 "last_good_runs": path in running}
                 for path, message in sorted(self.load_errors.items())]
         return out
 
@@ -199,6 +211,38 @@ class Runtime:
         harness.tools.pipeline). Never raises for what a tool or hook does."""
         return call_tool(self, name, arguments, context)
 
+    # -- the host's own hooks and tools ------------------------------------------------------------
+    def register_hook(self, point: str, fn: Callable[[dict], object], *,
+                      name: str | None = None) -> HostRegistration:
+        """Run ``fn(payload)`` on every dispatch of ``point``, after the plugins' and the
+        tool files' hooks. It returns an answer (a dict of JSON values) or None; whatever
+        it raises is reported in the dispatch's ``errors`` (source ``host:NAME``, NAME
+        defaulting to the function's module and name), never raised here. Returns the
+        handle that unregisters it. Raises UnknownHookError for a misspelt point."""
+        from harness.hooks.catalogue import hook_point
+        hook_point(point)
+        if not callable(fn):
+            raise TypeError(f"register_hook: {fn!r} is not callable")
+        hook = PythonHook(point, fn, f"host:{name or _qualified_name(fn)}")
+        self.registry.add_host_hook(hook)
+        return HostRegistration(self.registry, hook)
+
+    def register_tool(self, name: str, fn: Callable[[dict], object], *,
+                      description: str = "", parameters: dict | None = None,
+                      category: str | None = None) -> HostRegistration:
+        """Make ``fn(arguments)`` the tool ``name``, run through the full hook stack by
+        ``call_tool`` (and ``call-tool`` from Scheme). A tool file's tool of the same name
+        comes first. ``parameters``: see harness.api.tool. Returns the handle that
+        unregisters it."""
+        if not isinstance(name, str) or not name:
+            raise TypeError("register_tool: the tool name must be a non-empty string")
+        if not callable(fn):
+            raise TypeError(f"register_tool: {fn!r} is not callable")
+        tool = PythonTool(name, description, parameters_from_python(parameters), fn,
+                          f"host:{name}", category)
+        self.registry.add_host_tool(tool)
+        return HostRegistration(self.registry, tool)
+
     def ask_model(self, request: ModelRequest) -> ModelReply:
         """Ask the host's model, else the [model] endpoint of harness.toml (re-read on
         reload). Raises harness.model.ModelError when neither is there or the model
@@ -207,18 +251,27 @@ class Runtime:
 
     # -- listing --------------------------------------------------------------------------------
     def tools(self, *, builtins: bool = False) -> list[dict]:
-        """Every tool's schema with its source: the home's Scheme tools first, then plugin
-        tools; with ``builtins`` also the builtin tools no home tool shadows (last)."""
-        out = [dict(t.schema(), source=f"scm:{t.file}") for t in self.registry.tools()]
+        """Every tool's schema with its source: the home's tools (files, then the host's)
+        first, then plugin tools; with ``builtins`` also the builtin tools no home tool
+        shadows (last)."""
+        out = [dict(t.schema(), source=t.source) for t in self.registry.tools()]
         for plugin in self.plugins.plugins:
             for schema in plugin.schemas:
                 if self.plugins.find_tool(schema["name"]) is plugin:
                     out.append(dict(schema, source=plugin.source))
         if builtins:
             taken = {t["name"] for t in out}
-            out += [dict(t.schema(), source=t.source) for name, t in
+            out += [dict(t.schema(), source=_builtin_source(t)) for name, t in
                     self.registry.builtins.items() if name not in taken]
         return out
+
+    def shadowed_builtins(self) -> list[dict]:
+        """The home's tools (files and plugins) that take a builtin tool's name, as
+        ``{"source", "message"}``: a home may shadow a builtin, and is told so."""
+        builtins = self.registry.builtins
+        return [{"source": t["source"],
+                 "message": f"tool {t['name']} shadows the builtin tool of the same name"}
+                for t in self.tools() if t["name"] in builtins]
 
     def hooks(self) -> list[dict]:
         """Every registration: {"hook", "source"} in dispatch order per hook point."""
@@ -259,3 +312,35 @@ class Runtime:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class HostRegistration:
+    """What ``Runtime.register_hook`` / ``register_tool`` return: ``unregister()`` (or use
+    it as a context manager) removes the hook or tool; ``source`` is how results name it."""
+
+    def __init__(self, registry: Registry, item: PythonHook | PythonTool) -> None:
+        self._registry = registry
+        self.item = item
+
+    @property
+    def source(self) -> str:
+        return self.item.source
+
+    def unregister(self) -> bool:
+        """Remove it; False when it was already removed."""
+        return self._registry.remove_host(self.item)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.unregister()
+
+    def __repr__(self) -> str:
+        return f"<HostRegistration {self.source}>"
+
+
+def _qualified_name(fn: Callable) -> str:
+    module = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    return f"{module}.{name}" if module else name

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
-from harness.reload.files import TOOL_SUFFIXES, files_under, is_tool_path
+from harness.reload.files import files_under, is_tool_path
+from harness.tools.loader import TOOL_SUFFIXES
 
 
 def check_tool_files(subject: HomeUnderCheck) -> Iterator[Finding]:
@@ -29,7 +30,7 @@ def _stray_files(subject: HomeUnderCheck) -> Iterator[Finding]:
     tools_dir = subject.runtime.tools_dir
     if not tools_dir.is_dir():
         return
-    kinds = " or ".join(TOOL_SUFFIXES)
+    kinds = ", ".join(TOOL_SUFFIXES[:-1]) + f" or {TOOL_SUFFIXES[-1]}"
     for path in files_under(str(tools_dir)):
         relative = path[len(str(tools_dir)) + 1:]
         if not is_tool_path(relative):

@@ -11,7 +11,7 @@ from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
 from harness.tools.context import current_context_name, using_runtime
 from harness.tools.execution import call_scheme, describe_error
-from harness.tools.loader import TOOL_PRELUDE
+from harness.tools.scheme_loader import TOOL_PRELUDE
 
 TIERS = ("sandboxed", "unsandboxed")
 

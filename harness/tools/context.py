@@ -1,5 +1,6 @@
-"""Per-thread context of running Scheme code: which runtime, which file is loading, which
-tier, which context name, which hook points are running (the re-entrancy guard).
+"""Per-thread context of running hook code: which runtime, which file is loading, which
+tier, which context name, which hook points are running (the re-entrancy guard), and the
+slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
 reads. The context managers are small classes rather than @contextmanager generators, and
@@ -11,13 +12,14 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import String
+from harness.tools.python_calls import CallSlot
 
 
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("calling_context", "context_name", "load", "points", "runtime", "tier",
-                 "tool_mark")
+    __slots__ = ("calling_context", "calls", "context_name", "load", "points", "runtime",
+                 "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -31,7 +33,8 @@ class ThreadContext:
         #: than that means a hook callback is running inside it (see tool_call_scope)
         self.tool_mark = 0
         self.load = None
-        self.points: set[str] = set()  # hook points whose Scheme callbacks run here
+        self.points: set[str] = set()  # hook points whose in-process hooks run here
+        self.calls = CallSlot()  # Python hooks and tools of this thread run through it
 
     def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
         """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
@@ -58,6 +61,11 @@ def thread_context() -> ThreadContext:
     except AttributeError:
         _local.context = ThreadContext()
         return _local.context
+
+
+def call_slot() -> CallSlot:
+    """This thread's slot for Python calls under a time limit (see python_calls)."""
+    return thread_context().calls
 
 
 def current_runtime():

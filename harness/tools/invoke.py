@@ -96,7 +96,7 @@ def run_tool(runtime, tool, name: str, arguments: dict) -> ToolRun:
     if isinstance(tool, SchemeTool):
         run = _run_scheme(runtime, tool, check.arguments)
     elif isinstance(tool, PythonTool):
-        run = _run_python(tool, check.arguments)
+        run = _run_python(runtime, tool, check.arguments)
     else:
         result = runtime.plugins.call_tool(name, check.arguments)
         run = ToolRun(result.output, result.error)
@@ -130,14 +130,29 @@ def _plain_message(exc: BaseException) -> str:
     return error_message(exc)
 
 
-def _run_python(tool: PythonTool, arguments: dict) -> ToolRun:
+def _run_python(runtime, tool: PythonTool, arguments: dict) -> ToolRun:
+    """Run a Python tool on this thread under the unsandboxed tier's wall clock (see
+    harness.tools.python_calls). A crash of a tool from a file or the host is described
+    with the line it happened at; a builtin's ``ToolError`` is its whole message."""
+    from harness.tools.context import call_slot
+    from harness.tools.python_loader import describe_python_error
     try:
-        value = tool.fn(arguments)
+        value = call_slot().call(tool.fn, arguments, runtime.limits_for("unsandboxed").seconds)
     except ToolError as exc:
         return ToolRun(error=exc.message)
-    except Exception as exc:  # noqa: BLE001 - a tool's crash is its result, never the host's
-        return ToolRun(error=f"{type(exc).__name__}: {exc}")
+    except BaseException as exc:  # a tool's crash is its result, never the host's
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        if tool.source.startswith("builtin:"):
+            return ToolRun(error=f"{type(exc).__name__}: {exc}")
+        return ToolRun(error=describe_python_error(exc, _source_file(tool.source)))
     return ToolRun(python_result_text(value))
+
+
+def _source_file(source: str) -> str | None:
+    """The file of a ``py:PATH:LINE`` / ``hy:PATH:LINE`` source; None for the host's."""
+    kind, _, rest = source.partition(":")
+    return rest.rsplit(":", 1)[0] if kind in ("py", "hy") else None
 
 
 def scheme_result_text(value: object) -> str:

@@ -1,9 +1,11 @@
-"""What each loaded ``.scm`` file registered, swapped atomically per file.
+"""What each loaded tool file (``.scm``, ``.hy``, ``.py``) registered, swapped atomically per
+file, and what the host registered in-process.
 
 The registry holds an immutable snapshot (a tuple of ``FileRegistration`` sorted by path);
 a reload builds the new registration completely and then replaces the snapshot in one
 assignment, so a dispatch running on another thread sees the old set or the new set of a
-file, never a mix.
+file, never a mix. Hooks and tools the host registers (``Runtime.register_hook`` /
+``register_tool``) come after every file's.
 """
 
 from __future__ import annotations
@@ -35,6 +37,18 @@ class SchemeHook:
     def reads_payload(self) -> bool:
         """False when ``proc`` provably never looks at its argument (no conversion)."""
         return not ignores_argument(self.proc)
+
+
+@dataclass(frozen=True, eq=False)
+class PythonHook:
+    """A Python function on a hook point, called with the payload dict: from ``@hook`` in
+    a ``.py`` / ``.hy`` tool file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``) or from
+    ``Runtime.register_hook`` (``host:NAME``). ``file`` is "" for the host's."""
+
+    point: str
+    fn: Callable[[dict], object]
+    source: str
+    file: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,7 +102,33 @@ def _schema(tool: SchemeTool | PythonTool) -> dict:
     return out
 
 
+Hook = SchemeHook | PythonHook
 Tool = SchemeTool | PythonTool
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """Consecutive hooks of one point in one language, as the dispatcher runs them.
+    ``watch_deadline``: some Scheme hook of the run does not count steps, so the deadline
+    monitor must watch it (worked out here once, not on every dispatch)."""
+
+    python: bool
+    hooks: tuple
+    watch_deadline: bool = False
+
+
+def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
+    """``hooks`` (in dispatch order) cut into runs of one language."""
+    runs: list[HookRun] = []
+    start = 0
+    for i in range(1, len(hooks) + 1):
+        if i == len(hooks) or type(hooks[i]) is not type(hooks[start]):
+            group = tuple(hooks[start:i])
+            python = type(group[0]) is PythonHook
+            watch = not python and any(h.env.budget_check != "steps" for h in group)
+            runs.append(HookRun(python, group, watch))
+            start = i
+    return tuple(runs)
 
 
 @dataclass(frozen=True)
@@ -97,8 +137,8 @@ class FileRegistration:
 
     path: str
     tier: str
-    tools: tuple[SchemeTool, ...] = ()
-    hooks: tuple[SchemeHook, ...] = ()
+    tools: tuple[Tool, ...] = ()
+    hooks: tuple[Hook, ...] = ()
     digest: str = ""
 
 
@@ -110,9 +150,23 @@ class LoadFailure:
     message: str
 
 
+#: file suffix -> the language name used in sources (``hy:PATH:LINE``) and [failure] keys
+#: (any other tool file is Scheme: ``scm:``)
+LANGUAGES = {".py": "py", ".hy": "hy"}
+
+
+def file_source(path: str) -> str:
+    """How errors about a whole tool file name it: ``scm:PATH``, ``py:PATH`` or
+    ``hy:PATH`` (the sources of its hooks add ``:LINE``)."""
+    return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{path}"
+
+
+_STALE = (None, {}, {}, {})  # an index no snapshot matches: rebuilt on the next read
+
+
 @dataclass
 class Registry:
-    """The one registry of Scheme registrations of a runtime."""
+    """The one registry of a runtime: the tool files' registrations, then the host's."""
 
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
@@ -120,13 +174,15 @@ class Registry:
     #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
     #: that a dispatch only reads them
     broken: tuple[dict, ...] = ()
+    host_hooks: tuple[PythonHook, ...] = ()
+    host_tools: tuple[PythonTool, ...] = ()
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
     #: only when neither the home nor its plugins provide a tool of that name
     builtins: dict[str, Tool] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    # (the files they were built from, point -> hooks, tool name -> tool): rebuilt when
-    # ``files`` changes
-    _index: tuple = field(default=((), {}, {}), repr=False)
+    # (the files they were built from, point -> hooks, tool name -> tool, point -> runs):
+    # rebuilt when ``files`` changes or the host registers something
+    _index: tuple = field(default=_STALE, repr=False)
 
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
@@ -161,7 +217,7 @@ class Registry:
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
         self.broken = tuple(
-            {"source": f"scm:{failure.path}",
+            {"source": file_source(failure.path),
              "message": f"failed to load, so none of its hooks and tools run: "
                         f"{failure.message}"}
             for path, failure in sorted(self.failures.items()) if path not in running)
@@ -172,18 +228,50 @@ class Registry:
                 return f
         return None
 
-    def hooks_for(self, point: str) -> tuple[SchemeHook, ...]:
-        """The hooks of ``point`` in dispatch order (file path, then registration)."""
+    def add_host_hook(self, hook: PythonHook) -> None:
+        """Add a hook of the host after every other hook of its point."""
+        with self._lock:
+            self.host_hooks = (*self.host_hooks, hook)
+            self._index = _STALE
+
+    def add_host_tool(self, tool: PythonTool) -> None:
+        with self._lock:
+            self.host_tools = (*self.host_tools, tool)
+            self._index = _STALE
+
+    def remove_host(self, item: PythonHook | PythonTool) -> bool:
+        """Drop a hook or tool the host registered; False if it was not registered."""
+        with self._lock:
+            hooks = tuple(h for h in self.host_hooks if h is not item)
+            tools = tuple(t for t in self.host_tools if t is not item)
+            if len(hooks) == len(self.host_hooks) and len(tools) == len(self.host_tools):
+                return False
+            self.host_hooks, self.host_tools = hooks, tools
+            self._index = _STALE
+            return True
+
+    def hooks_for(self, point: str) -> tuple[Hook, ...]:
+        """The hooks of ``point`` in dispatch order (file path, then registration; the
+        host's last)."""
         index = self._index
         if index[0] is not self.files:  # checked here, not in a call: on every dispatch
             index = self._reindex()
         return index[1].get(point, ())
 
-    def tools(self) -> list[SchemeTool]:
-        return [t for f in self.files for t in f.tools]
+    def runs_for(self, point: str) -> tuple[HookRun, ...]:
+        """``hooks_for(point)`` cut into runs of one language (see ``HookRun``)."""
+        index = self._index
+        if index[0] is not self.files:
+            index = self._reindex()
+        return index[3].get(point, ())
 
-    def find_tool(self, name: str) -> SchemeTool | None:
-        """The tool ``name`` (of the first file, in path order, that defines it)."""
+    def tools(self) -> list[Tool]:
+        """Every tool: the files' in path order, then the host's."""
+        return [t for f in self.files for t in f.tools] + list(self.host_tools)
+
+    def find_tool(self, name: str) -> Tool | None:
+        """The tool ``name`` (of the first file, in path order, that defines it; else the
+        host's)."""
         index = self._index
         if index[0] is not self.files:
             index = self._reindex()
@@ -193,14 +281,22 @@ class Registry:
         return self.builtins.get(name)
 
     def _reindex(self) -> tuple:
-        files = self.files
-        by_point: dict[str, list] = {}
-        by_name: dict[str, SchemeTool] = {}
-        for f in files:
-            for h in f.hooks:
+        # under the lock: a host registration made meanwhile must not be overwritten by an
+        # index built without it (the files check alone would not notice)
+        with self._lock:
+            files = self.files
+            by_point: dict[str, list] = {}
+            by_name: dict[str, Tool] = {}
+            for f in files:
+                for h in f.hooks:
+                    by_point.setdefault(h.point, []).append(h)
+                for t in f.tools:
+                    by_name.setdefault(t.name, t)
+            for h in self.host_hooks:
                 by_point.setdefault(h.point, []).append(h)
-            for t in f.tools:
+            for t in self.host_tools:
                 by_name.setdefault(t.name, t)
-        index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
-        self._index = index  # one assignment: readers see the old index or the new
-        return index
+            index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name,
+                     {p: hook_runs(hooks) for p, hooks in by_point.items()})
+            self._index = index  # one assignment: readers see the old index or the new
+            return index

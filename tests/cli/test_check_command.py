@@ -65,7 +65,7 @@ def test_check_walks_a_directory(harness, home, tmp_path):
 def test_check_a_directory_without_tool_files(harness, home, tmp_path):
     code, out, _ = harness("check", str(tmp_path), "--home", str(home))
     assert code == 1
-    assert f"{tmp_path}: error: no tool files (.scm) under this directory" in out
+    assert f"{tmp_path}: error: no tool files (.scm .hy .py) under this directory" in out
     code, out, _ = harness("check", str(home / "plugins"), "--home", str(home))
     assert code == 1
 
@@ -117,8 +117,8 @@ def test_every_problem_of_a_home_is_reported(harness, fresh_home):
             "the one in tools/twin.scm is used (the first by path)") in out
     assert ("tools/shout.scm: warning: tool shout shadows the tool shout of plugin:guard "
             "(Scheme tools come first)") in out
-    assert ("tools/guard.scm.txt: warning: is not a tool file (those end in .scm), so it is "
-            "not loaded") in out
+    assert ("tools/guard.scm.txt: warning: is not a tool file (those end in .scm, .hy or .py), "
+            "so it is not loaded") in out
     assert f"plugins/audit: warning: is not executable, so it is not a plugin (chmod +x " \
            f"{plugins}/audit" in out
     assert ("plugin:lint: error:\n  --schema exited with code 3; stderr: lint: missing config"
@@ -138,7 +138,8 @@ def test_a_home_check_as_json(harness, fresh_home):
     report = json.loads(out)
     assert (report["home"], report["errors"], report["warnings"]) == (str(fresh_home), 0, 1)
     assert {"severity": "warning", "where": "tools/notes.md",
-            "message": "is not a tool file (those end in .scm), so it is not loaded"} \
+            "message": "is not a tool file (those end in .scm, .hy or .py), so it is not "
+                       "loaded"} \
         in report["findings"]
 
 
