@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from harness.cli import (
-    check_command,
-    claude_command,
-    demo,
-    hook_commands,
-    scheme_commands,
-    test_command,
-)
-from harness.cli.exit_status import FAILED
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with bad input exiting FAILED (1), not 2: for ``harness fire`` 2 means
-    that the outcome blocks, and a typo must never read as a block."""
-
-    def error(self, message: str):
-        self.print_usage(sys.stderr)
-        self.exit(FAILED, f"{self.prog}: error: {message}\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+def build_parser():
+    """The parser of every subcommand (each module registers its own)."""
+    from harness.cli import (
+        check_command,
+        claude_command,
+        demo,
+        hook_commands,
+        scheme_commands,
+        test_command,
+    )
+    from harness.cli.parser import HarnessParser
+    parser = HarnessParser(
         prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
     sub = parser.add_subparsers(dest="command", required=True)
     scheme_commands.register(sub)
@@ -41,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: no parser for the rest
+    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
+        from harness.cli import claude_command
         return claude_command.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

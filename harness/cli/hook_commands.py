@@ -68,6 +68,9 @@ def register(sub) -> None:
     sample.set_defaults(run=_sample)
 
     serve = sub.add_parser("serve", help="JSON-RPC 2.0 over stdin/stdout, one message a line")
+    serve.add_argument("--socket", default=None, metavar="PATH",
+                       help="serve on a Unix socket instead (any number of clients, e.g. "
+                            "harness claude-hook --socket PATH) until SIGTERM")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
     home_option(serve)
@@ -280,5 +283,9 @@ def _sample(args) -> int:
 
 @usage_errors
 def _serve(args) -> int:
+    runtime = open_runtime(args, _approve if args.allow else None)
+    if args.socket is not None:
+        from harness.cli.serve_socket import serve_socket
+        return serve_socket(runtime, args.socket)
     from harness.cli.serve import serve_stdio
-    return serve_stdio(open_runtime(args, _approve if args.allow else None))
+    return serve_stdio(runtime)
