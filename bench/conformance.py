@@ -14,10 +14,9 @@ does, each block is one test, run as a separate program after the prelude ``(def
 
     python bench/conformance.py /tmp/conformance/r7rs-coverage/scheme-*.scm
 
-The suite's ``(import ... (scheme r5rs) (chibi test))`` is served by the shim below: a
-``(chibi test)`` with ``test``, ``test-values``, ``test-error``, ``test-assert``,
-``test-begin`` and ``test-end``, and a ``(scheme r5rs)`` with ``scheme-report-environment``
-and ``null-environment``. Each ``test`` form is one test. As in chibi's own (chibi test),
+The suite's ``(import ... (scheme r5rs) (chibi test))`` is served by harness's own
+``(scheme r5rs)`` and the shim below: a ``(chibi test)`` with ``test``, ``test-values``,
+``test-error``, ``test-assert``, ``test-begin`` and ``test-end``. Each ``test`` form is one test. As in chibi's own (chibi test),
 results are compared with ``equal?``, and an inexact expected number also accepts a result
 within a relative 1e-5 (complex numbers part by part). A test whose expected value or
 expression raises, or runs over TIME_LIMIT seconds, fails. The file is run form by form
@@ -71,16 +70,6 @@ SHIM = """
     (define (test-begin . name) (%test-begin name))
     (define (test-end . name) (%test-end name))))
 
-(define-library (scheme r5rs)
-  (import (scheme base) (scheme eval))
-  (export scheme-report-environment null-environment)
-  (begin
-    (define (scheme-report-environment version)
-      (environment '(scheme base) '(scheme char) '(scheme cxr) '(scheme inexact)
-                   '(scheme complex) '(scheme lazy) '(scheme read) '(scheme write)
-                   '(scheme eval) '(scheme file) '(scheme process-context)))
-    (define (null-environment version)
-      (environment '(scheme base)))))
 """
 
 TEST_HEADS = {"test", "test-values", "test-error", "test-assert"}

@@ -589,8 +589,8 @@ def _let_values(exp: E, x, scope, where, sequential: bool):
     body_forms = x[1][1]
     # R7RS let-values evaluates every init in the outer scope; let*-values in sequence.
     def build(i: int, cur: Scope) -> Node:
-        if i == len(pairs):
-            return exp.body(body_forms, cur, where)
+        if i == len(pairs):  # the body's definitions get their own scope (as let*'s)
+            return exp.body(body_forms, cur.child(), where)
         formals, init = pairs[i]
         init_node = exp.expand(init, cur if sequential else scope, where)
         consumer = Lambda([], None, None, None, where)

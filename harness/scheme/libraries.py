@@ -34,9 +34,11 @@ SYNTAX_EXPORTS: dict[tuple, tuple[str, ...]] = {
 SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
     "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
-    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 130", "srfi 132",
+    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 111", "srfi 130", "srfi 132",
+    "scheme list", "scheme sort", "scheme hash-table", "scheme box",
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
+    "chibi diff", "harness diff", "harness lines",
 ))
 
 #: every standard library (the default environment of `harness run` and the REPL)
@@ -56,12 +58,14 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 ))
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
+                    ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
                     ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
                     ("scheme", "process-context"):
                         "(scheme process-context) needs the unsandboxed tier",
                     ("scheme", "load"): "(scheme load) needs the unsandboxed tier",
                     ("scheme", "eval"): "(scheme eval) needs the unsandboxed tier",
-                    ("scheme", "repl"): "(scheme repl) needs the unsandboxed tier"}
+                    ("scheme", "repl"): "(scheme repl) needs the unsandboxed tier",
+                    ("scheme", "r5rs"): "(scheme r5rs) needs the unsandboxed tier"}
 
 
 class Library:
@@ -71,6 +75,19 @@ class Library:
         self.name = name
         self.exports = exports
 
+
+#: R7RS-large names (as chibi-scheme ships them) of libraries harness has under their SRFI
+#: names: each is the union of the libraries listed
+LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
+    ("scheme", "list"): (("srfi", "1"),),
+    ("scheme", "sort"): (("srfi", "132"),),
+    ("scheme", "hash-table"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
+    ("scheme", "box"): (("srfi", "111"),),
+    ("scheme", "r5rs"): tuple(tuple(n.split()) for n in (
+        "scheme base", "scheme char", "scheme complex", "scheme cxr", "scheme eval",
+        "scheme file", "scheme inexact", "scheme lazy", "scheme load", "scheme read",
+        "scheme repl", "scheme write")),  # plus its two environment procedures
+}
 
 _libraries: dict[tuple, Library] = {}
 _lock = threading.RLock()
@@ -103,6 +120,13 @@ def _builtin(key: tuple) -> Library | None:
     from harness.scheme.expander import SPECIALS
     from harness.scheme.primitives import load_all
     libs = load_all()
+    parts = LARGE_NAMES.get(key)
+    if parts is not None:  # an R7RS-large name for libraries harness has under other names
+        exports: dict[str, object] = {}
+        for part in parts:
+            exports.update(find_library(part).exports)
+        exports.update(libs.get(key, {}))
+        return Library(key, exports)
     syntax_names = SYNTAX_EXPORTS.get(key, ())
     if key not in libs and not syntax_names:
         return None
@@ -126,16 +150,28 @@ def _library_path(key: tuple) -> Path | None:
     return path
 
 
+def _library_file(key: tuple) -> bool:
+    path = _library_path(key)
+    return path is not None and path.is_file()
+
+
+def library_exists(key: tuple) -> bool:
+    """Whether ``key`` names a library harness has, without loading it."""
+    from harness.scheme.primitives import load_all
+    key = _ALIASES.get(key, key)
+    return (key in _libraries or key in SYNTAX_EXPORTS or key in load_all()
+            or key in LARGE_NAMES or _library_file(key))
+
+
 def find_library(key: tuple) -> Library | None:
     key = _ALIASES.get(key, key)
     with _lock:
         lib = _libraries.get(key)
         if lib is not None:
             return lib
-        path = _library_path(key)
-        if path is not None and path.is_file():
+        if _library_file(key):
             from harness.scheme.interpreter import load_library_file
-            load_library_file(path)
+            load_library_file(_library_path(key))
             lib = _libraries.get(key)
             if lib is not None:
                 return lib
@@ -194,6 +230,8 @@ def resolve_import_set(spec, env, where: SourcePos | None) -> dict[str, object]:
         raise syntax_error("import: bad library name", where) from None
     key = _ALIASES.get(key, key)
     if not env.may_import(key):
+        if key not in env.libraries and not library_exists(key):
+            raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
         reason = UNSANDBOXED_ONLY.get(key, f"({' '.join(key)}) is not available in the "
                                            f"{env.tier} tier")
         raise syntax_error(f"import: {reason}", where)

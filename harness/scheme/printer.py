@@ -59,7 +59,7 @@ _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\
                    "\a": "\\a", "\b": "\\b"}
 _SYMBOL_ESCAPES = {"|": "\\|", "\\": "\\\\"}
 # Characters that end an identifier in the reader's grammar (ATOM in grammar.lark).
-_SYMBOL_DELIMITERS = frozenset('()";\'`,|')
+_SYMBOL_DELIMITERS = frozenset('()";\'`,|\\')  # and the backslash, which no identifier has
 
 # Opaque runtime values defined elsewhere, recognised by class name so that the printer
 # depends on nothing but the data model.
@@ -176,10 +176,23 @@ def _symbol_needs_bars(name: str) -> bool:
     for c in name:
         if c in _SYMBOL_DELIMITERS or c.isspace() or not c.isprintable():
             return True
-    if name[0].isdigit() or name[0] in "+-.":
-        from harness.scheme.numparse import parse_number
-        return parse_number(name) is not None
-    return False
+    return _starts_like_number(name)
+
+
+def _starts_like_number(name: str) -> bool:
+    """Whether ``name`` begins as a number would (as chibi-scheme judges it): a digit, a
+    sign or dot before a digit, or a sign before ``i``, ``inf.0`` or ``nan.0``."""
+    first = name[0]
+    if first.isdigit():
+        return True
+    if first == ".":
+        return len(name) > 1 and name[1].isdigit()
+    if first not in "+-" or len(name) == 1:
+        return False
+    rest = name[1:].lower()
+    if rest[0].isdigit() or (rest[0] == "." and len(rest) > 1 and rest[1].isdigit()):
+        return True
+    return rest == "i" or rest.startswith(("inf.0", "nan.0"))
 
 
 def _number_text(x: object) -> str:

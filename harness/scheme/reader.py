@@ -209,6 +209,10 @@ class DatumBuilder:
         return (_SKIP, 0, 0)
 
     def datum_comment(self, c):
+        removed, line, col = c[-1]
+        if removed is _DOT:  # `.` is no datum: `(a #;. b)` is an error, as in chibi-scheme
+            raise ReadError("#; must be followed by a datum, got '.'",
+                            SourcePos(self.name, line, col))
         return (_SKIP, 0, 0)
 
     # -- compound data -----------------------------------------------------------------

@@ -113,7 +113,7 @@ def trampoline(r):
 def apply(proc, *args):
     """(apply proc arg ... list)."""
     if not args:
-        return proc()
+        raise _apply_without_list()
     items = _spread("apply", args[-1])
     if not callable(proc):
         raise error(f"apply: attempt to apply non-procedure {_show(proc)}", proc)
@@ -122,8 +122,14 @@ def apply(proc, *args):
 
 def apply_marker(proc, *args):
     """``apply`` in tail position: a tail-call marker instead of a call."""
-    items = _spread("apply", args[-1] if args else NIL)
+    if not args:
+        raise _apply_without_list()
+    items = _spread("apply", args[-1])
     return (proc, (*args[:-1], *items))
+
+
+def _apply_without_list():
+    return error("apply: expected a procedure and a list of arguments, got no list")
 
 
 def _spread(who: str, lst) -> list:

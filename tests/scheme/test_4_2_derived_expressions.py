@@ -37,6 +37,11 @@ CASES = [
      "(values a b))) (list a b x y)))"), "(x y x y)"),
     ("(let-values (((a . rest) (values 1 2 3)) (all (values 4 5))) (list a rest all))",
      "(1 (2 3) (4 5))"),
+    # a let-values body's definitions live in a scope of their own, not the enclosing one
+    ("(define (f) (define x 1) (let-values () (define x 2) x) x) (f)", "1"),
+    ("(let-values () (define y 5) (* y 2))", "10"),
+    ("(let ((x 1)) (let*-values (((a) (values x))) (define x 2) (list a x)))", "(1 2)"),
+    ("(let-values (((a b) (values 1 2))) (define (sum) (+ a b)) (sum))", "3"),
     ("(do ((vec (make-vector 5)) (i 0 (+ i 1))) ((= i 5) vec) (vector-set! vec i i))",
      "#(0 1 2 3 4)"),
     ("(let ((x '(1 3 5 7 9))) (do ((x x (cdr x)) (sum 0 (+ sum (car x)))) ((null? x) sum)))",

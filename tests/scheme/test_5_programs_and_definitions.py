@@ -58,8 +58,42 @@ def test_program_errors(scheme, src, message):
 
 
 def test_sandbox_refuses_unsandboxed_libraries(sandboxed):
-    for lib in ("(scheme file)", "(scheme process-context)", "(scheme eval)"):
+    for lib in ("(scheme file)", "(scheme process-context)", "(scheme eval)", "(scheme r5rs)"):
         assert "needs the unsandboxed tier" in sandboxed.error(f"(import {lib})")
+
+
+def test_sandbox_names_an_unknown_library_as_unknown(sandboxed):
+    assert "import: unknown library (no such lib)" in sandboxed.error("(import (no such lib))")
+    # a library that exists but is not the sandbox's is refused as such
+    assert "not available in the sandboxed tier" in sandboxed.error("(import (harness tools-base))")
+
+
+@pytest.mark.parametrize("src,expected", [
+    ("(import (scheme list)) (fold cons* '() '(a b c) '(1 2 3))", "(c 3 b 2 a 1)"),
+    ("(import (scheme sort)) (list-sort < (list 3 1 2))", "(1 2 3)"),
+    (("(import (scheme box)) (define b (box 1)) (set-box! b (+ (unbox b) 1)) (list (unbox b) "
+     "(box? b) (box? 1))"), "(2 #t #f)"),
+    (("(import (scheme hash-table)) (define h (make-hash-table)) (hash-table-set! h 'a 1) "
+     "(hash-table-set! h 'b 2) (list (hash-table-count (lambda (k v) (> v 1)) h) "
+     "(hash-table-empty? h) (hash-table-intern! h 'c (lambda () 3)) (hash-table-ref h 'c))"),
+     "(1 #f 3 3)"),
+    (("(import (scheme hash-table)) (define h (make-hash-table)) (hash-table-set! h 1 2) "
+     "(call-with-values (lambda () (hash-table-entries h)) list)"), "((1) (2))"),
+    (("(import (scheme hash-table)) (define h (make-hash-table)) (hash-table-set! h 1 2) "
+     "(hash-table-set! h 3 4) (hash-table-prune! (lambda (k v) (= k 1)) h) "
+     "(list (hash-table-map->list + h) (hash-table-find (lambda (k v) (and (= k 3) v)) h "
+     "(lambda () 'none)) (hash-table-size (hash-table-empty-copy h)))"), "((7) 4 0)"),
+])
+def test_r7rs_large_names_of_the_libraries_harness_has(sandboxed, src, expected):
+    assert sandboxed(src) == expected
+
+
+def test_r5rs_environments(scheme):
+    assert scheme("(import (scheme r5rs)) (eval '(* 6 7) (scheme-report-environment 5))") == "42"
+    assert scheme("(import (scheme r5rs)) (eval '(if #f 1 2) (null-environment 5))") == "2"
+    assert "unbound variable: car" in scheme.error(
+        "(import (scheme r5rs)) (eval '(car '(1)) (null-environment 5))")
+    assert "the version 5" in scheme.error("(import (scheme r5rs)) (null-environment 7)")
 
 
 def test_user_libraries_are_local_to_their_environment():

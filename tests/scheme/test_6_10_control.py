@@ -55,6 +55,8 @@ def test_reentering_a_continuation_is_a_clear_error(scheme):
 
 @pytest.mark.parametrize("src,message", [
     ("(apply + 1 2)", "apply: expected a proper list"),
+    ("(apply +)", "apply: expected a procedure and a list of arguments, got no list"),
+    ("(define (f) (apply +)) (f)", "got no list"),
     ("(apply 5 '(1))", "non-procedure"),
     ("(5 3)", "attempt to apply non-procedure"),
     ("(call-with-values (lambda () (values 1 2)) (lambda (a) a))", "expected 1 argument, got 2"),

@@ -104,6 +104,27 @@ def test_read_one_sees_directives_and_datum_comments(text, expected):
     assert write_string(datum) == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("(#;sqrt abs -16)", "(abs -16)"), ("(a #; #;b c d)", "(a d)"),
+    ("(a #;(b #;c d) e)", "(a e)"), ("(a . #;b c)", "(a . c)"), ("(a . b #;c)", "(a . b)"),
+    ("#(1 #;2 3)", "#(1 3)"), ("'#;a b", "(quote b)"), ("#u8(#;1 2)", "#u8(2)"),
+])
+def test_datum_comments_in_every_position(text, expected):
+    assert read1(text) == expected
+
+
+@pytest.mark.parametrize("text,message", [
+    ("(#;a . b)", "misplaced '.'"), ("(a . #;b)", "misplaced '.'"),
+    ("(#;x #;y . z)", "misplaced '.'"),
+    ("(a #;. b)", "#; must be followed by a datum, got '.'"),
+    ("(#; #;x #;y . z)", "#; must be followed by a datum"),
+    ("(#; #;x . z)", "#; must be followed by a datum"),
+])
+def test_datum_comment_cannot_leave_a_dot_alone_nor_remove_it(text, message):
+    with pytest.raises(ReadError, match=message):
+        read_all(text)
+
+
 def test_quote_of_circular_data_terminates(scheme):
     assert scheme("(car '#1=(a b . #1#))") == "a"
     assert scheme("(equal? '#1=(a b . #1#) '#2=(a b a b . #2#))") == "#t"

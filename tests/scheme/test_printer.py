@@ -87,13 +87,23 @@ def test_char_literals(c, expected):
 
 @pytest.mark.parametrize("name, expected", [
     ("abc", "abc"), ("+", "+"), ("-", "-"), ("...", "..."), ("->x", "->x"), ("a.b", "a.b"),
-    ("1abc", "1abc"), ("", "||"), (".", "|.|"), ("a b", "|a b|"), ("1", "|1|"),
+    ("1abc", "|1abc|"), ("", "||"), (".", "|.|"), ("a b", "|a b|"), ("1", "|1|"),
     ("-5", "|-5|"), ("+i", "|+i|"), ("+inf.0", "|+inf.0|"), (".5", "|.5|"), ("1/2", "|1/2|"),
     ("#foo", "|#foo|"), ("a|b", r"|a\|b|"), ("a(b", "|a(b|"), ("x;y", "|x;y|"),
-    ("it's", "|it's|"), ("a\nb", r"|a\xa;b|"), ("back\\", "back\\"),
+    ("it's", "|it's|"), ("a\nb", r"|a\xa;b|"), ("back\\", r"|back\\|"),
+    # what only starts like a number is barred too, as chibi-scheme writes it
+    ("+NaN.0abc", "|+NaN.0abc|"), ("+nan.0", "|+nan.0|"), ("-inf.0x", "|-inf.0x|"),
+    ("\\123", r"|\\123|"), ("123abc", "|123abc|"), ("-.4", "|-.4|"), ("+3", "|+3|"),
+    ("+a", "+a"), ("-x-", "-x-"), ("+.a", "+.a"), ("λ", "λ"), ("a-b-c", "a-b-c"),
 ])
 def test_symbols_are_barred_only_when_needed(name, expected):
     assert symbol_literal(name) == expected
+
+
+@pytest.mark.parametrize("name", ["+NaN.0abc", "\\123", "123abc", "a b", "|", "+i", "x\\"])
+def test_written_symbols_read_back_as_themselves(name):
+    from harness.scheme.datatypes import Symbol
+    assert read_back(symbol_literal(name)) is Symbol.intern(name)
 
 
 def test_barred_symbol_with_backslash_escapes_it():

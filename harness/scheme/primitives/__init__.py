@@ -26,10 +26,10 @@ PROCEDURE_NAMES: dict[object, str] = {}
 
 _MODULES = (
     "numbers", "chars", "strings", "lists", "vectors", "bytevectors", "hashtables",
-    "sorting", "equivalence", "control", "ports", "system",
+    "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
 )
 # Python bindings of the harness libraries (they register like primitives).
-_HARNESS_MODULES = ("harness.tools.scheme_api",)
+_HARNESS_MODULES = ("harness.tools.scheme_api", "harness.tools.vfs_api")
 
 
 def library_name(spec: str) -> LibraryName:

@@ -136,3 +136,33 @@ def load(filename, env=None):
     if not isinstance(filename, String):
         raise wrong_type("load", "a string", filename)
     run_file(env or interaction_environment(), filename.s)
+
+
+R5RS = "scheme r5rs"
+
+
+def _r5rs_version(who: str, version: object) -> None:
+    if version != 5 or type(version) is not int:
+        raise wrong_type(who, "the version 5", version)
+
+
+@primitive(R5RS)
+def scheme_report_environment(version):
+    """(scheme-report-environment 5): a fresh environment of R5RS's bindings."""
+    _r5rs_version("scheme-report-environment", version)
+    return environment(py_to_list([Symbol.intern("scheme"), Symbol.intern("r5rs")]))
+
+
+@primitive(R5RS)
+def null_environment(version):
+    """(null-environment 5): a fresh environment with only the syntax keywords."""
+    from harness.scheme.interpreter import make_environment
+    from harness.scheme.libraries import find_library
+    from harness.scheme.syntax import Rewriter, Special
+    from harness.scheme.syntax_rules import Macro
+    _r5rs_version("null-environment", version)
+    env = make_environment("unsandboxed", imports=())
+    for name, value in find_library(("scheme", "r5rs")).exports.items():
+        if isinstance(value, (Special, Macro, Rewriter)):
+            env.syntax[Symbol.intern(name)] = value
+    return env
