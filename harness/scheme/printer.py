@@ -525,10 +525,7 @@ class _Text:
         self.chunk = 16 if truncate else _CHUNK  # pieces joined at a time
 
     def flush(self) -> None:
-        if limits.flags.stop:  # a long print still obeys the caller's time limit
-            limits.interrupt()
-        if not self.truncate:
-            limits.charge(len(self.pieces))  # and its step budget and deadline
+        pieces = len(self.pieces)
         chunk = "".join(self.pieces)
         self.pieces.clear()
         self.size += len(chunk)
@@ -538,6 +535,11 @@ class _Text:
                 raise _Cut(text[:self.limit] + "...")
             raise _too_long(self.limit)
         self.chunks.append(chunk)
+        if self.truncate:
+            return  # (error messages are written after a budget ran out: never charged)
+        if limits.flags.stop:  # a long print still obeys the caller's time limit
+            limits.interrupt()
+        limits.charge(pieces)  # and its step budget and deadline
 
     def text(self) -> str:
         self.flush()
