@@ -10,6 +10,7 @@ away with the code object.
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from types import CodeType, FrameType
 
@@ -64,7 +65,7 @@ def site_of(frame: FrameType) -> tuple[CompiledUnit, int] | None:
     entry = _units.get(id(frame.f_code))
     if entry is None or entry[0]() is not frame.f_code:
         return None
-    line, end_line, col, end_col = _position(frame)
+    _, _, col, end_col = _position(frame)
     if col is None or end_col is None or end_col <= col:
         return None
     unit = entry[1]
@@ -78,7 +79,6 @@ def is_compiled(code: CodeType) -> bool:
 
 
 def _position(frame: FrameType) -> tuple:
-    for i, pos in enumerate(frame.f_code.co_positions()):
-        if i == frame.f_lasti // 2:
-            return pos
-    return (None, None, None, None)
+    """(line, end line, column, end column) of the instruction the frame waits in."""
+    return next(itertools.islice(frame.f_code.co_positions(), frame.f_lasti // 2, None),
+                (None, None, None, None))
