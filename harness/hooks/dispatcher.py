@@ -15,6 +15,7 @@ from collections.abc import Callable
 from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import combine
+from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.tools.context import ThreadContext, thread_context
 from harness.tools.execution import describe_error, pooled_capture
@@ -136,7 +137,7 @@ class Dispatcher:
                     message = None
                     answer = NO_ANSWER
                     try:
-                        value = h.proc(scheme_payload)
+                        value = prompt(h.proc, scheme_payload)
                     except BaseException as exc:
                         if isinstance(exc, KeyboardInterrupt):
                             raise

@@ -56,7 +56,8 @@ def register(code: CodeType, unit: CompiledUnit) -> None:
     while stack:
         c = stack.pop()
         key = id(c)
-        _units[key] = (weakref.ref(c, lambda _, key=key: _units.pop(key, None)), unit)
+        _units[key] = (weakref.ref(c, lambda _, key=key, units=_units: units.pop(key, None)),
+                       unit)
         stack.extend(k for k in c.co_consts if isinstance(k, CodeType))
 
 
