@@ -54,6 +54,8 @@ from harness.scheme.names import escape, global_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
 SCHEME_CODE_PREFIX = "scm:"
+#: the docstring of the body function of a procedure that returns tail-call markers
+BODY_DOC = "h:body"
 
 Stmts = list[ast.stmt]
 
@@ -329,7 +331,9 @@ class Compiler:
                                             decorator_list=[], returns=None),
                             lam.pos)]
         body_name = f"{name}_b"
-        body_def = ast.FunctionDef(name=body_name, args=args, body=self._decls(fn) + body,
+        # the docstring marks the code of a body (continuations.py rebuilds its procedure)
+        body_def = ast.FunctionDef(name=body_name, args=args,
+                                   body=[ast.Expr(_const(BODY_DOC))] + self._decls(fn) + body,
                                    decorator_list=[], returns=None)
         call_args = [_name(p) for p in fn.param_names]
         if fn.rest_name:

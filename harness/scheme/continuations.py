@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import sys
 import threading
-from types import CodeType, FrameType
+from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
+from harness.scheme.compiler import BODY_DOC
 from harness.scheme.datatypes import Values
 from harness.scheme.errors import ErrorObject, SchemeError, error
 from harness.scheme.limits import charge
@@ -96,8 +97,10 @@ class Continuation:
             hit = site_of(frame)
             if hit is not None:
                 unit, index = hit
-                records.append(SchemeFrame(unit, index, dict(frame.f_locals))
-                               if unit.sites[index].kind is CALL else _TRAMPOLINE)
+                if unit.sites[index].kind is CALL:
+                    records.append(SchemeFrame(unit, index, dict(frame.f_locals), code))
+                else:
+                    _add(records, _TRAMPOLINE)
             elif is_compiled(code):
                 self.blocker = "it was captured where compiled code cannot resume"
                 return
@@ -107,7 +110,7 @@ class Continuation:
                     self.blocker = f"it was captured inside {_describe(frame)}"
                     return
                 if record is not _PASS:
-                    records.append(record)
+                    _add(records, record)
             frame = frame.f_back
         self.blocker = "it was captured outside of any Scheme evaluation"
 
@@ -194,6 +197,13 @@ def _rewind(target) -> None:
         rt.set_winds(entry)
 
 
+def _add(records: list, record) -> None:
+    # A trampoline waiting for a trampoline adds nothing (the inner one returns a value,
+    # never a tail call): without this each re-entry would add one to the next capture.
+    if record is not _TRAMPOLINE or not records or records[-1] is not _TRAMPOLINE:
+        records.append(record)
+
+
 def _resume_from(frames: list, i: int, value):
     if i < 0:
         return value
@@ -215,19 +225,44 @@ class _Inner:
 # -- frame records: each resumes the rest of one frame, given the thunk of its waiting call --
 
 class SchemeFrame:
-    """A frame of compiled code waiting at ``site`` of ``unit``, with its locals."""
+    """A frame of compiled code (``code``) waiting at ``site`` of ``unit``, with its
+    locals."""
 
-    __slots__ = ("saved", "site", "unit")
+    __slots__ = ("code", "saved", "site", "unit")
 
-    def __init__(self, unit, site: int, saved: dict) -> None:
-        self.unit, self.site, self.saved = unit, site, saved
+    def __init__(self, unit, site: int, saved: dict, code: CodeType) -> None:
+        self.unit, self.site, self.saved, self.code = unit, site, saved, code
 
     def resume(self, thunk):
         from harness.scheme.resume import resume_procedure
-        fn, names = resume_procedure(self.unit, self.site, self.saved.keys())
+        fn, names = resume_procedure(self.unit, self.site)
         saved = self.saved
+        args = [saved[n] if n in saved else self._procedure() for n in names]
         value = thunk()  # once bound, this frame only passes the procedure's value on
-        return rt.call_n(fn, (value, *[saved[n] for n in names]))
+        return rt.call_n(fn, (value, *args))
+
+    def _procedure(self):
+        """The procedure this frame runs, for a loop that calls itself by name (its name
+        is no local: the calls became a loop). Same code, cells of the same values."""
+        code = self.code
+        cells = tuple(CellType(self.saved[name]) for name in code.co_freevars)
+        fn = FunctionType(code, self.unit.env.table, code.co_name, None, cells)
+        if code.co_consts and code.co_consts[0] == BODY_DOC:
+            return _Procedure(fn)
+        return fn
+
+
+class _Procedure:
+    """A procedure of a body that returns tail-call markers (as the compiler's wrapper)."""
+
+    __slots__ = ("h_body",)
+
+    def __init__(self, body) -> None:
+        self.h_body = body
+
+    def __call__(self, *args):
+        r = rt.call_n(self.h_body, args)
+        return rt.trampoline(r)
 
 
 class _Trampoline:
@@ -240,24 +275,20 @@ class _Trampoline:
         return rt.trampoline(value)
 
 
-class _Guard:
-    __slots__ = ("handler",)
+class _Around:
+    """A primitive frame that keeps some dynamic state around the call it waits in (a
+    guard, a handler, a dynamic-wind extent, call-with-values' producer): resuming calls
+    the primitive again with the thunk in the place of its body."""
 
-    def __init__(self, handler) -> None:
-        self.handler = handler
+    __slots__ = ("args", "fn", "place")
 
-    def resume(self, thunk):
-        return rt.guard(thunk, self.handler)
-
-
-class _ExceptionHandler:
-    __slots__ = ("handler",)
-
-    def __init__(self, handler) -> None:
-        self.handler = handler
+    def __init__(self, fn, place: int, *args) -> None:
+        self.fn, self.place, self.args = fn, place, args
 
     def resume(self, thunk):
-        return rt.with_exception_handler(self.handler, thunk)
+        args = list(self.args)
+        args.insert(self.place, thunk)
+        return rt.call_n(self.fn, args)
 
 
 class _HandlerReturned:
@@ -290,28 +321,6 @@ class _Parameterize:
         finally:
             for p in reversed(pushed):
                 pop_binding(p)
-
-
-class _Wound:
-    __slots__ = ("entry",)
-
-    def __init__(self, entry) -> None:
-        self.entry = entry
-
-    def resume(self, thunk):
-        return rt.wound(self.entry, thunk)
-
-
-class _Producer:
-    """call-with-values waiting for its producer."""
-
-    __slots__ = ("consumer",)
-
-    def __init__(self, consumer) -> None:
-        self.consumer = consumer
-
-    def resume(self, thunk):
-        return rt.call_with_values(thunk, self.consumer)
 
 
 class _Map:
@@ -359,11 +368,13 @@ def _locals_record(make):
 
 
 def _guard_record(v):
-    return _PASS if "payload" in v else _Guard(v["handler"])
+    return _PASS if "payload" in v else _Around(rt.guard, 0, v["handler"])
 
 
 def _handler_record(v):
-    return _HandlerReturned(v["payload"]) if "payload" in v else _ExceptionHandler(v["handler"])
+    if "payload" in v:
+        return _HandlerReturned(v["payload"])
+    return _Around(rt.with_exception_handler, 1, v["handler"])
 
 
 def _parameterize_record(v):
@@ -375,7 +386,7 @@ def _parameterize_record(v):
 def _wound_record(v):
     if "result" in v or "exc" in v:
         return None  # inside the after thunk
-    return _Wound(v["entry"])
+    return _Around(rt.wound, 1, v["entry"])
 
 
 def _after_call(v):
@@ -391,7 +402,7 @@ def _map_resume_record(v):
 
 
 def _values_record(v):
-    return _PASS if "v" in v else _Producer(v["consumer"])
+    return _PASS if "v" in v else _Around(rt.call_with_values, 0, v["consumer"])
 
 
 def _map_record(v):
@@ -420,11 +431,12 @@ def _describe(frame: FrameType) -> str:
 #: primitives (and the resume methods above) whose frames only return the value they wait for
 _PASS_THROUGH = frozenset(f.__code__ for f in (
     rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
-    _Guard.resume, _ExceptionHandler.resume, _Wound.resume, _Producer.resume,
+    _Around.resume,
 ))
 
 _RECORDS = {
     rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
+    _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
     rt.guard.__code__: _locals_record(_guard_record),
     rt.with_exception_handler.__code__: _locals_record(_handler_record),
     rt.parameterize.__code__: _locals_record(_parameterize_record),

@@ -27,17 +27,17 @@ from harness.scheme.errors import error
 from harness.scheme.sites import CompiledUnit
 
 
-def resume_procedure(unit: CompiledUnit, index: int, local_names) -> tuple[object, list[str]]:
+def resume_procedure(unit: CompiledUnit, index: int) -> tuple[object, list[str]]:
     """(procedure, names): call ``procedure(value, *[locals[n] for n in names])`` to finish
-    a frame waiting at site ``index`` of ``unit`` whose call returned ``value``;
-    ``local_names`` are the names of the frame's locals."""
+    a frame waiting at site ``index`` of ``unit`` whose call returned ``value``. (A loop's
+    own name is not among the locals of its Python function: the caller supplies it.)"""
     cached = unit.resumers.get(index)
     if cached is None:
-        cached = unit.resumers[index] = _compile(unit, index, local_names)
+        cached = unit.resumers[index] = _compile(unit, index)
     return cached
 
 
-def _compile(unit: CompiledUnit, index: int, local_names) -> tuple[object, list[str]]:
+def _compile(unit: CompiledUnit, index: int) -> tuple[object, list[str]]:
     site = unit.sites[index]
     lam = site.lam
     body = unit.root if lam is None else lam.body
@@ -50,11 +50,6 @@ def _compile(unit: CompiledUnit, index: int, local_names) -> tuple[object, list[
     for parent, slot in reversed(path):
         rest = _rebuild(parent, slot, rest, unit, temps)
     compiler = Compiler(unit.env, unit.filename, unit.budget_check)
-    if (isinstance(lam, Lambda) and isinstance(lam.self_var, Var)
-            and compiler.var_name(lam.self_var) not in local_names):
-        # a loop's own name is no local of its Python function (its calls became a loop):
-        # bind it to a fresh closure of the same procedure
-        rest = Let([lam.self_var], [lam], rest, True, lam.pos)
     own = {hole, *temps.values()}
     free = [v for v in _free_vars(rest) if v not in own]
     params = [hole, *temps.values(), *free]
