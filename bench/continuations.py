@@ -85,8 +85,10 @@ def main() -> None:
     print(f"{'program':26} {'without':>9} {'with':>9} {'ratio':>6}   (temporaries before calls)")
     for label, src in cases:
         results = {}
-        for _ in range(args.rounds):  # in turns, so load changes hit both alike
-            for name, interp in (("without", without_t), ("with", with_t)):
+        pair = [("without", without_t), ("with", with_t)]
+        for _ in range(args.rounds):  # in turns (first one, then the other first)
+            pair.reverse()
+            for name, interp in pair:
                 t = best(lambda interp=interp: interp.eval_string(src), 1)
                 results[name] = min(results.get(name, t), t)
         print(f"{label:26} {results['without'] * 1e3:8.1f}ms {results['with'] * 1e3:8.1f}ms "
