@@ -89,7 +89,7 @@ def main() -> None:
         for _ in range(args.rounds):  # in turns (first one, then the other first)
             pair.reverse()
             for name, interp in pair:
-                t = best(lambda interp=interp: interp.eval_string(src), 1)
+                t = best(lambda interp=interp, src=src: interp.eval_string(src), 1)
                 results[name] = min(results.get(name, t), t)
         print(f"{label:26} {results['without'] * 1e3:8.1f}ms {results['with'] * 1e3:8.1f}ms "
               f"{results['with'] / results['without']:6.3f}")
@@ -98,7 +98,7 @@ def main() -> None:
     print(f"call/cc that escapes (k not kept): {t / n * 1e6:.2f} µs per call")
     for depth in (1, 100, 1000):
         n = 2000
-        t = best(lambda depth=depth: with_t.eval_string(f"(drain {depth} {n})"), 3)
+        t = best(lambda depth=depth, n=n: with_t.eval_string(f"(drain {depth} {n})"), 3)
         print(f"generator element (capture + re-entry), {depth:>5} frames deep: "
               f"{t / n * 1e6:8.1f} µs")
 

@@ -1,6 +1,11 @@
 """``harness.toml``: tiers per path, limits per tier, plugin timeouts.
 
 ```toml
+[tools]                       # the builtin tools (SPEC §11)
+project_root = "."            # shell_exec runs here; relative file paths start here
+allowed_paths = ["~/notes"]   # host paths read without asking (beside the project root)
+output_cache_threshold = 4000 # bytes: a larger output is cached in the VFS (false: never)
+
 [tools.tiers]                 # longest matching path prefix wins; default "sandboxed"
 "admin/" = "unsandboxed"
 
@@ -20,8 +25,15 @@ schema_timeout = 10.0
 concurrent_observers = true   # observe/advisory plugins run at once (up to 8); false, or N
 
 [failure]                     # what a hook that crashes or times out counts as
-"plugin:audit" = "closed"     # by plugin name, or by tool file path prefix:
-"scm:legacy/" = "open"        # default: guards (permission hooks) closed, others open
+"plugin:audit" = "closed"     # by plugin name, by tool file path prefix (scm:, py:, hy:
+"scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
+"host:audit" = "closed"       # host registered; default: guards closed, others open
+
+[hooks]                       # declared handlers (see harness.handlers)
+claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
+managed_settings = "/etc/claude-code/managed-settings.json"
+project_dir = "~/src/app"     # $CLAUDE_PROJECT_DIR for handlers; relative paths start here
+async_limit = 16              # async handlers running at once
 
 [model]                       # an OpenAI-compatible endpoint (see harness.model)
 url = "http://127.0.0.1:8080/v1"
@@ -29,26 +41,76 @@ model = "gpt-4o-mini"
 api_key_env = "OPENAI_API_KEY"
 timeout = 60.0
 ```
+
+A value of the wrong kind is an error (ConfigError). A table or key harness does not know
+is a warning with the closest known name (``Config.warnings``): the settings it meant are
+not applied, so the CLI reports it and ``harness check`` fails on it. A feature that adds
+settings adds them to ``KNOWN_SETTINGS``.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
+from harness.spelling import closest_name
 from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
+#: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
+FILE_SOURCES = ("scm", "py", "hy")
 _DEFAULT_LIMITS = {
     "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
     "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
 }
 
 
+#: any key is allowed in this table (its entries are checked where they are read)
+ANY_KEYS = "any keys"
+_LIMIT_KEYS = {"steps": None, "seconds": None, "max_output": None, "memory_mb": None}
+#: every table and key of harness.toml: a key maps to None (a value), to a dict (a table
+#: of known names) or to ANY_KEYS
+KNOWN_SETTINGS: dict = {
+    "tools": {"tiers": ANY_KEYS, "project_root": None, "allowed_paths": None,
+              "output_cache_threshold": None},
+    "limits": {tier: _LIMIT_KEYS for tier in TIERS},
+    "plugins": {"hook_timeout": None, "tool_timeout": None, "schema_timeout": None,
+                "concurrent_observers": None},
+    "failure": ANY_KEYS,
+    "model": {"url": None, "model": None, "api_key_env": None, "timeout": None},
+    "hooks": {"claude_settings": None, "managed_settings": None, "project_dir": None,
+              "async_limit": None},
+}
+
+
 class ConfigError(ValueError):
-    """harness.toml is malformed; the message names the file and the problem."""
+    """The home cannot be used: it does not exist, or its harness.toml is malformed. The
+    message names the path and the problem."""
+
+
+class HomeNotFoundError(ConfigError):
+    """The home directory does not exist (or is not a directory): an error, never an empty
+    runtime that allows everything."""
+
+    def __init__(self, home: Path) -> None:
+        what = "is not a directory" if home.exists() else "does not exist"
+        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
+                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        self.home = home
+
+
+@dataclass(frozen=True)
+class HooksConfig:
+    """``[hooks]``: the Claude Code settings files whose handlers run (in order), the
+    managed settings file, the project directory and the async handler bound."""
+
+    claude_settings: tuple[str, ...] = ()
+    managed_settings: str | None = None
+    project_dir: str | None = None
+    async_limit: int = 16
 
 
 @dataclass
@@ -63,22 +125,33 @@ class Config:
     failure: dict[str, str] = field(default_factory=dict)
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
+    #: [tools] project_root (None: the working directory), allowed_paths, and the size
+    #: above which a tool's output is cached (None: never)
+    project_root: str | None = None
+    allowed_paths: list[str] = field(default_factory=list)
+    output_cache_threshold: int | None = 4000
+    hooks: HooksConfig = field(default_factory=HooksConfig)
+    #: tables and keys harness does not know, each with the closest known name
+    warnings: list[str] = field(default_factory=list)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
 
-        ``plugin:NAME`` matches exactly; ``scm:PREFIX`` matches Scheme hooks whose file
-        path relative to tools/ starts with PREFIX (longest prefix wins)."""
-        if source.startswith("plugin:"):
+        ``plugin:NAME`` and ``host:NAME`` match exactly; ``scm:PREFIX`` (``py:``, ``hy:``)
+        matches the hooks of ``.scm`` (``.py``, ``.hy``) files whose path relative to
+        tools/ starts with PREFIX (longest prefix wins)."""
+        kind, _, rest = source.partition(":")
+        if kind in ("plugin", "host"):
             return self.failure.get(source)
-        if not source.startswith("scm:"):
+        if kind not in FILE_SOURCES:
             return None
-        path = source[4:].rsplit(":", 1)[0]
+        path = rest.rsplit(":", 1)[0]
         prefix = tools_dir.rstrip("/") + "/"
         rel = path.removeprefix(prefix)
         best, best_len = None, -1
         for key, policy in self.failure.items():
-            if key.startswith("scm:") and rel.startswith(key[4:]) and len(key) > best_len:
+            key_kind, _, key_prefix = key.partition(":")
+            if key_kind == kind and rel.startswith(key_prefix) and len(key) > best_len:
                 best, best_len = policy, len(key)
         return best
 
@@ -105,6 +178,8 @@ def load_config(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
+    _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
         raise ConfigError(f"{path}: [tools.tiers] must be a table of path prefix = tier")
@@ -113,14 +188,16 @@ def load_config(path: Path) -> Config:
             raise ConfigError(f"{path}: [tools.tiers] {prefix!r} = {tier!r}: tier must be one "
                               f"of {', '.join(TIERS)}")
         config.tiers[prefix] = tier
-    for tier, table in data.get("limits", {}).items():
-        if tier not in TIERS or not isinstance(table, dict):
-            raise ConfigError(f"{path}: [limits.{tier}]: expected [limits.sandboxed] or "
-                              "[limits.unsandboxed]")
+    limits = data.get("limits", {})
+    if not isinstance(limits, dict):
+        raise ConfigError(f"{path}: limits must be tables: [limits.sandboxed], "
+                          "[limits.unsandboxed]")
+    for tier, table in limits.items():
+        if tier not in TIERS:
+            continue  # an unknown tier is a warning (above)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: limits.{tier} must be a table: [limits.{tier}]")
         base = config.limits[tier]
-        unknown = set(table) - {"steps", "seconds", "max_output", "memory_mb"}
-        if unknown:
-            raise ConfigError(f"{path}: [limits.{tier}]: unknown keys {sorted(unknown)}")
         config.limits[tier] = Limits(
             steps=_number(path, f"limits.{tier}.steps", table.get("steps", base.steps), int),
             seconds=_number(path, f"limits.{tier}.seconds", table.get("seconds", base.seconds),
@@ -132,11 +209,15 @@ def load_config(path: Path) -> Config:
     if not isinstance(failure, dict):
         raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
     for source, policy in failure.items():
-        if policy not in ("open", "closed") or not source.startswith(("plugin:", "scm:")):
+        kinds = tuple(f"{kind}:" for kind in ("plugin", "host", *FILE_SOURCES))
+        if policy not in ("open", "closed") or not source.startswith(kinds):
             raise ConfigError(f"{path}: [failure] {source!r} = {policy!r}: keys are "
-                              "plugin:NAME or scm:PATH-PREFIX, values \"open\" or \"closed\"")
+                              "plugin:NAME, host:NAME, or scm:, py: or hy: and a path "
+                              "prefix, values \"open\" or \"closed\"")
         config.failure[source] = policy
     plugins = data.get("plugins", {})
+    if not isinstance(plugins, dict):
+        raise ConfigError(f"{path}: plugins must be a table: [plugins]")
     for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
         if key in plugins:
             setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
@@ -145,7 +226,47 @@ def load_config(path: Path) -> Config:
                                                    config.concurrent_observers)
     if "model" in data:
         config.model = _endpoint(path, data["model"])
+    if "hooks" in data:
+        config.hooks = _hooks(path, data["hooks"])
     return config
+
+
+def _tools_table(path: Path, table, config: Config) -> None:
+    """[tools]: project_root (a path), allowed_paths (paths), output_cache_threshold."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tools] must be a table")
+    root = table.get("project_root")
+    if root is not None and not isinstance(root, str):
+        raise ConfigError(f"{path}: [tools] project_root must be a path")
+    base = path.parent
+    config.project_root = str((base / os.path.expanduser(root)).resolve()) if root else None
+    allowed = table.get("allowed_paths", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) for a in allowed):
+        raise ConfigError(f"{path}: [tools] allowed_paths must be a list of paths")
+    config.allowed_paths = [str((base / os.path.expanduser(a)).resolve()) for a in allowed]
+    if "output_cache_threshold" in table:
+        config.output_cache_threshold = _number(
+            path, "tools.output_cache_threshold", table["output_cache_threshold"], int)
+
+
+def _hooks(path: Path, table) -> HooksConfig:
+    """[hooks]: claude_settings (paths), managed_settings, project_dir, async_limit."""
+    keys = ("claude_settings", "managed_settings", "project_dir", "async_limit")
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [hooks] must be a table with {', '.join(keys)}")
+    settings = table.get("claude_settings", [])
+    if isinstance(settings, str):
+        settings = [settings]
+    if not isinstance(settings, list) or not all(isinstance(s, str) and s for s in settings):
+        raise ConfigError(f"{path}: [hooks] claude_settings must be a list of paths")
+    for key in ("managed_settings", "project_dir"):
+        if key in table and not (isinstance(table[key], str) and table[key]):
+            raise ConfigError(f"{path}: [hooks] {key} must be a path")
+    limit = table.get("async_limit", 16)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"{path}: [hooks] async_limit must be a positive integer")
+    return HooksConfig(tuple(settings), table.get("managed_settings"), table.get("project_dir"),
+                       limit)
 
 
 def _endpoint(path: Path, table) -> Endpoint:
@@ -153,10 +274,6 @@ def _endpoint(path: Path, table) -> Endpoint:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [model] must be a table with url, model, api_key_env, "
                           "timeout")
-    unknown = set(table) - {"url", "model", "api_key_env", "timeout"}
-    if unknown:
-        raise ConfigError(f"{path}: [model]: unknown keys {sorted(unknown)} (expected url, "
-                          "model, api_key_env, timeout)")
     url = table.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ConfigError(f"{path}: [model] url must be an http:// or https:// URL")
@@ -165,6 +282,60 @@ def _endpoint(path: Path, table) -> Endpoint:
             raise ConfigError(f"{path}: [model] {key} must be a string")
     timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
     return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
+
+
+def unknown_settings(data: dict, known: dict = KNOWN_SETTINGS, prefix: str = "") -> list[str]:
+    """A warning for each table or key of ``data`` (parsed TOML) that ``known`` does not
+    list, with the closest known name (in another table when that is where it belongs)."""
+    warnings = []
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key in known:
+            inner = known[key]
+            if isinstance(inner, dict) and isinstance(value, dict):
+                warnings.extend(unknown_settings(value, inner, f"{name}."))
+            continue
+        close = closest_name(key, known)
+        if isinstance(value, dict):
+            written = _header(name, value)
+            hint = f"; did you mean [{prefix}{close}{written[len(name):]}]?" if close else ""
+            warnings.append(f"unknown table [{written}] is ignored{hint}")
+            continue
+        where = f" in [{prefix[:-1]}]" if prefix else " at the top level"
+        if close:
+            hint = f"; did you mean {close}?"
+        else:
+            elsewhere = _closest_key_anywhere(key)
+            hint = f"; did you mean {elsewhere[1]} in [{elsewhere[0]}]?" if elsewhere else ""
+        warnings.append(f"unknown key {key}{where} is ignored{hint}")
+    return warnings
+
+
+def _header(name: str, table: dict) -> str:
+    """The header the user most likely wrote for ``table``: ``limit.sandboxed`` for
+    ``[limit.sandboxed]`` (a table holding only one table)."""
+    while len(table) == 1:
+        (key, value), = table.items()
+        if not isinstance(value, dict):
+            break
+        name, table = f"{name}.{key}", value
+    return name
+
+
+def _closest_key_anywhere(key: str) -> tuple[str, str] | None:
+    """(table, known key) closest to ``key`` over every table of KNOWN_SETTINGS."""
+    places: dict[str, str] = {}
+
+    def collect(table: dict, prefix: str) -> None:
+        for name, inner in table.items():
+            if isinstance(inner, dict):
+                collect(inner, f"{prefix}{name}.")
+            elif inner is None and prefix:
+                places.setdefault(name, prefix[:-1])
+
+    collect(KNOWN_SETTINGS, "")
+    close = closest_name(key, places)
+    return (places[close], close) if close else None
 
 
 def _concurrency(path: Path, value, default: int) -> int:

@@ -9,8 +9,11 @@ with Runtime("~/.harness") as rt:
     result = rt.call_tool("word-count", {"text": "a b c"})
 ```
 
-A home holds ``plugins/`` (executables), ``tools/`` (``.scm`` files, loaded recursively in
-path order) and ``harness.toml`` (tiers, limits, timeouts). ``.cache/`` holds what may be
+A home holds ``plugins/`` (executables), ``tools/`` (``.scm``, ``.hy`` and ``.py`` files,
+loaded recursively in path order), ``hooks.toml`` (declared handlers, beside those of the
+Claude Code settings files harness.toml names) and ``harness.toml`` (tiers, limits,
+timeouts). A host adds Python hooks and tools of its own with ``register_hook`` /
+``register_tool``. ``.cache/`` holds what may be
 deleted at any time: the plugins' schemas and the read data of the tool files.
 """
 
@@ -18,22 +21,26 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
-from harness.bridge import json_to_scheme
-from harness.config import Config, load_config
+from harness.builtins import builtin_tools
+from harness.config import Config, HomeNotFoundError, load_config
+from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
-from harness.scheme.datatypes import String
 from harness.scheme.parse_cache import ParseCache
-from harness.scheme.printer import write_string
 from harness.tools.context import in_tier, using_runtime
-from harness.tools.execution import Limits, call_scheme, describe_error
-from harness.tools.loader import ToolLoadError, load_tool_file
-from harness.tools.registry import Registry
+from harness.tools.execution import Limits
+from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
+from harness.tools.pipeline import ToolResult, call_tool
+from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
+from harness.tools.tool_schema import parameters_from_python
+from harness.vfs.store import Vfs
+
+__all__ = ["Runtime", "ToolResult", "resolve_home"]
 
 
 def resolve_home(home: str | os.PathLike | None = None) -> Path:
@@ -43,29 +50,30 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     return Path(home).expanduser().resolve()
 
 
-@dataclass
-class ToolResult:
-    """A tool call through the hook stack. ``output`` is what the model sees; ``error`` is
-    set when the tool failed or does not exist; ``blocked`` when pre_tool blocked it."""
-
-    tool: str
-    output: str
-    error: str | None = None
-    blocked: bool = False
-    stdout: str = ""
-    stderr: str = ""
+def _builtin_source(tool) -> str:
+    """``builtin:tools/fs_read.scm`` for a builtin written in Scheme, ``builtin:NAME``
+    for one in Python."""
+    file = getattr(tool, "file", None)
+    return f"builtin:tools/{Path(file).name}" if file else tool.source
 
 
 class Runtime:
-    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks."""
+    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks.
+
+    Raises HomeNotFoundError when the home is not a directory and ConfigError when its
+    harness.toml is malformed (``config`` given: used instead of reading harness.toml)."""
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
-                 load_plugins: bool = True, model: Model | None = None) -> None:
+                 load_plugins: bool = True, model: Model | None = None,
+                 config: Config | None = None) -> None:
         self.home = resolve_home(home)
+        if not self.home.is_dir():
+            raise HomeNotFoundError(self.home)
         self.tools_dir = self.home / "tools"
         self.plugins_dir = self.home / "plugins"
-        self.config: Config = load_config(self.home / "harness.toml")
+        self.config: Config = (config if config is not None
+                               else load_config(self.home / "harness.toml"))
         #: the host's model (harness.model); None falls back to [model] in harness.toml
         self.host_model = model
         self.registry = Registry()
@@ -77,7 +85,17 @@ class Runtime:
                                  hook_timeout=self.config.hook_timeout,
                                  tool_timeout=self.config.tool_timeout,
                                  concurrent_observers=self.config.concurrent_observers)
+        self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
+        #: where shell_exec runs and relative file paths of the builtin tools start
+        self.project_root = Path(self.config.project_root or os.getcwd())
+        self.registry.builtins = builtin_tools()
+        #: the contexts tool calls were made as (the VFS lists them under /sys/contexts)
+        self.contexts_seen: set[str] = {"default"}
+        self.vfs = Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),
+                       contexts=self.contexts,
+                       unsandboxed_tool_path=self._unsandboxed_tool_path,
+                       tool_file_changed=self._tool_file_changed)
         self.load_all()
         self._watcher = None
         if watch:
@@ -89,7 +107,7 @@ class Runtime:
             return []
         from harness.reload.files import is_tool_path
         # the same rule as hot reload: editor droppings and dot directories are not tools
-        return sorted(p for p in self.tools_dir.rglob("*.scm")
+        return sorted(p for suffix in TOOL_SUFFIXES for p in self.tools_dir.rglob(f"*{suffix}")
                       if p.is_file() and is_tool_path(str(p.relative_to(self.tools_dir))))
 
     def tier_of(self, path: Path) -> str:
@@ -121,57 +139,109 @@ class Runtime:
             self.load_errors.pop(str(path), None)
             return None
 
+    def _tool_file_changed(self, path: Path) -> None:
+        """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,
+        as chibi does (a watcher, if any, then finds nothing new)."""
+        from harness.reload.files import is_tool_path, tool_files_under
+        if path.is_dir():
+            for file in tool_files_under(str(path)):
+                self.load_file(file)
+        elif path.is_file():
+            relative = os.path.relpath(path, self.tools_dir)
+            if is_tool_path(relative):
+                self.load_file(path)
+        else:
+            self.unload_file(path)
+            with self._load_lock:
+                self.registry.remove_under(str(path))
+
+    def _unsandboxed_tool_path(self, relative: str) -> bool:
+        """True when a tool file at or below ``relative`` (under tools/) could get the
+        unsandboxed tier from harness.toml."""
+        return any(tier == "unsandboxed" and (relative.startswith(prefix)
+                                              or prefix.startswith(relative + "/"))
+                   for prefix, tier in self.config.tiers.items())
+
+    @property
+    def cache_threshold(self) -> float:
+        """Bytes above which a tool's output is cached in the VFS ([tools] in harness.toml)."""
+        threshold = self.config.output_cache_threshold
+        return float("inf") if threshold is None else threshold
+
+    def allowed_paths(self) -> list[Path]:
+        """Host paths the builtin tools read without asking: the project root and
+        [tools] allowed_paths."""
+        return [self.project_root, *map(Path, self.config.allowed_paths)]
+
+    def contexts(self) -> list[str]:
+        """The contexts this home knows: ``default``, those tool calls were made as, and
+        every folder of ``vfs/home/``."""
+        home = self.home / "vfs" / "home"
+        found = set(self.contexts_seen)
+        if home.is_dir():
+            found.update(p.name for p in home.iterdir() if p.is_dir())
+        return sorted(found)
+
     def unload_file(self, path: str | os.PathLike) -> bool:
         with self._load_lock:
             self.load_errors.pop(str(path), None)
             return self.registry.remove(str(path))
+
+    def load_failures(self) -> list[dict]:
+        """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each
+        plugin that did not load and each tool file whose last load failed
+        (``last_good_runs``: an earlier version of it is still running)."""
+        out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
+        running = {f.path for f in self.registry.files}
+        out += [{"source": file_source(path), "message": message,
+                 "last_good_runs": path in running}
+                for path, message in sorted(self.load_errors.items())]
+        return out
 
     # -- firing and calling ------------------------------------------------------------------
     def fire(self, hook: str, payload: dict | None = None) -> dict:
         """Fire ``hook``: see Dispatcher.fire for the result's shape."""
         return self.dispatcher.fire(hook, payload)
 
-    def call_tool(self, name: str, arguments: dict | None = None) -> ToolResult:
-        """Run a tool through the full hook stack: pre_tool -> run -> pre_tool_output ->
-        post_tool_output -> post_tool."""
-        arguments = dict(arguments or {})
-        decision = self.fire("pre_tool", {"tool_name": name, "arguments": arguments})
-        outcome = decision["outcome"]
-        if outcome.get("blocked"):
-            return ToolResult(name, outcome.get("message") or "Tool call blocked by hook",
-                              blocked=True)
-        arguments = outcome.get("arguments", arguments)
-        result = self._run_tool(name, arguments)
-        if result.error is not None and not result.output:
-            result.output = f"error: {result.error}"
-        out = self.fire("pre_tool_output", {"tool_name": name, "arguments": arguments,
-                                            "output": result.output})["outcome"]
-        final = out.get("output", result.output)
-        self.fire("post_tool_output", {"tool_name": name, "arguments": arguments,
-                                       "output": final, "final_output": final,
-                                       "cached": False})
-        self.fire("post_tool", {"tool_name": name, "arguments": arguments, "result": final,
-                                "cached": False})
-        result.output = final
-        return result
+    def call_tool(self, name: str, arguments: dict | None = None, *,
+                  context: str | None = None) -> ToolResult:
+        """Run a tool through chibi's whole pipeline as context ``context`` (default: the
+        context of the tool call this one is made from, else ``"default"``): pre_tool ->
+        argument check -> run -> pre_tool_output -> post_tool_output -> post_tool (see
+        harness.tools.pipeline). Never raises for what a tool or hook does."""
+        return call_tool(self, name, arguments, context)
 
-    def _run_tool(self, name: str, arguments: dict) -> ToolResult:
-        tool = self.registry.find_tool(name)
-        if tool is not None:
-            env = tool.env
-            with using_runtime(self), in_tier(env.tier):
-                call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                                   self.limits_for(env.tier), env.budget_check != "steps")
-            if call.error is not None:
-                return ToolResult(name, "", error=describe_error(call.error),
-                                  stdout=call.stdout, stderr=call.stderr)
-            value = call.value
-            text = value.s if isinstance(value, String) else write_string(value)
-            return ToolResult(name, text, stdout=call.stdout, stderr=call.stderr)
-        plugin_result = self.plugins.call_tool(name, arguments)
-        if plugin_result is None:
-            return ToolResult(name, "", error=f"unknown tool {name!r}")
-        return ToolResult(name, plugin_result.output, error=plugin_result.error)
+    # -- the host's own hooks and tools ------------------------------------------------------------
+    def register_hook(self, point: str, fn: Callable[[dict], object], *,
+                      name: str | None = None) -> HostRegistration:
+        """Run ``fn(payload)`` on every dispatch of ``point``, after the plugins' and the
+        tool files' hooks. It returns an answer (a dict of JSON values) or None; whatever
+        it raises is reported in the dispatch's ``errors`` (source ``host:NAME``, NAME
+        defaulting to the function's module and name), never raised here. Returns the
+        handle that unregisters it. Raises UnknownHookError for a misspelt point."""
+        from harness.hooks.catalogue import hook_point
+        hook_point(point)
+        if not callable(fn):
+            raise TypeError(f"register_hook: {fn!r} is not callable")
+        hook = PythonHook(point, fn, f"host:{name or _qualified_name(fn)}")
+        self.registry.add_host_hook(hook)
+        return HostRegistration(self.registry, hook)
+
+    def register_tool(self, name: str, fn: Callable[[dict], object], *,
+                      description: str = "", parameters: dict | None = None,
+                      category: str | None = None) -> HostRegistration:
+        """Make ``fn(arguments)`` the tool ``name``, run through the full hook stack by
+        ``call_tool`` (and ``call-tool`` from Scheme). A tool file's tool of the same name
+        comes first. ``parameters``: see harness.api.tool. Returns the handle that
+        unregisters it."""
+        if not isinstance(name, str) or not name:
+            raise TypeError("register_tool: the tool name must be a non-empty string")
+        if not callable(fn):
+            raise TypeError(f"register_tool: {fn!r} is not callable")
+        tool = PythonTool(name, description, parameters_from_python(parameters), fn,
+                          f"host:{name}", category)
+        self.registry.add_host_tool(tool)
+        return HostRegistration(self.registry, tool)
 
     def ask_model(self, request: ModelRequest) -> ModelReply:
         """Ask the host's model, else the [model] endpoint of harness.toml (re-read on
@@ -180,14 +250,28 @@ class Runtime:
         return ask(self.host_model or self.config.model, request)
 
     # -- listing --------------------------------------------------------------------------------
-    def tools(self) -> list[dict]:
-        """Every tool's schema with its source: Scheme tools first, then plugin tools."""
-        out = [dict(t.schema(), source=f"scm:{t.file}") for t in self.registry.tools()]
+    def tools(self, *, builtins: bool = False) -> list[dict]:
+        """Every tool's schema with its source: the home's tools (files, then the host's)
+        first, then plugin tools; with ``builtins`` also the builtin tools no home tool
+        shadows (last)."""
+        out = [dict(t.schema(), source=t.source) for t in self.registry.tools()]
         for plugin in self.plugins.plugins:
             for schema in plugin.schemas:
                 if self.plugins.find_tool(schema["name"]) is plugin:
                     out.append(dict(schema, source=plugin.source))
+        if builtins:
+            taken = {t["name"] for t in out}
+            out += [dict(t.schema(), source=_builtin_source(t)) for name, t in
+                    self.registry.builtins.items() if name not in taken]
         return out
+
+    def shadowed_builtins(self) -> list[dict]:
+        """The home's tools (files and plugins) that take a builtin tool's name, as
+        ``{"source", "message"}``: a home may shadow a builtin, and is told so."""
+        builtins = self.registry.builtins
+        return [{"source": t["source"],
+                 "message": f"tool {t['name']} shadows the builtin tool of the same name"}
+                for t in self.tools() if t["name"] in builtins]
 
     def hooks(self) -> list[dict]:
         """Every registration: {"hook", "source"} in dispatch order per hook point."""
@@ -196,6 +280,8 @@ class Runtime:
         for point in HOOK_POINTS:
             for plugin in self.plugins.hooks_for(point):
                 out.append({"hook": point, "source": plugin.source})
+            for handler in self.handlers.table.handlers_for(point):
+                out.append({"hook": point, "source": handler.source})
             for h in self.registry.hooks_for(point):
                 out.append({"hook": point, "source": h.source})
         return out
@@ -219,9 +305,42 @@ class Runtime:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+        self.handlers.close()
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class HostRegistration:
+    """What ``Runtime.register_hook`` / ``register_tool`` return: ``unregister()`` (or use
+    it as a context manager) removes the hook or tool; ``source`` is how results name it."""
+
+    def __init__(self, registry: Registry, item: PythonHook | PythonTool) -> None:
+        self._registry = registry
+        self.item = item
+
+    @property
+    def source(self) -> str:
+        return self.item.source
+
+    def unregister(self) -> bool:
+        """Remove it; False when it was already removed."""
+        return self._registry.remove_host(self.item)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.unregister()
+
+    def __repr__(self) -> str:
+        return f"<HostRegistration {self.source}>"
+
+
+def _qualified_name(fn: Callable) -> str:
+    module = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    return f"{module}.{name}" if module else name

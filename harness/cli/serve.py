@@ -3,15 +3,23 @@
 Methods (params by name or by position):
 
 - ``fire``  ``{"hook", "payload"}`` -> the dispatch result (SPEC §9)
-- ``call``  ``{"tool", "args"}``    -> ``{"tool", "output", "error", "blocked", "stdout", "stderr"}``
+- ``call``  ``{"tool", "args", "context"}`` -> ``{"tool", "output", "error", "blocked",
+  "stdout", "stderr", "errors", "context"}`` (``errors``: every hook failure of the call)
 - ``tools`` -> the tool schemas with their sources; ``hooks`` -> ``[{"hook", "source"}]``
+- ``load_errors`` -> what failed to load now: ``[{"source", "message", "last_good_runs"}]``
+- ``claude_hook`` ``{"event", "cwd", "env"}`` -> ``{"exit_code", "stdout", "stderr"}``: one
+  Claude Code hook event (its stdin text or object) answered as ``harness claude-hook``
+  answers it, its handlers run in the caller's directory and environment
 
 Errors: -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid
 params, -32603 internal error, and ``UNKNOWN_HOOK`` (1001) for a name that is not a hook
 point (the message suggests the closest one; ``data`` has ``hook`` and ``suggestion``).
 While serving, each hot reload of the home is sent as a notification
-``{"jsonrpc": "2.0", "method": "reload", "params": {...}}``. Requests are handled one at a
-time in arrival order; EOF on stdin ends the server with status 0.
+``{"jsonrpc": "2.0", "method": "reload", "params": {...}}``, and a ``load_errors``
+notification ``{"errors": [...]}`` (the ``load_errors`` result) is sent at start when
+something failed to load, and after a reload whenever that list changes (an empty list: all
+fixed). Requests are handled one at a time in arrival order; EOF on stdin ends the server
+with status 0.
 """
 
 from __future__ import annotations
@@ -102,7 +110,9 @@ class RpcServer:
         self._out = out
         self._write_lock = threading.Lock()  # notifications arrive from the watcher thread
         self._methods: dict[str, Callable[[object], object]] = {
-            "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks}
+            "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks,
+            "load_errors": self._load_errors, "claude_hook": self._claude_hook}
+        self._load_errors_sent: list[dict] = []
 
     # -- methods ---------------------------------------------------------------------------
     def _fire(self, params: object) -> dict:
@@ -117,8 +127,14 @@ class RpcServer:
                            {"hook": hook, "suggestion": closest_hook_name(hook)}) from None
 
     def _call(self, params: object) -> dict:
-        tool, args = _params(params, ("tool", "args"), 1)
-        return asdict(self.runtime.call_tool(_string(tool, "tool"), _object(args, "args")))
+        from harness.vfs.paths import context_name_problem
+        tool, args, context = _params(params, ("tool", "args", "context"), 1)
+        context = "default" if context is None else _string(context, "context")
+        problem = context_name_problem(context)
+        if problem is not None:
+            raise RpcError(INVALID_PARAMS, f"Invalid params: context: {problem}")
+        return asdict(self.runtime.call_tool(_string(tool, "tool"), _object(args, "args"),
+                                             context=context))
 
     def _tools(self, params: object) -> list:
         _params(params, (), 0)
@@ -127,6 +143,24 @@ class RpcServer:
     def _hooks(self, params: object) -> list:
         _params(params, (), 0)
         return self.runtime.hooks()
+
+    def _load_errors(self, params: object) -> list:
+        _params(params, (), 0)
+        return self.runtime.load_failures()
+
+    def _claude_hook(self, params: object) -> dict:
+        """One Claude Code hook event answered as ``harness claude-hook`` would, its
+        handlers run with the caller's ``env`` and ``cwd``."""
+        from harness.claude_hook import answer_event
+        from harness.handlers import Invocation, using_invocation
+        event, cwd, env = _params(params, ("event", "cwd", "env"), 1)
+        if not isinstance(event, str):
+            event = dumps(_object(event, "event"))
+        if env is not None and not (isinstance(env, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+            raise RpcError(INVALID_PARAMS, "Invalid params: env must map names to strings")
+        with using_invocation(Invocation(env, None if cwd is None else _string(cwd, "cwd"))):
+            return answer_event(self.runtime, event).to_json()
 
     # -- protocol ----------------------------------------------------------------------------
     def handle_line(self, line: bytes) -> dict | list | None:
@@ -182,8 +216,18 @@ class RpcServer:
             self._out.flush()
 
     def notify_reload(self, event: dict) -> None:
-        """A hot-reload watcher listener: forward ``event`` as a ``reload`` notification."""
+        """A hot-reload watcher listener: forward ``event`` as a ``reload`` notification,
+        then the load errors if they changed."""
         self.send({"jsonrpc": "2.0", "method": "reload", "params": event})
+        self.notify_load_errors()
+
+    def notify_load_errors(self) -> None:
+        """Send a ``load_errors`` notification if the list differs from the last one sent
+        (at start: if anything failed to load)."""
+        errors = self.runtime.load_failures()
+        if errors != self._load_errors_sent:
+            self._load_errors_sent = errors
+            self.send({"jsonrpc": "2.0", "method": "load_errors", "params": {"errors": errors}})
 
     def serve(self, stdin: BinaryIO) -> int:
         """Answer each line of ``stdin`` in order until EOF; return the exit status 0."""
@@ -251,6 +295,7 @@ def serve_stdio(runtime) -> int:
     """Serve ``runtime`` on stdin/stdout until EOF, hot-reloading its home meanwhile."""
     with _stdout_reserved() as out:
         server = RpcServer(runtime, out)
+        server.notify_load_errors()
         watcher = _start_watcher(runtime, server.notify_reload)
         try:
             return server.serve(sys.stdin.buffer)

@@ -3,6 +3,10 @@
 This is the single source for everything that lists hook points: the dispatcher and
 `combine` look up a point's rule here, the plugin schema loader validates hook names
 against it, and the REPL's `,sample` / `(hook-doc 'point)` read the docs and samples.
+
+After harness's own snake_case points come Claude Code's PascalCase events (SPEC §13,
+`claude_events.py`): their payloads are Claude Code's hook input, their answers Claude
+Code's hook output, combined by the rule ``claude``.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import copy
 import difflib
 from dataclasses import dataclass, field
+
+from harness.hooks.claude_events import CLAUDE_EVENTS, ClaudeEvent
 
 __all__ = ["HOOK_POINTS", "HookPoint", "UnknownHookError", "closest_hook_name", "hook_point"]
 
@@ -216,15 +222,49 @@ _POINTS = (
             "summary": _CONTEXT_SUMMARY}),
 )
 
-#: Every hook point by name, in SPEC §2 order.
+#: the keys of a Claude Code hook output that every event reads
+_CLAUDE_OUTPUT_KEYS = "continue stopReason suppressOutput systemMessage terminalSequence"
+
+
+def _claude_point(event: ClaudeEvent) -> HookPoint:
+    keys = _CLAUDE_OUTPUT_KEYS
+    if event.blocks or event.name == "PreToolUse":  # PreToolUse: the legacy form
+        keys += " decision reason"
+    if event.specific:
+        keys += " hookSpecificOutput"
+    if event.name == "UserPromptSubmit":
+        keys += " suppressOriginalPrompt"
+    return _point(event.name, " ".join(event.sample), "claude", event.doc, event.sample,
+                  answers=keys)
+
+
+#: Every hook point by name: SPEC §2's in its order, then Claude Code's events (SPEC §13).
 HOOK_POINTS: dict[str, HookPoint] = {p.name: p for p in _POINTS}
+HOOK_POINTS.update((name, _claude_point(event)) for name, event in CLAUDE_EVENTS.items())
+
+
+def _folded(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
 
 
 def closest_hook_name(name: str) -> str | None:
-    """The valid hook point name closest to `name`, or None if nothing is close."""
-    matches = difflib.get_close_matches(name.strip().lower().replace("-", "_"),
-                                        HOOK_POINTS, n=1, cutoff=0.6)
-    return matches[0] if matches else None
+    """The valid hook point name closest to `name`, or None if nothing is close. Case,
+    ``_`` and ``-`` hardly count; between ``pre_compact`` and ``PreCompact`` the spelling
+    of `name` decides."""
+    text = name.strip()
+    pascal = "_" not in text and text != text.upper() and text != text.lower()
+    best, best_ratio = None, 0.0
+    matcher = difflib.SequenceMatcher(b=_folded(text))
+    for point in HOOK_POINTS:
+        matcher.set_seq1(_folded(point))
+        ratio = matcher.ratio()
+        if ratio < 0.6 or ratio < best_ratio:
+            continue
+        # a tie (pre_compact / PreCompact fold alike): the spelling like `name` wins
+        if ratio > best_ratio or ((point in CLAUDE_EVENTS) == pascal
+                                  and (best in CLAUDE_EVENTS) != pascal):
+            best, best_ratio = point, ratio
+    return best
 
 
 def hook_point(name: str) -> HookPoint:

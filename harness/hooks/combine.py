@@ -9,7 +9,8 @@ even after a winner is known, so the trace reports every ignored value:
 * an unknown key (`"blocked"` for `"block"`) is reported with the closest valid key.
 
 Observers ignore answers entirely and fail open; the four permission hooks fail closed:
-a hook listed in `failed` (crashed, timed out) denies the action.
+a hook listed in `failed` (crashed, timed out) denies the action. Claude Code's events
+combine by one rule, ``claude`` (claude_combine.py).
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ import difflib
 from collections.abc import Callable, Sequence
 
 from harness.hooks.catalogue import HookPoint, hook_point
-from harness.hooks.outcome import NO_ANSWER, Problem, problem
+from harness.hooks.claude_combine import block_answer as claude_block_answer
+from harness.hooks.claude_combine import combine_claude
+from harness.hooks.claude_events import CLAUDE_EVENTS
+from harness.hooks.outcome import NO_ANSWER, Problem, json_type, problem
 
-__all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "combine"]
+__all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "block_answer", "combine"]
 
 #: (hook name, payload) -> True to allow, False to deny, or (allowed, reason)
 PermissionHandler = Callable[[str, dict], object]
@@ -60,22 +64,6 @@ _KINDS: dict[str, Callable[[object], bool]] = {
 }
 
 
-def _json_type(v: object) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, str):
-        return "a string"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "an object"
-    return type(v).__name__
-
-
 class _Round:
     """One combine: the object answers in order, and a typed reader that reports mistakes.
 
@@ -105,7 +93,7 @@ class _Round:
                 if checks:
                     self._check_keys(source, answer, position)
             elif checks:
-                self.report(source, f"answer is {_json_type(answer)}, not an object; ignored",
+                self.report(source, f"answer is {json_type(answer)}, not an object; ignored",
                             position)
 
     def report(self, source: str, message: str, position: int) -> None:
@@ -132,7 +120,7 @@ class _Round:
         value = answer.get(key, _MISSING)
         if value is _MISSING or _KINDS[kind](value):
             return value
-        self.report(source, f"'{key}' must be {kind}, got {_json_type(value)}; ignored",
+        self.report(source, f"'{key}' must be {kind}, got {json_type(value)}; ignored",
                     self.position_of(answer))
         return _MISSING
 
@@ -368,7 +356,21 @@ COMBINE_RULES: dict[str, Callable[[_Round], dict]] = {
     "spawn_agent": _spawn_agent,
     "cache_output": _cache_output,
     "send_message": _send_message,
+    "claude": combine_claude,  # Claude Code's events: see claude_combine.py
 }
+
+#: rules where a hook may block with ``{"block": true, "message": ...}``
+_BLOCK_RULES = ("tool_call", "tool_output", "spawn_agent")
+
+
+def block_answer(point: HookPoint, message: str) -> dict | None:
+    """An answer that blocks `point` with `message`, in that point's own terms (None when
+    nothing there can block): what a failed hook that must fail closed stands for."""
+    if point.combine in _BLOCK_RULES:
+        return {"block": True, "message": message}
+    if point.combine == "claude":
+        return claude_block_answer(CLAUDE_EVENTS[point.name], message)
+    return None
 
 
 def combine(point: HookPoint | str, payload: dict | None,

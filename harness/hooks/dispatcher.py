@@ -1,30 +1,43 @@
 """Firing a hook point: the one place where hooks run and their answers are combined.
 
-Order: subprocess plugins (by name), then Scheme hooks (by file path, then registration
-order). A hook that fails is reported and skipped; the others still run. Permission hooks
-fail closed (a failed hook denies), all others fail open. While the Scheme hooks of a point
-run on a thread, a nested dispatch of that point on that thread skips them (re-entrancy
-guard); plugins still fire.
+Order: subprocess plugins (by name), then declared handlers (hooks.toml, then the Claude
+Code settings files, in declaration order; they run at the same time, their answers are
+read in that order), then the hooks of the tool files — Scheme, Hy and Python alike — by
+file path, then registration order, then the Python hooks the host registered. A hook that
+fails is reported and skipped; the others still run. Permission hooks fail closed (a
+failed hook denies), all others fail open. While the in-process hooks of a point run on a
+thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
+plugins and declared handlers still fire. A file or plugin of the home that failed to load
+(and has no good version running) is listed in the errors of every dispatch until it is
+fixed, so a broken guard is never silent.
+
+Scheme hooks get the payload converted to Scheme data and run under their tier's budget
+with their output captured (``_scheme_hooks``); Python hooks get the payload dict itself
+and run under the unsandboxed tier's wall clock (``_python_hooks``).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from harness.bridge import NO_ANSWER, BridgeError, json_to_scheme, scheme_to_json
+from harness.bridge import (
+    NO_ANSWER,
+    BridgeError,
+    dumps,
+    json_to_scheme,
+    loads,
+    scheme_to_json,
+)
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
-from harness.hooks.combine import combine
+from harness.hooks.combine import block_answer, combine
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
-from harness.tools.context import ThreadContext, thread_context
+from harness.tools.context import thread_context
 from harness.tools.execution import describe_error, pooled_capture
+from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
-
-
-#: combine rules whose hooks can block: a failing hook with a "closed" policy blocks
-_BLOCKING = ("tool_call", "tool_output", "spawn_agent")
 
 
 class Dispatcher:
@@ -38,35 +51,57 @@ class Dispatcher:
     def fire(self, hook: str, payload: dict | None = None) -> dict:
         """Run every hook of ``hook`` on ``payload``; return the dispatch result (SPEC §9):
         ``{"hook", "outcome", "answers": [{"source", "answer"}], "errors": [...]}``
-        (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name."""
+        (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name and
+        PayloadError when ``payload`` is not a JSON object."""
         point = HOOK_POINTS.get(hook) if type(hook) is str else None
         if point is None:
             point = hook_point(hook)  # raises, naming the closest valid point
-        payload = dict(payload) if payload else {}
+        payload = dict(payload) if type(payload) is dict else _payload_object(payload)
+        runtime = self.runtime
         answers: list[tuple[str, object]] = []
-        errors: list[dict] = []
+        broken, not_loaded = runtime.registry.broken, runtime.plugins.not_loaded
+        errors: list[dict] = ([dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded
+                              else [])
         failed: list[str] = []
         trace: list[dict] | None = [] if self.trace_enabled else None
-        runtime = self.runtime
         plugin_results = runtime.plugins.call_hooks(hook, payload)
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
+        handlers = runtime.handlers
+        problems = handlers.dispatch_errors(hook)  # a broken handler source is never silent
+        if problems:
+            errors.extend(problems)
+        handler_results = handlers.call_hooks(hook, payload)
+        if handler_results:
+            self._plugin_answers(handler_results, answers, errors, failed, trace)
         context = thread_context()
         if hook in context.points:
             if trace is not None:
-                trace.append({"source": "scheme", "skipped": "re-entrant dispatch"})
+                trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
         else:
-            hooks = runtime.registry.hooks_for(hook)
-            if hooks:
-                self._scheme_hooks(context, hook, hooks, payload, answers, errors, failed,
-                                   trace)
+            runs = runtime.registry.runs_for(hook)
+            if runs:
+                name = payload.get("context_name")
+                saved = context.enter_dispatch(
+                    runtime, hook, name if type(name) is str else context.calling_context)
+                try:
+                    for run in runs:
+                        if run.python:
+                            self._python_hooks(context.calls, hook, run.hooks, payload,
+                                               answers, errors, failed, trace)
+                        else:
+                            self._scheme_hooks(context, hook, run, payload, answers, errors,
+                                               failed, trace)
+                finally:
+                    context.leave_dispatch(hook, saved)
         closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
-        if closed and point.combine in _BLOCKING:
+        if closed and point.combine != "permission":
             # a hook that must not fail open stands for a block at its place in the order
             order = {src: i for i, (src, _) in enumerate(answers)}
             for src in closed:
-                answers.insert(order.get(src, len(answers)),
-                               (src, {"block": True, "message": f"hook failed: {src}"}))
+                block = block_answer(point, f"hook failed: {src}")
+                if block is not None:
+                    answers.insert(order.get(src, len(answers)), (src, block))
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
             errors.extend(problems)
@@ -81,8 +116,12 @@ class Dispatcher:
     @staticmethod
     def _plugin_answers(results: list, answers: list, errors: list, failed: list,
                         trace: list | None) -> None:
+        """Plugins' and declared handlers' results into answers, errors and the trace."""
         for result in results:
             entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
+            note = getattr(result, "note", None)
+            if note:
+                entry["note"] = note
             for warning in result.warnings:
                 errors.append({"source": result.source, "message": warning})
             if result.failed:
@@ -93,6 +132,9 @@ class Dispatcher:
                 answers.append((result.source, result.answer))
                 entry["answer"] = result.answer
             if trace is not None:
+                stderr = getattr(result, "stderr", None)  # a plugin's; handlers keep notes
+                if stderr:
+                    entry["output"] = stderr
                 trace.append(entry)
 
     def _fails_closed(self, point, source: str) -> bool:
@@ -104,58 +146,104 @@ class Dispatcher:
             return override == "closed"
         return point.combine == "permission"
 
-    def _scheme_hooks(self, context: ThreadContext, hook: str, hooks: tuple, payload: dict,
-                      answers: list, errors: list, failed: list, trace: list | None) -> None:
-        runtime = self.runtime
-        limits = runtime.config.limits
-        name = payload.get("context_name")
-        context_name = name if type(name) is str else "default"
-        # The deadline monitor is only needed when some hook's code does not count steps.
-        watch = False
-        for h in hooks:
-            if h.env.budget_check != "steps":
-                watch = True
-                break
+    def _scheme_hooks(self, context, hook: str, run, payload: dict, answers: list,
+                      errors: list, failed: list, trace: list | None) -> None:
+        limits = self.runtime.config.limits
         converted: dict[str, object] = {}
-        capture = pooled_capture(limits["sandboxed"].max_output, watch)
-        saved = context.enter_dispatch(runtime, hook, context_name)
-        try:
-            with capture:
-                for h in hooks:
-                    start = time.perf_counter() if trace is not None else 0.0
-                    env = h.env
-                    # Scheme data are mutable: each file gets its own copy of the payload, so
-                    # no file's hooks can change what another file's hooks see.
-                    if not h.reads_payload:
-                        scheme_payload = NIL  # it cannot look: spare the conversion
-                    else:
-                        scheme_payload = converted.get(h.file)
-                        if scheme_payload is None:
-                            scheme_payload = converted[h.file] = json_to_scheme(payload)
-                    context.tier = env.tier
-                    marks = capture.start_call(limits[env.tier])
-                    message = None
-                    answer = NO_ANSWER
-                    try:
-                        value = prompt(h.proc, scheme_payload)
-                    except BaseException as exc:
-                        if isinstance(exc, KeyboardInterrupt):
-                            raise
-                        message = f"{hook} hook failed: {describe_error(exc)}"
-                    else:
-                        if value is not NIL and value is not None:  # '(): no answer
-                            answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
-                                                                f"{h.line}")
-                    if message is not None:
-                        errors.append({"source": h.source, "message": message})
-                        failed.append(h.source)
-                    elif answer is not NO_ANSWER:
-                        answers.append((h.source, answer))
-                    if trace is not None:
-                        trace.append(_trace_entry(h.source, start, capture.output(marks),
-                                                  message, answer))
-        finally:
-            context.leave_dispatch(hook, saved)
+        capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
+        with capture:
+            for h in run.hooks:
+                start = time.perf_counter() if trace is not None else 0.0
+                env = h.env
+                scheme_payload = _scheme_payload(h, payload, converted)
+                context.tier = env.tier
+                marks = capture.start_call(limits[env.tier])
+                message = None
+                answer = NO_ANSWER
+                try:
+                    value = prompt(h.proc, scheme_payload)
+                except BaseException as exc:
+                    if isinstance(exc, KeyboardInterrupt):
+                        raise
+                    message = f"{hook} hook failed: {describe_error(exc)}"
+                else:
+                    if value is not NIL and value is not None:  # '(): no answer
+                        answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
+                                                            f"{h.line}")
+                if message is not None:
+                    errors.append({"source": h.source, "message": message})
+                    failed.append(h.source)
+                elif answer is not NO_ANSWER:
+                    answers.append((h.source, answer))
+                if trace is not None:
+                    trace.append(_trace_entry(h.source, start, capture.output(marks),
+                                              message, answer))
+
+    def _python_hooks(self, slot, hook: str, hooks: tuple, payload: dict, answers: list,
+                      errors: list, failed: list, trace: list | None) -> None:
+        seconds = self.runtime.config.limits["unsandboxed"].seconds
+        for h in hooks:
+            start = time.perf_counter() if trace is not None else 0.0
+            try:
+                value = slot.call(h.fn, payload, seconds)
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
+                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start)
+                continue
+            if value is not None:  # None: no answer (nothing to record, the usual case)
+                answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
+                _record(h.source, answer, message, answers, errors, failed, trace, start)
+            elif trace is not None:
+                trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
+
+
+def _record(source: str, answer: object, message: str | None, answers: list, errors: list,
+            failed: list, trace: list | None, start: float) -> None:
+    """Record one Python hook's answer, or its failure when ``message`` is set."""
+    if message is not None:
+        errors.append({"source": source, "message": message})
+        failed.append(source)
+    else:
+        answers.append((source, answer))
+    if trace is not None:
+        trace.append(_trace_entry(source, start, ("", ""), message, answer))
+
+
+def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
+    """(answer, None) for a Python hook's result, a private JSON copy (the hook may keep
+    and change what it returned), or (NO_ANSWER, why it has no JSON form)."""
+    try:
+        return loads(dumps(value)), None
+    except (TypeError, ValueError) as exc:
+        return NO_ANSWER, f"{where}: the answer has no JSON form: {exc}"
+
+
+def _scheme_payload(h, payload: dict, converted: dict) -> object:
+    """The payload as ``h`` sees it. Scheme data are mutable: each file gets its own copy,
+    so no file's hooks can change what another file's hooks see; a hook that provably
+    never reads its argument gets none (the conversion is most of a cheap hook's cost)."""
+    if not h.reads_payload:
+        return NIL
+    scheme_payload = converted.get(h.file)
+    if scheme_payload is None:
+        scheme_payload = converted[h.file] = json_to_scheme(payload)
+    return scheme_payload
+
+
+class PayloadError(TypeError):
+    """A payload that is not a JSON object (a dict)."""
+
+
+def _payload_object(payload: object) -> dict:
+    """A copy of a payload given as None (empty) or another mapping; PayloadError else."""
+    if payload is None:
+        return {}
+    if isinstance(payload, Mapping):
+        return dict(payload)
+    raise PayloadError(f"payload must be a JSON object (a dict), got "
+                       f"{type(payload).__name__}: {payload!r:.80}")
 
 
 def _answer_of(value: object, where: str) -> tuple[object, str | None]:

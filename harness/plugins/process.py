@@ -1,11 +1,15 @@
-"""Run plugin executables as subprocesses, safely.
+"""Run plugin executables (and declared command handlers) as subprocesses, safely.
 
-One function, `run_plugins`, owns the subprocesses: it starts each plugin with posix_spawn
+One function, `run_processes`, owns the subprocesses: it starts each one with posix_spawn
 in a session of its own, feeds stdin and reads stdout together (so neither side can
 dead-lock on a full pipe), caps what it keeps of stdout, and on a timeout or an overflow
-kills the plugin's whole process group; every plugin is reaped. Several plugins can run at
-once, all watched by one selector on the calling thread (a pidfd per plugin says when it
-exits). The plugin's stderr goes straight to ours.
+kills the process's whole group; every process is reaped. Several can run at once, all
+watched by one selector on the calling thread (a pidfd per process says when it exits).
+Stderr goes straight to ours unless a `ProcessSpec` asks for it to be captured (the first
+`MAX_STDERR` bytes are kept), and then it may still be copied to a descriptor of ours as
+it comes (plugins: their diagnostics and progress reach the terminal, as plugin authors
+expect, and a failure can still say why). `run_plugins` runs many executables with one
+argument list and one stdin.
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_OUTPUT", "ProcessRun", "run_plugin", "run_plugins"]
+__all__ = ["MAX_OUTPUT", "MAX_STDERR", "ProcessRun", "ProcessSpec", "run_plugin",
+           "run_plugins", "run_processes"]
 
 #: bytes of stdout kept; beyond this the plugin is killed and the call fails
 MAX_OUTPUT = 16 * 1024 * 1024
+#: bytes of a captured stderr kept (the rest is read and dropped)
+MAX_STDERR = 64 * 1024
 
 _CHUNK = 64 * 1024
 _READS_PER_WAKE = 16  # chunks read per wake-up at most, so one flood cannot starve the rest
@@ -37,48 +44,77 @@ _Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)
 @dataclass(frozen=True)
 class ProcessRun:
     """What one run of a plugin produced. `error` is set when it failed to start, timed
-    out or overflowed (then `stdout` is empty); a non-zero exit is only `exit_code`."""
+    out or overflowed (then `stdout` is empty); a non-zero exit is only `exit_code`.
+    `stderr` is what it wrote there, when that was captured (kept even on a timeout)."""
 
     stdout: bytes
     exit_code: int | None
     duration: float
     error: str | None = None
+    stderr: bytes = b""
+
+
+@dataclass(frozen=True)
+class ProcessSpec:
+    """One process to run: `argv` (argv[0] a path), `stdin` bytes, `timeout` seconds from
+    its start, `env` (None: ours), `cwd` (None: ours), `capture_stderr` (else it goes to
+    ours), `stderr_to` (a captured stderr is also copied to this descriptor as it comes)
+    and `max_output` bytes of stdout."""
+
+    argv: Sequence[str]
+    stdin: bytes
+    timeout: float
+    env: Mapping[str, str] | None = None
+    cwd: str | None = None
+    capture_stderr: bool = False
+    max_output: int = MAX_OUTPUT
+    stderr_to: int | None = None
 
 
 def run_plugin(path: str | os.PathLike, args: Sequence[str], stdin_data: bytes,
                timeout: float, *, env: Mapping[str, str] | None = None,
-               max_output: int = MAX_OUTPUT) -> ProcessRun:
+               max_output: int = MAX_OUTPUT, capture_stderr: bool = False,
+               stderr_to: int | None = None) -> ProcessRun:
     """Run `path args...` in its own session with `stdin_data` on stdin.
 
-    Returns its stdout (at most `max_output` bytes) and exit code. On a timeout or an
-    overflow the whole process group is killed; the plugin is always reaped. A plugin that
-    exits without reading stdin is fine; descendants that keep stdout open after the
-    plugin exited are left alone (stdout is closed on them).
+    Returns its stdout (at most `max_output` bytes) and exit code, and with
+    `capture_stderr` the start of its stderr (also copied to `stderr_to` as it comes, if
+    given). On a timeout or an overflow the whole process group is killed; the plugin is
+    always reaped. A plugin that exits without reading stdin is fine; descendants that keep
+    stdout open after the plugin exited are left alone (stdout is closed on them).
     """
-    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output)[0]
+    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output,
+                       capture_stderr=capture_stderr, stderr_to=stderr_to)[0]
 
 
 def run_plugins(paths: Sequence[str | os.PathLike], args: Sequence[str], stdin_data: bytes,
                 timeout: float, *, env: Mapping[str, str] | None = None,
-                max_output: int = MAX_OUTPUT, at_once: int = 1) -> list[ProcessRun]:
+                max_output: int = MAX_OUTPUT, at_once: int = 1, capture_stderr: bool = False,
+                stderr_to: int | None = None) -> list[ProcessRun]:
     """`run_plugin` for each of `paths`, at most `at_once` running at a time, all watched by
     one selector on this thread (no threads). Each gets `timeout` from its own start.
     Results in the order of `paths`. If interrupted, every running plugin's group is killed
     and every started plugin is reaped."""
-    environment = os.environ if env is None else env
-    inherited = _inheritable_fds()  # the host's: the same for every plugin of this call
+    return run_processes([ProcessSpec([os.fspath(path), *args], stdin_data, timeout, env,
+                                      capture_stderr=capture_stderr, max_output=max_output,
+                                      stderr_to=stderr_to) for path in paths], at_once)
+
+
+def run_processes(specs: Sequence[ProcessSpec], at_once: int = 1) -> list[ProcessRun]:
+    """Run each of `specs`, at most `at_once` at a time, all watched by one selector on
+    this thread. Results in the order of `specs`. If interrupted, every running process's
+    group is killed and every started one is reaped."""
+    inherited = _inheritable_fds()  # the host's: the same for every process of this call
     at_once = max(1, at_once)
-    waiting = deque(enumerate(paths))
+    waiting = deque(enumerate(specs))
     running: dict[int, _Exchange] = {}
-    runs: list[ProcessRun] = [_NOT_RUN] * len(paths)
+    runs: list[ProcessRun] = [_NOT_RUN] * len(specs)
     with _Selector() as selector:
         try:
             while waiting or running:
                 while waiting and len(running) < at_once:
-                    index, path = waiting.popleft()
-                    exchange = _Exchange.start([os.fspath(path), *args], environment,
-                                               inherited, stdin_data, max_output, timeout,
-                                               selector)
+                    index, spec = waiting.popleft()
+                    exchange = _Exchange.start(spec, inherited, selector)
                     if isinstance(exchange, ProcessRun):
                         runs[index] = exchange
                     else:
@@ -120,8 +156,10 @@ class _Exchange:
     gets _EXIT_GRACE seconds, then is left alone."""
 
     def __init__(self, child: _Child, stdin_data: bytes, max_output: int, start: float,
-                 timeout: float, selector: selectors.BaseSelector) -> None:
+                 timeout: float, selector: selectors.BaseSelector,
+                 stderr_to: int | None = None) -> None:
         self.child = child
+        self.stderr_to = stderr_to
         self.data = memoryview(stdin_data)
         self.written = 0
         self.max_output = max_output
@@ -131,12 +169,17 @@ class _Exchange:
         self.selector = selector
         self.chunks: list[bytes] = []
         self.size = 0
+        self.errors: list[bytes] = []  # captured stderr, at most MAX_STDERR bytes
+        self.error_size = 0
         self.reading = True
         self.exited_at: float | None = None
         self.watched: set[int] = set()
         os.set_blocking(child.stdout, False)
         os.set_blocking(child.stdin, False)
         self._watch(child.stdout, selectors.EVENT_READ)
+        if child.stderr is not None:
+            os.set_blocking(child.stderr, False)
+            self._watch(child.stderr, selectors.EVENT_READ)
         self._write()  # a small payload fits the pipe buffer: no need to wait for the plugin
         if child.stdin is not None:
             self._watch(child.stdin, selectors.EVENT_WRITE)
@@ -144,18 +187,25 @@ class _Exchange:
             self._watch(child.exit_fd, selectors.EVENT_READ)
 
     @classmethod
-    def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int],
-              stdin_data: bytes, max_output: int, timeout: float,
+    def start(cls, spec: ProcessSpec, inherited: list[int],
               selector: selectors.BaseSelector) -> _Exchange | ProcessRun:
-        """Start `argv`; the exchange, or a failed ProcessRun if it cannot be started."""
+        """Start `spec`; the exchange, or a failed ProcessRun if it cannot be started."""
         start = time.monotonic()
+        argv = list(spec.argv)
+        if spec.cwd is not None:
+            # posix_spawn cannot change directory (before Python 3.13): a shell does, then
+            # becomes the program (same pid, same group); 127 and its message if it cannot
+            argv = ["/bin/sh", "-c", 'cd -- "$1" || exit 127; shift; exec "$@"', "sh",
+                    spec.cwd, *argv]
         try:
-            child = _Child.start(argv, env, inherited)
+            child = _Child.start(argv, os.environ if spec.env is None else spec.env,
+                                 inherited, spec.capture_stderr)
         except OSError as exc:
             return ProcessRun(b"", None, time.monotonic() - start,
-                              f"cannot run {argv[0]}: {exc.strerror or exc}")
+                              f"cannot run {spec.argv[0]}: {exc.strerror or exc}")
         try:
-            return cls(child, stdin_data, max_output, start, timeout, selector)
+            return cls(child, spec.stdin, spec.max_output, start, spec.timeout, selector,
+                       spec.stderr_to)
         except BaseException:
             child.kill_group()
             child.reap()
@@ -173,6 +223,8 @@ class _Exchange:
         """Handle one descriptor the selector found ready."""
         if fd == self.child.stdout:
             self._read()
+        elif fd == self.child.stderr:
+            self._read_stderr()
         elif fd == self.child.exit_fd:
             self._unwatch(fd)
             self.exited_at = time.monotonic()
@@ -207,34 +259,55 @@ class _Exchange:
             self._unwatch(fd)
         if ending not in ("eof", "exited"):
             self.child.kill_group()
+        if self.child.stderr is not None and ending in ("eof", "exited"):
+            self._read_stderr()  # what is left in the pipe once the process is gone
         exit_code = self.child.reap()
         duration = time.monotonic() - self.start
+        stderr = b"".join(self.errors)
         if ending == "timeout":
             return ProcessRun(b"", None, duration,
                               f"timed out after {self.timeout:g} s; its process group was "
-                              "killed")
+                              "killed", stderr)
         if ending == "overflow":
             return ProcessRun(b"", None, duration, f"output exceeded {self.max_output} bytes; "
-                                                   "its process group was killed")
-        return ProcessRun(b"".join(self.chunks), exit_code, duration)
+                                                   "its process group was killed", stderr)
+        return ProcessRun(b"".join(self.chunks), exit_code, duration, stderr=stderr)
 
     def _read(self) -> None:
         fd = self.child.stdout
-        for _ in range(_READS_PER_WAKE):  # the EOF often comes with the answer: no 2nd wait
+        chunks, self.reading = self._read_ready(fd)
+        self.chunks += chunks
+        self.size += sum(map(len, chunks))
+        if self.size > self.max_output:
+            if fd in self.watched:
+                self._unwatch(fd)
+            self.chunks = []  # the call fails: keep nothing
+
+    def _read_stderr(self) -> None:
+        chunks, _ = self._read_ready(self.child.stderr)
+        for chunk in chunks:
+            if self.stderr_to is not None:
+                _copy_to(self.stderr_to, chunk)
+            if self.error_size < MAX_STDERR:
+                self.errors.append(chunk[:MAX_STDERR - self.error_size])
+            self.error_size += len(chunk)
+
+    def _read_ready(self, fd: int) -> tuple[list[bytes], bool]:
+        """The chunks ``fd`` has ready (a few at most, so one flood cannot starve the
+        rest; the EOF often comes with the answer: no second wait) and whether it is still
+        open (at EOF it is no longer watched)."""
+        chunks = []
+        for _ in range(_READS_PER_WAKE):
             try:
                 chunk = os.read(fd, _CHUNK)
             except BlockingIOError:
-                return
+                break
             if not chunk:
-                self._unwatch(fd)
-                self.reading = False
-                return
-            self.chunks.append(chunk)
-            self.size += len(chunk)
-            if self.size > self.max_output:
-                self._unwatch(fd)
-                self.chunks = []  # the call fails: keep nothing
-                return
+                if fd in self.watched:
+                    self._unwatch(fd)
+                return chunks, False
+            chunks.append(chunk)
+        return chunks, True
 
     def _write(self) -> None:
         fd = self.child.stdin
@@ -251,6 +324,16 @@ class _Exchange:
             self.child.close_stdin()
 
 
+def _copy_to(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`; a closed or broken destination only loses the copy."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
+
+
 #: signals Python ignores that a spawned program must get back at their defaults (as
 #: subprocess's restore_signals does): a plugin writing to a closed pipe should die of it
 _DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ")
@@ -259,37 +342,50 @@ _DEFAULT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ",
 
 class _Child:
     """A started plugin: its pid (the leader of a new session and process group), our ends
-    of its stdin and stdout pipes, and `exit_fd`, a pidfd that becomes readable when it
-    exits (None where the system has no pidfd: then its exit is polled for)."""
+    of its stdin and stdout pipes (and of stderr when captured, else None), and `exit_fd`,
+    a pidfd that becomes readable when it exits (None where the system has no pidfd: then
+    its exit is polled for)."""
 
-    def __init__(self, pid: int, stdin: int, stdout: int, exit_fd: int | None) -> None:
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int | None,
+                 exit_fd: int | None) -> None:
         self.pid = pid
         self.stdin: int | None = stdin
         self.stdout = stdout
+        self.stderr = stderr
         self.exit_fd = exit_fd
 
     @classmethod
-    def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int]) -> _Child:
-        """posix_spawn `argv` with pipes on stdin and stdout, stderr shared with ours and
-        the `inherited` descriptors closed (what subprocess's close_fds does)."""
+    def start(cls, argv: list[str], env: Mapping[str, str], inherited: list[int],
+              capture_stderr: bool = False) -> _Child:
+        """posix_spawn `argv` with pipes on stdin and stdout, stderr shared with ours (or a
+        pipe when `capture_stderr`) and the `inherited` descriptors closed (what
+        subprocess's close_fds does)."""
         child_in, stdin = _pipe()
         stdout, child_out = _pipe()
+        ours = [stdin, stdout]
+        theirs = [child_in, child_out]
         actions = [(os.POSIX_SPAWN_DUP2, child_in, 0), (os.POSIX_SPAWN_DUP2, child_out, 1)]
+        stderr = None
+        if capture_stderr:
+            stderr, child_err = _pipe()
+            ours.append(stderr)
+            theirs.append(child_err)
+            actions.append((os.POSIX_SPAWN_DUP2, child_err, 2))
         actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in inherited]
         try:
             pid = _spawn(argv, env, actions)
         except BaseException:
-            os.close(stdin)
-            os.close(stdout)
+            for fd in ours:
+                os.close(fd)
             raise
         finally:
-            os.close(child_in)
-            os.close(child_out)
+            for fd in theirs:
+                os.close(fd)
         try:
             exit_fd = os.pidfd_open(pid)
         except (AttributeError, OSError):  # not Linux >= 5.3: its exit is polled for
             exit_fd = None
-        return cls(pid, stdin, stdout, exit_fd)
+        return cls(pid, stdin, stdout, stderr, exit_fd)
 
     def exited(self) -> bool:
         """True once the plugin itself has exited; it is not reaped (its pid keeps its group
@@ -325,6 +421,8 @@ class _Child:
         signal N)."""
         self.close_stdin()
         os.close(self.stdout)
+        if self.stderr is not None:
+            os.close(self.stderr)
         if self.exit_fd is not None:
             os.close(self.exit_fd)
         _, status = os.waitpid(self.pid, 0)

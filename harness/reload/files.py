@@ -6,6 +6,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from harness.tools.loader import is_tool_file_name
+
 
 def is_editor_dropping(name: str) -> bool:
     """True for names editors leave beside real files: backups (``x~``), lock and dot files
@@ -15,10 +17,15 @@ def is_editor_dropping(name: str) -> bool:
 
 
 def is_tool_path(relative: str) -> bool:
-    """True when ``relative`` (a path under tools/) names a tool file: ``.scm``, and no part
-    of it an editor dropping or a dot directory."""
+    """True when ``relative`` (a path under tools/) names a tool file (``.scm``, ``.hy``,
+    ``.py``), and no part of it an editor dropping or a dot directory (so ``__pycache__``
+    and friends are files of no one)."""
     parts = relative.split(os.sep)
-    return parts[-1].endswith(".scm") and not any(is_editor_dropping(p) for p in parts)
+    return is_tool_file_name(parts[-1]) and not any(_skipped_part(p) for p in parts)
+
+
+def _skipped_part(name: str) -> bool:
+    return is_editor_dropping(name) or name == "__pycache__"
 
 
 def content_digest(path: str) -> str | None:
@@ -35,9 +42,15 @@ def content_digest(path: str) -> str | None:
 def tool_files_under(directory: str) -> list[str]:
     """The tool files under ``directory``, sorted; editor droppings and dot directories are
     skipped."""
+    return [path for path in files_under(directory)
+            if is_tool_file_name(os.path.basename(path))]
+
+
+def files_under(directory: str) -> list[str]:
+    """Every file under ``directory`` but editor droppings, sorted; dot directories and
+    ``__pycache__`` are skipped."""
     found = []
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not is_editor_dropping(d))
-        found.extend(os.path.join(root, f) for f in sorted(files)
-                     if f.endswith(".scm") and not is_editor_dropping(f))
+        dirs[:] = sorted(d for d in dirs if not _skipped_part(d))
+        found.extend(os.path.join(root, f) for f in sorted(files) if not is_editor_dropping(f))
     return found

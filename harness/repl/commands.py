@@ -178,7 +178,18 @@ def _call(session: ReplSession, arg: str) -> str:
     if not name:
         raise ReplError("usage: ,call TOOL [ARGS]")
     args = json_or_alist(session, rest, "the arguments") if rest else {}
-    return render.tool_result(session.runtime.call_tool(name, args))
+    return render.tool_result(session.runtime.call_tool(name, args, context=session.context))
+
+
+@command("context [NAME]", "show or set the calling context of ,call (%context-name%)")
+def _context(session: ReplSession, arg: str) -> str:
+    from harness.vfs.paths import context_name_problem
+    if arg:
+        problem = context_name_problem(arg)
+        if problem is not None:
+            raise ReplError(f",context: {problem}")
+        session.context = arg
+    return f"context: {session.context}"
 
 
 @command("trace [on|off]", "show who ran, how long and what they printed in ,fire results")

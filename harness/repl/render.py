@@ -88,6 +88,8 @@ def tool_result(result) -> str:
         out.append(labelled("error", result.error))
     else:
         out.append(labelled("result", result.output.rstrip("\n")))
+    for entry in result.errors:  # hook failures of the call's dispatches
+        out.append(labelled("error", f"{entry['source']}: {entry['message']}"))
     return "\n".join(out)
 
 

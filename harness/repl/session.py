@@ -11,7 +11,7 @@ from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
 from harness.tools.context import current_context_name, using_runtime
 from harness.tools.execution import call_scheme, describe_error
-from harness.tools.loader import TOOL_PRELUDE
+from harness.tools.scheme_loader import TOOL_PRELUDE
 
 TIERS = ("sandboxed", "unsandboxed")
 
@@ -30,6 +30,7 @@ class ReplSession:
         self.env = self.fresh_environment(tier)
         self.extra_files: list[Path] = []
         self.finished = False  # set by ,quit
+        self.context = "default"  # the calling context of ,call (set by ,context)
         self._entries = 0
 
     @property
@@ -108,7 +109,7 @@ class ReplSession:
         runtime.load_all()
         for path in self.extra_files:
             runtime.load_file(path)
-        runtime.plugins.reload()
+        runtime.plugins.reload(retry_failed=True)  # an explicit reload runs failed --schemas again
         problems = list(runtime.load_errors.values())
         problems += [f"{p['source']}: {p['message']}" for p in runtime.plugins.problems]
         return problems

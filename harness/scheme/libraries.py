@@ -38,6 +38,7 @@ SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "scheme list", "scheme sort", "scheme hash-table", "scheme box",
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
+    "chibi diff", "harness diff", "harness lines",
 ))
 
 #: every standard library (the default environment of `harness run` and the REPL)
@@ -57,6 +58,7 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 ))
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
+                    ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
                     ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
                     ("scheme", "process-context"):
                         "(scheme process-context) needs the unsandboxed tier",

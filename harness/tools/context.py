@@ -1,5 +1,6 @@
-"""Per-thread context of running Scheme code: which runtime, which file is loading, which
-tier, which context name, which hook points are running (the re-entrancy guard).
+"""Per-thread context of running hook code: which runtime, which file is loading, which
+tier, which context name, which hook points are running (the re-entrancy guard), and the
+slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
 reads. The context managers are small classes rather than @contextmanager generators, and
@@ -11,20 +12,29 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import String
+from harness.tools.python_calls import CallSlot
 
 
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("context_name", "load", "points", "runtime", "tier")
+    __slots__ = ("calling_context", "calls", "context_name", "load", "points", "runtime",
+                 "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
         self.tier: str | None = None
         # a Python str until Scheme reads it (most dispatches never do), then its String
         self.context_name: str | String = "default"
+        #: the context of the running tool call (--context NAME): what a dispatch without
+        #: a context_name in its payload runs as
+        self.calling_context = "default"
+        #: how many hook points were running when the innermost tool call started: more
+        #: than that means a hook callback is running inside it (see tool_call_scope)
+        self.tool_mark = 0
         self.load = None
-        self.points: set[str] = set()  # hook points whose Scheme callbacks run here
+        self.points: set[str] = set()  # hook points whose in-process hooks run here
+        self.calls = CallSlot()  # Python hooks and tools of this thread run through it
 
     def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
         """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
@@ -53,6 +63,11 @@ def thread_context() -> ThreadContext:
         return _local.context
 
 
+def call_slot() -> CallSlot:
+    """This thread's slot for Python calls under a time limit (see python_calls)."""
+    return thread_context().calls
+
+
 def current_runtime():
     return thread_context().runtime
 
@@ -70,6 +85,38 @@ def current_context_name() -> String:
     if type(name) is str:
         name = context.context_name = String(name)
     return name
+
+
+def in_hook_callback() -> bool:
+    """True while a hook callback runs on this thread, inside the innermost tool call (or
+    outside any): chibi's VFS caller is then System, not the calling context."""
+    context = thread_context()
+    return len(context.points) > context.tool_mark
+
+
+class ToolCallScope:
+    """The extent of one tool call as context ``name``: the calling context of dispatches
+    and ``%context-name%`` of the tool's code; restored after."""
+
+    __slots__ = ("name", "saved")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> ThreadContext:
+        context = thread_context()
+        self.saved = (context.calling_context, context.context_name, context.tool_mark)
+        context.calling_context = context.context_name = self.name
+        context.tool_mark = len(context.points)
+        return context
+
+    def __exit__(self, *exc) -> None:
+        context = thread_context()
+        context.calling_context, context.context_name, context.tool_mark = self.saved
+
+
+def tool_call_scope(name: str) -> ToolCallScope:
+    return ToolCallScope(name)
 
 
 def current_load():

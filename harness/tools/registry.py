@@ -1,14 +1,17 @@
-"""What each loaded ``.scm`` file registered, swapped atomically per file.
+"""What each loaded tool file (``.scm``, ``.hy``, ``.py``) registered, swapped atomically per
+file, and what the host registered in-process.
 
 The registry holds an immutable snapshot (a tuple of ``FileRegistration`` sorted by path);
 a reload builds the new registration completely and then replaces the snapshot in one
 assignment, so a dispatch running on another thread sees the old set or the new set of a
-file, never a mix.
+file, never a mix. Hooks and tools the host registers (``Runtime.register_hook`` /
+``register_tool``) come after every file's.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +39,18 @@ class SchemeHook:
         return not ignores_argument(self.proc)
 
 
+@dataclass(frozen=True, eq=False)
+class PythonHook:
+    """A Python function on a hook point, called with the payload dict: from ``@hook`` in
+    a ``.py`` / ``.hy`` tool file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``) or from
+    ``Runtime.register_hook`` (``host:NAME``). ``file`` is "" for the host's."""
+
+    point: str
+    fn: Callable[[dict], object]
+    source: str
+    file: str = ""
+
+
 @dataclass(frozen=True)
 class SchemeTool:
     """A tool defined by a ``.scm`` file (by convention or with ``define-tool``)."""
@@ -49,12 +64,71 @@ class SchemeTool:
     category: str | None = None
     summary_params: tuple[str, ...] = ()
 
+    @property
+    def source(self) -> str:
+        return f"scm:{self.file}"
+
     def schema(self) -> dict:
-        out = {"name": self.name, "description": self.description,
-               "parameters": self.parameters}
-        if self.category:
-            out["category"] = self.category
-        return out
+        return _schema(self)
+
+
+@dataclass(frozen=True, eq=False)
+class PythonTool:
+    """A tool that is a Python function taking the arguments dict: from ``@tool`` in a
+    ``.py`` / ``.hy`` file (``source`` ``py:PATH:LINE`` / ``hy:PATH:LINE``), from
+    ``Runtime.register_tool`` (``host:NAME``) or a builtin (``builtin:NAME``).
+
+    ``fn(arguments)`` returns the result (a string as is; any other value as JSON where it
+    has a JSON form, see harness.tools.invoke) or raises: ``ToolError(message)`` for a
+    failure the tool describes itself, any other exception for a crash. It runs on the
+    caller's thread; the calling context, runtime and tier are in
+    ``harness.tools.context.thread_context()``."""
+
+    name: str
+    description: str
+    parameters: dict
+    fn: Callable[[dict], object]
+    source: str
+    category: str | None = None
+
+    def schema(self) -> dict:
+        return _schema(self)
+
+
+def _schema(tool: SchemeTool | PythonTool) -> dict:
+    out = {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+    if tool.category:
+        out["category"] = tool.category
+    return out
+
+
+Hook = SchemeHook | PythonHook
+Tool = SchemeTool | PythonTool
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """Consecutive hooks of one point in one language, as the dispatcher runs them.
+    ``watch_deadline``: some Scheme hook of the run does not count steps, so the deadline
+    monitor must watch it (worked out here once, not on every dispatch)."""
+
+    python: bool
+    hooks: tuple
+    watch_deadline: bool = False
+
+
+def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
+    """``hooks`` (in dispatch order) cut into runs of one language."""
+    runs: list[HookRun] = []
+    start = 0
+    for i in range(1, len(hooks) + 1):
+        if i == len(hooks) or type(hooks[i]) is not type(hooks[start]):
+            group = tuple(hooks[start:i])
+            python = type(group[0]) is PythonHook
+            watch = not python and any(h.env.budget_check != "steps" for h in group)
+            runs.append(HookRun(python, group, watch))
+            start = i
+    return tuple(runs)
 
 
 @dataclass(frozen=True)
@@ -63,8 +137,8 @@ class FileRegistration:
 
     path: str
     tier: str
-    tools: tuple[SchemeTool, ...] = ()
-    hooks: tuple[SchemeHook, ...] = ()
+    tools: tuple[Tool, ...] = ()
+    hooks: tuple[Hook, ...] = ()
     digest: str = ""
 
 
@@ -76,16 +150,39 @@ class LoadFailure:
     message: str
 
 
+#: file suffix -> the language name used in sources (``hy:PATH:LINE``) and [failure] keys
+#: (any other tool file is Scheme: ``scm:``)
+LANGUAGES = {".py": "py", ".hy": "hy"}
+
+
+def file_source(path: str) -> str:
+    """How errors about a whole tool file name it: ``scm:PATH``, ``py:PATH`` or
+    ``hy:PATH`` (the sources of its hooks add ``:LINE``)."""
+    return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{path}"
+
+
+_STALE = (None, {}, {}, {})  # an index no snapshot matches: rebuilt on the next read
+
+
 @dataclass
 class Registry:
-    """The one registry of Scheme registrations of a runtime."""
+    """The one registry of a runtime: the tool files' registrations, then the host's."""
 
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
+    #: the failures of the files with no good version running: ``{"source", "message"}``
+    #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
+    #: that a dispatch only reads them
+    broken: tuple[dict, ...] = ()
+    host_hooks: tuple[PythonHook, ...] = ()
+    host_tools: tuple[PythonTool, ...] = ()
+    #: the builtin layer (harness.tools.builtins), by name in registration order: found
+    #: only when neither the home nor its plugins provide a tool of that name
+    builtins: dict[str, Tool] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    # (the files they were built from, point -> hooks, tool name -> tool): rebuilt when
-    # ``files`` changes
-    _index: tuple = field(default=((), {}, {}), repr=False)
+    # (the files they were built from, point -> hooks, tool name -> tool, point -> runs):
+    # rebuilt when ``files`` changes or the host registers something
+    _index: tuple = field(default=_STALE, repr=False)
 
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
@@ -95,12 +192,14 @@ class Registry:
             others.sort(key=lambda f: f.path)
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
+            self._note_broken()
 
     def remove(self, path: str) -> bool:
         with self._lock:
             before = len(self.files)
             self.files = tuple(f for f in self.files if f.path != path)
             self.failures.pop(path, None)
+            self._note_broken()
             return len(self.files) != before
 
     def remove_under(self, directory: str) -> list[str]:
@@ -113,6 +212,15 @@ class Registry:
     def fail(self, path: str, message: str) -> None:
         with self._lock:
             self.failures[path] = LoadFailure(path, message)
+            self._note_broken()
+
+    def _note_broken(self) -> None:
+        running = {f.path for f in self.files}
+        self.broken = tuple(
+            {"source": file_source(failure.path),
+             "message": f"failed to load, so none of its hooks and tools run: "
+                        f"{failure.message}"}
+            for path, failure in sorted(self.failures.items()) if path not in running)
 
     def get(self, path: str) -> FileRegistration | None:
         for f in self.files:
@@ -120,32 +228,75 @@ class Registry:
                 return f
         return None
 
-    def hooks_for(self, point: str) -> tuple[SchemeHook, ...]:
-        """The hooks of ``point`` in dispatch order (file path, then registration)."""
+    def add_host_hook(self, hook: PythonHook) -> None:
+        """Add a hook of the host after every other hook of its point."""
+        with self._lock:
+            self.host_hooks = (*self.host_hooks, hook)
+            self._index = _STALE
+
+    def add_host_tool(self, tool: PythonTool) -> None:
+        with self._lock:
+            self.host_tools = (*self.host_tools, tool)
+            self._index = _STALE
+
+    def remove_host(self, item: PythonHook | PythonTool) -> bool:
+        """Drop a hook or tool the host registered; False if it was not registered."""
+        with self._lock:
+            hooks = tuple(h for h in self.host_hooks if h is not item)
+            tools = tuple(t for t in self.host_tools if t is not item)
+            if len(hooks) == len(self.host_hooks) and len(tools) == len(self.host_tools):
+                return False
+            self.host_hooks, self.host_tools = hooks, tools
+            self._index = _STALE
+            return True
+
+    def hooks_for(self, point: str) -> tuple[Hook, ...]:
+        """The hooks of ``point`` in dispatch order (file path, then registration; the
+        host's last)."""
         index = self._index
         if index[0] is not self.files:  # checked here, not in a call: on every dispatch
             index = self._reindex()
         return index[1].get(point, ())
 
-    def tools(self) -> list[SchemeTool]:
-        return [t for f in self.files for t in f.tools]
+    def runs_for(self, point: str) -> tuple[HookRun, ...]:
+        """``hooks_for(point)`` cut into runs of one language (see ``HookRun``)."""
+        index = self._index
+        if index[0] is not self.files:
+            index = self._reindex()
+        return index[3].get(point, ())
 
-    def find_tool(self, name: str) -> SchemeTool | None:
-        """The tool ``name`` (of the first file, in path order, that defines it)."""
+    def tools(self) -> list[Tool]:
+        """Every tool: the files' in path order, then the host's."""
+        return [t for f in self.files for t in f.tools] + list(self.host_tools)
+
+    def find_tool(self, name: str) -> Tool | None:
+        """The tool ``name`` (of the first file, in path order, that defines it; else the
+        host's)."""
         index = self._index
         if index[0] is not self.files:
             index = self._reindex()
         return index[2].get(name)
 
+    def find_builtin(self, name: str) -> Tool | None:
+        return self.builtins.get(name)
+
     def _reindex(self) -> tuple:
-        files = self.files
-        by_point: dict[str, list] = {}
-        by_name: dict[str, SchemeTool] = {}
-        for f in files:
-            for h in f.hooks:
+        # under the lock: a host registration made meanwhile must not be overwritten by an
+        # index built without it (the files check alone would not notice)
+        with self._lock:
+            files = self.files
+            by_point: dict[str, list] = {}
+            by_name: dict[str, Tool] = {}
+            for f in files:
+                for h in f.hooks:
+                    by_point.setdefault(h.point, []).append(h)
+                for t in f.tools:
+                    by_name.setdefault(t.name, t)
+            for h in self.host_hooks:
                 by_point.setdefault(h.point, []).append(h)
-            for t in f.tools:
+            for t in self.host_tools:
                 by_name.setdefault(t.name, t)
-        index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
-        self._index = index  # one assignment: readers see the old index or the new
-        return index
+            index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name,
+                     {p: hook_runs(hooks) for p, hooks in by_point.items()})
+            self._index = index  # one assignment: readers see the old index or the new
+            return index

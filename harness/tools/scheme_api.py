@@ -15,7 +15,7 @@ from pathlib import Path
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
 from harness.scheme.errors import error, wrong_type
 from harness.scheme.primitives import define, primitive
-from harness.tools.context import current_load, current_runtime, current_tier
+from harness.tools.context import current_load, current_runtime
 
 HOOKS, TOOLS, JSON, IO, DOCS = (
     "harness hooks", "harness tools-base", "harness json", "harness io", "harness docs")
@@ -117,16 +117,6 @@ def call_tool(name, args=NIL):
         arguments = {}
     if not isinstance(arguments, dict):
         raise wrong_type("call-tool", "an alist of arguments", args)
-    if current_tier() == "sandboxed":
-        # A sandboxed caller must not borrow the powers of a plugin (a process) or of an
-        # unsandboxed tool.
-        target = runtime.registry.find_tool(tool)
-        if target is None or target.env.tier != "sandboxed":
-            kind = "a plugin tool" if target is None and runtime.plugins.find_tool(tool) \
-                else ("an unsandboxed tool" if target is not None else "unknown")
-            if kind == "unknown":
-                raise error(f"call-tool: unknown tool {tool!r}")
-            raise error(f"call-tool: sandboxed code cannot call {tool} ({kind})")
     result = runtime.call_tool(tool, arguments)
     if result.error is not None:
         raise error(f"call-tool {tool}: {result.error}")
@@ -168,84 +158,115 @@ def json_stringify(value):
 
 
 # -- (harness io): unsandboxed tier only --------------------------------------------------------
-def _io_path(who: str, path) -> Path:
-    runtime = current_runtime()
+# vfs:/// paths go to the runtime's VFS as the System caller (every zone but the read-only
+# mounts); other paths are host paths, relative to the process's working directory. No
+# hook fires for any of them.
+
+def _io_target(who: str, path):
+    """(vfs, VFS path) for a ``vfs://`` path, else (None, host Path)."""
+    from harness.vfs.paths import SCHEME, VfsError, check_path
     text = _text(who, path)
-    if text.startswith("vfs://"):
-        if runtime is None:
-            raise error(f"{who}: vfs:// paths need a runtime home")
-        root = (Path(runtime.home) / "vfs").resolve()
-        rel = text[len("vfs://"):].lstrip("/")
-        target = (root / rel).resolve()
-        if target != root and root not in target.parents:
-            raise error(f"{who}: {text} leaves the virtual filesystem")
-        return target
-    return Path(text)
+    if not text.startswith(SCHEME):
+        return None, Path(text)
+    runtime = current_runtime()
+    if runtime is None:
+        raise error(f"{who}: vfs:// paths need a runtime home")
+    try:
+        return runtime.vfs, check_path(text[len(SCHEME):])
+    except VfsError as exc:
+        raise error(f"{who}: {exc}") from None
 
 
-def _file_error(who: str, path: Path, exc: OSError):
-    return error(f"{who}: {path}: {exc.strerror or exc}", String(str(path)), kind="file")
+def _io_failure(who: str, where, exc: Exception):
+    from harness.vfs.store import os_error_text
+    message = os_error_text(exc) if isinstance(exc, OSError) else str(exc)
+    return error(f"{who}: {where}: {message}", String(str(where)), kind="file")
 
 
 @primitive(IO)
 def io_read(path):
-    p = _io_path("io-read", path)
+    from harness.vfs.paths import VfsError
+    from harness.vfs.store import VfsNotFound
+    vfs, where = _io_target("io-read", path)
     try:
-        return String(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        if vfs is not None:
+            return String(vfs.read_text(where))
+        return String(where.read_text(encoding="utf-8", errors="replace"))
+    except (FileNotFoundError, VfsNotFound):
         return False
-    except OSError as exc:
-        raise _file_error("io-read", p, exc) from None
+    except (OSError, VfsError) as exc:
+        raise _io_failure("io-read", where, exc) from None
+
+
+def _io_store(who: str, path, content, append: bool) -> bool:
+    from harness.atomic_file import write_atomically
+    from harness.vfs.paths import VfsError
+    from harness.vfs.zones import SYSTEM
+    vfs, where = _io_target(who, path)
+    data = _text(who, content).encode("utf-8", errors="surrogatepass")
+    try:
+        if vfs is not None:
+            (vfs.append if append else vfs.write)(SYSTEM, where, data)
+        elif append:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            with where.open("ab") as f:
+                f.write(data)
+        else:
+            write_atomically(where, data)
+    except (OSError, VfsError) as exc:
+        raise _io_failure(who, where, exc) from None
+    return True
 
 
 @primitive(IO)
 def io_write(path, content):
-    p = _io_path("io-write", path)
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(_text("io-write", content), encoding="utf-8")
-    except OSError as exc:
-        raise _file_error("io-write", p, exc) from None
-    return True
+    return _io_store("io-write", path, content, append=False)
 
 
 @primitive(IO)
 def io_append(path, content):
-    p = _io_path("io-append", path)
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with p.open("a", encoding="utf-8") as f:
-            f.write(_text("io-append", content))
-    except OSError as exc:
-        raise _file_error("io-append", p, exc) from None
-    return True
+    return _io_store("io-append", path, content, append=True)
 
 
 @primitive(IO)
 def io_list(path):
-    p = _io_path("io-list", path)
+    from harness.vfs.paths import VfsError
+    vfs, where = _io_target("io-list", path)
     try:
-        return py_to_list([String(n) for n in sorted(x.name for x in p.iterdir())])
+        names = [e.name for e in vfs.list(where)] if vfs is not None else \
+            sorted((x.name for x in where.iterdir()), key=str.encode)
     except FileNotFoundError:
         return NIL
-    except OSError as exc:
-        raise _file_error("io-list", p, exc) from None
+    except (OSError, VfsError) as exc:
+        raise _io_failure("io-list", where, exc) from None
+    return py_to_list([String(n) for n in names])
 
 
 @primitive(IO, name="io-exists?")
 def io_exists(path):
-    return _io_path("io-exists?", path).exists()
+    from harness.vfs.paths import VfsError
+    vfs, where = _io_target("io-exists?", path)
+    try:
+        return vfs.exists(where) if vfs is not None else where.exists()
+    except VfsError as exc:
+        raise _io_failure("io-exists?", where, exc) from None
 
 
 @primitive(IO)
 def io_delete(path):
-    p = _io_path("io-delete", path)
+    """Delete a file (a VFS directory with everything in it); a missing path is an error."""
+    from harness.vfs.paths import VfsError
+    from harness.vfs.zones import SYSTEM
+    vfs, where = _io_target("io-delete", path)
     try:
-        p.unlink()
-    except FileNotFoundError:
-        return False
-    except OSError as exc:
-        raise _file_error("io-delete", p, exc) from None
+        if vfs is not None:
+            if not vfs.exists(where):
+                raise FileNotFoundError(2, "No such file or directory")
+            vfs.delete(SYSTEM, where)
+        else:
+            where.unlink()
+    except (OSError, VfsError) as exc:
+        raise _io_failure("io-delete", where, exc) from None
     return True
 
 

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import make_home
 
+# the claude-hook tests share claude_helpers with tests/handlers
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "handlers"))
+
 from harness.cli import main
 
 

@@ -1,4 +1,5 @@
-"""The hook catalogue: all 34 points of SPEC §2, in order, with usable samples."""
+"""The hook catalogue: all 34 points of SPEC §2, in order, then Claude Code's 31 events
+(SPEC §13), with usable samples."""
 
 import pytest
 
@@ -17,9 +18,19 @@ SPEC_ORDER = [
 ]
 
 
-def test_all_34_points_in_spec_order():
-    assert list(HOOK_POINTS) == SPEC_ORDER
-    assert len(HOOK_POINTS) == 34
+CLAUDE_ORDER = [
+    "SessionStart", "Setup", "InstructionsLoaded", "UserPromptSubmit", "UserPromptExpansion",
+    "MessageDisplay", "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse",
+    "PostToolUseFailure", "PostToolBatch", "Notification", "SubagentStart", "SubagentStop",
+    "TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle", "ConfigChange",
+    "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
+    "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "SessionEnd",
+]
+
+
+def test_all_34_points_in_spec_order_then_claude_codes_31_events():
+    assert list(HOOK_POINTS) == SPEC_ORDER + CLAUDE_ORDER
+    assert len(HOOK_POINTS) == 34 + 31
 
 
 @pytest.mark.parametrize("point", HOOK_POINTS.values(), ids=lambda p: p.name)
@@ -58,6 +69,8 @@ def test_hook_point_is_hashable_and_frozen():
 @pytest.mark.parametrize(("wrong", "suggested"), [
     ("pre_tools", "pre_tool"), ("pre-message", "pre_message"), ("onstart", "on_start"),
     ("PRE_SHELL_EXEC", "pre_shell_exec"), ("post_tool_batches", "post_tool_batch"),
+    ("PreToolUs", "PreToolUse"), ("pre_tool_use", "PreToolUse"), ("Precompact", "PreCompact"),
+    ("precompact", "pre_compact"), ("userpromptsubmit", "UserPromptSubmit"),
 ])
 def test_unknown_name_suggests_the_closest(wrong, suggested):
     with pytest.raises(UnknownHookError) as info:

@@ -8,7 +8,8 @@ GUARD = """\
 ;; blocks rm -rf
 (register-hook 'pre_tool
   (lambda (payload)
-    (let ((command (cdr (assoc "command" (cdr (assoc "arguments" payload))))))
+    (let ((command (cond ((assoc "command" (cdr (assoc "arguments" payload))) => cdr)
+                         (else ""))))
       (if (string-contains command "rm -rf")
           (list (cons "block" #t) (cons "message" "no rm -rf"))
           '()))))

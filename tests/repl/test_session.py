@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from repl_helpers import BROKEN, GUARD
 
 from harness.repl.session import ReplSession
@@ -77,8 +78,8 @@ def test_fire_without_payload_uses_the_sample(repl):
 
 
 def test_fire_reports_hook_errors_with_their_source(repl, home):
-    (home / "tools" / "guard.scm").write_text(GUARD.replace("(cdr (assoc \"command\"",
-                                                            "(car (assoc \"missing\""))
+    (home / "tools" / "guard.scm").write_text(GUARD.replace("(string-contains command",
+                                                            "(string-contains 42"))
     repl.execute(",reload")
     out = repl.execute(",fire pre_tool")
     assert "error    scm:tools/guard.scm:2: pre_tool hook failed:" in out
@@ -175,8 +176,13 @@ def test_quit_finishes_the_session(repl):
     assert repl.finished
 
 
-def test_a_session_without_a_home_directory(tmp_path):
-    runtime = Runtime(tmp_path / "missing")
-    session = ReplSession(runtime)
+def test_a_home_that_does_not_exist_is_an_error(tmp_path):
+    from harness.config import ConfigError
+    with pytest.raises(ConfigError, match="does not exist"):
+        Runtime(tmp_path / "missing")
+
+
+def test_a_session_over_an_empty_home(tmp_path):
+    session = ReplSession(Runtime(tmp_path))
     assert session.execute("(* 6 7)") == "42"
     assert "no hooks registered" in session.execute(",hooks")

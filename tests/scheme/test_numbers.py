@@ -906,3 +906,9 @@ def test_exact_complex_errors(scheme, src, message):
         assert scheme(src) == "#f"
     else:
         assert message in scheme.error(src)
+
+
+def test_a_polar_literal_with_an_infinite_angle_reads_as_nan():
+    # found by the reader fuzz: 0@1D400 has an angle of +inf.0, whose cos() raised
+    value = parse_number("0@1D400")
+    assert math.isnan(value.real) and math.isnan(value.imag)

@@ -4,6 +4,7 @@ taking the test process down)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -131,6 +132,9 @@ def _vm_size() -> int:
 
 def _child_setup(memory_mb: int) -> None:
     from harness.scheme import limits
+    # what pytest built up in the parent is not the child's: without this a deep recursion
+    # pays for collecting the whole inherited heap (more so after Hy was imported)
+    gc.freeze()
     limit = _vm_size() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # the deadline monitor thread did not survive the fork: give the child its own

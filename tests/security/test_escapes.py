@@ -168,12 +168,12 @@ ATTEMPTS: dict[str, tuple[str, str, object]] = {
     # -- the harness libraries ---------------------------------------------------------------
     "call-tool of an unsandboxed tool": (
         "(call-tool \"admin-write\" '())", "hook",
-        r"call-tool: sandboxed code cannot call admin-write \(an unsandboxed tool\)"),
+        r"call-tool admin-write: sandboxed code cannot call admin-write \(an unsandboxed tool\)"),
     "call-tool of a plugin tool": (
         "(call-tool \"plugin-write\" '())", "hook",
-        r"call-tool: sandboxed code cannot call plugin-write \(a plugin tool\)"),
+        r"call-tool plugin-write: sandboxed code cannot call plugin-write \(a plugin tool\)"),
     "call-tool of an unknown tool": ("(call-tool \"nope\" '())", "hook",
-                                     r"call-tool: unknown tool 'nope'"),
+                                     r"call-tool nope: unknown tool 'nope'"),
     "register-hook after the file loaded": (
         "(register-hook 'pre_tool (lambda (p) '()))", "hook",
         r"register-hook: hooks can only be registered while a tool file loads"),

@@ -55,7 +55,8 @@ def test_define_tool_clauses_in_any_order_and_several_per_file(tmp_path):
     assert add["parameters"]["properties"]["b"] == {"type": "integer", "default": 0}
     assert rt.tools()[1]["parameters"]["properties"]["mode"]["enum"] == ["a", "b"]
     assert rt.call_tool("add", {"a": 2, "b": 3}).output == "5"
-    assert rt.call_tool("listing", {"mode": "a"}).output == '(1 "two" three)'
+    # a non-string result reaches the host as JSON (SPEC §11)
+    assert rt.call_tool("listing", {"mode": "a"}).output == '[1,"two","three"]'
 
 
 def test_tool_output_is_captured_beside_the_value(tmp_path):
@@ -74,12 +75,36 @@ def test_tool_error_is_reported_with_position(tmp_path):
     """}))
     result = rt.call_tool("bad", {})
     assert re.search(r"bad\.scm:2:27: car: expected a pair, got \(\)", result.error)
-    assert result.output.startswith("error:")
+    assert result.output.startswith("Error: ")
 
 
 def test_unknown_tool(tmp_path):
     result = Runtime(home_with(tmp_path, {})).call_tool("nope")
     assert result.error == "unknown tool 'nope'"
+
+
+def test_unknown_tool_suggests_the_closest_name(tmp_path):
+    rt = Runtime(home_with(tmp_path, {"w.scm": '(define-tool word-count (execute car))'}))
+    assert rt.call_tool("word_count").error == ("unknown tool 'word_count'; did you mean "
+                                                "'word-count'?")
+
+
+def test_a_byte_order_mark_is_no_part_of_the_program(tmp_path):
+    home = home_with(tmp_path, {})
+    (home / "tools" / "bom.scm").write_bytes(
+        b"\xef\xbb\xbf(define-tool hi (execute (lambda (a) \"hi\")))")
+    rt = Runtime(home)
+    assert rt.load_errors == {}
+    assert rt.call_tool("hi").output == "hi"
+
+
+def test_a_file_that_is_not_utf8_is_a_load_error_with_its_place(tmp_path):
+    home = home_with(tmp_path, {})
+    (home / "tools" / "latin1.scm").write_bytes(b'(define x 1)\n(define s "caf\xe9")\n')
+    rt = Runtime(home)
+    assert rt.load_errors == {str(home / "tools" / "latin1.scm"): (
+        f"{home}/tools/latin1.scm:2:15: this file is not UTF-8 text (byte 0xe9 here); "
+        "save it as UTF-8")}
 
 
 def test_a_broken_file_is_reported_and_the_others_load(tmp_path):
@@ -134,7 +159,7 @@ def test_call_tool_runs_the_full_hook_stack(tmp_path):
     """}))
     assert rt.call_tool("inc", {"n": 1}).output == "42!"
     log = rt.call_tool("log").output
-    assert log.startswith('("pre_tool" "pre_tool_output" "post_tool_output" "post_tool"')
+    assert log.startswith('["pre_tool","pre_tool_output","post_tool_output","post_tool"')
     # call-tool from Scheme goes through the hooks of the called tool too
     assert rt.call_tool("via").output == "42!!"
 
@@ -158,10 +183,10 @@ def test_harness_helpers(tmp_path):
           (list (length (hook-points)) (hook-doc 'pre_tool)))))
     """}))
     out = rt.call_tool("ids").output
-    assert re.fullmatch(r'\("[0-9a-f]{8}" "\d{8}-\d{4}z"\)', out), out
+    assert re.fullmatch(r'\["[0-9a-f]{8}","\d{8}-\d{4}z"\]', out), out
     assert rt.call_tool("js").output == '{"b":[1,null,true],"a":{"x":1.5}}'
     docs = rt.call_tool("docs").output
-    assert docs.startswith("(34 ")
+    assert docs.startswith("[65,")  # 34 hook points and 31 Claude Code events
 
 
 def test_tein_json_alias_and_prelude_shadowing(tmp_path):
@@ -171,7 +196,7 @@ def test_tein_json_alias_and_prelude_shadowing(tmp_path):
         (define-tool t (description "d") (execute (lambda (a)
           (list (filter 1) (json-stringify (list (cons "k" 'null)))))))
     """}))
-    assert rt.call_tool("t").output == '((mine 1) "{\\"k\\":null}")'
+    assert rt.call_tool("t").output == '[["mine",1],"{\\"k\\":null}"]'
 
 
 def test_harness_io_needs_the_unsandboxed_tier(tmp_path):
@@ -191,9 +216,9 @@ def test_harness_io_needs_the_unsandboxed_tier(tmp_path):
     rt = Runtime(home_with(tmp_path, files, toml='[tools.tiers]\n"admin/" = "unsandboxed"\n'))
     err = next(v for k, v in rt.load_errors.items() if k.endswith("sandboxed.scm"))
     assert "(harness io) needs the unsandboxed tier" in err
-    assert rt.call_tool("save").output == '("hello world" ("a.txt") #t #f)'
+    assert rt.call_tool("save").output == '["hello world",["a.txt"],true,false]'
     assert (rt.home / "vfs" / "notes" / "a.txt").read_text() == "hello world"
-    assert "leaves the virtual filesystem" in rt.call_tool("escape").error
+    assert "VFS path cannot contain '.' or '..'" in rt.call_tool("escape").error
 
 
 def test_sandboxed_code_cannot_call_unsandboxed_or_plugin_tools(tmp_path):

@@ -29,7 +29,7 @@ _MODULES = (
     "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
 )
 # Python bindings of the harness libraries (they register like primitives).
-_HARNESS_MODULES = ("harness.tools.scheme_api",)
+_HARNESS_MODULES = ("harness.tools.scheme_api", "harness.tools.vfs_api")
 
 
 def library_name(spec: str) -> LibraryName:

@@ -1,0 +1,89 @@
+"""The builtin tool layer (SPEC §11): chibi's builtin tools, found after the home's tools
+and plugins, so a home may shadow any of them.
+
+Tools that Scheme can express on ``(harness vfs)`` / ``(harness io)`` are ``.scm`` files
+in the repository's top-level ``tools/`` folder (found the way ``scheme_lib/`` is); the
+ones that must touch the host (a process, the network, a model, a regex engine) are
+Python functions in this package. The layer is loaded once per process, on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from harness.tools.registry import PythonTool, Tool
+
+#: the repository's builtin .scm tools (beside scheme_lib/)
+BUILTIN_TOOLS_DIR = Path(__file__).resolve().parent.parent.parent / "tools"
+
+#: Python builtins, by module of this package
+_PYTHON_MODULES = ("shell", "search", "network", "messages", "agents", "evaluation")
+
+
+class BuiltinTools(Mapping):
+    """The builtin tools by name; loaded on first use (a process pays for them only when
+    a call or a listing needs one)."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, Tool] | None = None
+        self._lock = threading.Lock()
+        self.load_errors: dict[str, str] = {}
+
+    def _loaded(self) -> dict[str, Tool]:
+        tools = self._tools
+        if tools is None:
+            with self._lock:
+                if self._tools is None:
+                    self._tools = self._load()
+                tools = self._tools
+        return tools
+
+    def _load(self) -> dict[str, Tool]:
+        import importlib
+
+        from harness.tools.execution import Limits
+        from harness.tools.loader import ToolLoadError, load_tool_file
+        tools: dict[str, Tool] = {}
+        for path in sorted(BUILTIN_TOOLS_DIR.glob("*.scm")):
+            try:
+                registration = load_tool_file(path, "unsandboxed",
+                                              Limits(steps=None, seconds=None))
+            except ToolLoadError as exc:  # a broken install: say so, keep the rest
+                self.load_errors[str(path)] = exc.message
+                continue
+            for tool in registration.tools:
+                tools[tool.name] = tool
+        for module in _PYTHON_MODULES:
+            for tool in importlib.import_module(f"{__name__}.{module}").TOOLS:
+                tools[tool.name] = tool
+        return tools
+
+    def __getitem__(self, name: str) -> Tool:
+        return self._loaded()[name]
+
+    def get(self, name: str, default=None):
+        return self._loaded().get(name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+_shared = BuiltinTools()
+
+
+def builtin_tools() -> BuiltinTools:
+    """The process's builtin layer (one for every runtime: builtin files never change)."""
+    return _shared
+
+
+def python_tool(name: str, description: str, parameters: dict, category: str):
+    """Decorator: the function as a builtin PythonTool (``TOOLS`` of its module)."""
+    def make(fn) -> PythonTool:
+        return PythonTool(name, description, {"type": "object", **parameters}, fn,
+                          f"builtin:{name}", category)
+    return make

@@ -1,0 +1,152 @@
+"""A tool call's arguments, checked against the tool's JSON Schema before it runs (SPEC §11).
+
+One check for every kind of tool (Scheme, Python, plugin, builtin):
+
+* an integer (or number) parameter given as a numeric string (``"200"``) is read as that
+  number (chibi's tools pass line counts as strings);
+* a wrong-typed argument is an error that names it and the expected type:
+  ``argument 'lines' must be an integer, got a string ("ten")``;
+* a missing required argument is *not* an error before the call (chibi's files mark every
+  parameter required and handle absent ones): ``missing`` lists them, and the caller names
+  them only if the tool then fails.
+
+Schemas are compiled with fastjsonschema (pure Python, no dependencies, a compiled
+validator checks a small object in 1–2 µs) once per schema object. A schema that cannot
+be compiled is not enforced; ``schema_problem`` says why, so the call reports it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import fastjsonschema
+
+_INTEGER = re.compile(r"[+-]?\d+\Z")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+
+_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string",
+               "boolean": "a boolean", "array": "an array", "object": "an object",
+               "null": "null"}
+
+
+@dataclass(frozen=True)
+class ArgumentCheck:
+    """The arguments to call the tool with (numeric strings read as numbers), or the
+    ``error`` that stops the call; ``missing`` required names; ``schema_problem`` when the
+    schema itself is unusable (the arguments were then not checked)."""
+
+    arguments: dict
+    error: str | None = None
+    missing: tuple[str, ...] = ()
+    schema_problem: str | None = None
+
+
+class _Validators:
+    """Compiled validators by schema object (the schema is kept, so its id stays its own)."""
+
+    LIMIT = 1024
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[dict, object]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, schema: dict):
+        """The validator of ``schema`` (required names left out: see the module doc)."""
+        entry = self._by_id.get(id(schema))
+        if entry is not None and entry[0] is schema:
+            return entry[1]
+        body = {k: v for k, v in schema.items() if k != "required"}
+        try:
+            validator = fastjsonschema.compile(body, use_default=False)
+        except Exception as exc:  # noqa: BLE001 - any malformed schema: report, do not crash
+            validator = exc
+        with self._lock:
+            if len(self._by_id) >= self.LIMIT:
+                self._by_id.clear()  # schemas of reloaded files: rebuilt on demand
+            self._by_id[id(schema)] = (schema, validator)
+        return validator
+
+
+_validators = _Validators()
+
+
+def check_arguments(schema: object, arguments: dict) -> ArgumentCheck:
+    """Check ``arguments`` against the tool's ``schema`` (see the module doc)."""
+    if not isinstance(schema, dict) or not schema:
+        return ArgumentCheck(arguments)
+    properties = schema.get("properties")
+    if isinstance(properties, dict) and arguments:
+        arguments = _read_numbers(properties, arguments)
+    required = schema.get("required")
+    missing = tuple(name for name in required if isinstance(name, str)
+                    and name not in arguments) if isinstance(required, list) else ()
+    validator = _validators.get(schema)
+    if isinstance(validator, Exception):
+        return ArgumentCheck(arguments, missing=missing,
+                             schema_problem=f"its parameters schema is invalid ({validator}); "
+                                            "arguments were not checked")
+    try:
+        validator(arguments)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return ArgumentCheck(arguments, error=_message(exc), missing=missing)
+    except Exception as exc:  # noqa: BLE001 - a validator that fails is a schema problem
+        return ArgumentCheck(arguments, missing=missing,
+                             schema_problem=f"its parameters schema could not be checked "
+                                            f"({type(exc).__name__}: {exc})")
+    return ArgumentCheck(arguments, missing=missing)
+
+
+def _read_numbers(properties: dict, arguments: dict) -> dict:
+    """``arguments`` with numeric strings of integer/number parameters read as numbers."""
+    changed = None
+    for name, value in arguments.items():
+        if type(value) is not str:
+            continue
+        spec = properties.get(name)
+        kinds = spec.get("type") if isinstance(spec, dict) else None
+        kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds or ())
+        if "string" in kinds:
+            continue  # a string is allowed as it is
+        text = value.strip()
+        if "integer" in kinds and _INTEGER.match(text):
+            number: int | float = int(text)
+        elif "number" in kinds and _NUMBER.match(text):
+            number = int(text) if _INTEGER.match(text) else float(text)
+        else:
+            continue
+        if changed is None:
+            changed = dict(arguments)
+        changed[name] = number
+    return arguments if changed is None else changed
+
+
+def _message(exc: fastjsonschema.JsonSchemaValueException) -> str:
+    """``data.lines must be integer`` -> ``argument 'lines' must be an integer, got ...``."""
+    name = str(exc.name or "data")  # data.items[1]
+    where = name[len("data"):].lstrip(".") if name.startswith("data") else name
+    subject = f"argument '{where}'" if where else "the arguments"
+    if exc.rule == "type" and isinstance(exc.definition, dict):
+        expected = exc.definition.get("type")
+        kinds = [expected] if isinstance(expected, str) else list(expected or ())
+        wanted = " or ".join(_TYPE_NAMES.get(k, str(k)) for k in kinds)
+        return f"{subject} must be {wanted}, got {_describe(exc.value)}"
+    text = str(exc.message)
+    return subject + text[len(name):] if text.startswith(name) else f"{subject}: {text}"
+
+
+def _describe(value: object) -> str:
+    from harness.bridge import dumps
+    kind = ("null" if value is None else "a boolean" if isinstance(value, bool)
+            else "an integer" if isinstance(value, int) else "a number"
+            if isinstance(value, float) else "a string" if isinstance(value, str)
+            else "an array" if isinstance(value, list) else "an object"
+            if isinstance(value, dict) else type(value).__name__)
+    if value is None or isinstance(value, (dict, list)):
+        return kind
+    try:
+        shown = dumps(value).decode()
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return f"{kind} ({shown[:40]}{'...' if len(shown) > 40 else ''})"

@@ -1,0 +1,182 @@
+"""Running one tool of any kind: the one place where a tool is found, its arguments are
+checked and its result becomes the text a model sees.
+
+Kinds: a ``SchemeTool`` (a ``.scm`` file of the home or of the builtin layer), a
+``PythonTool`` (builtin, ``Runtime.register_tool``, ``@tool`` in a .py/.hy file) and a
+plugin tool (a subprocess). A name resolves in that order of layers: the home's files and
+the host's tools, then the home's plugins, then the builtins (so a home may shadow a
+builtin).
+
+Results (SPEC §11): a string as is; any other value with a JSON form as compact JSON (a
+Scheme alist is an object, a list an array, ``#t`` is ``true``); anything else in its
+written form (Scheme) or ``str`` (Python). A plugin's stdout is its result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.spelling import closest_name
+from harness.tools.arguments import check_arguments
+from harness.tools.registry import PythonTool, SchemeTool
+
+
+class ToolError(Exception):
+    """Raised by a Python tool for a failure it describes itself: the message is the whole
+    error text (no exception type in front), e.g. ``No such file or directory``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class ToolRun:
+    """What running a tool produced: ``output`` text, or ``error`` when it failed, plus
+    what it printed (Scheme tools) and ``problems`` worth reporting beside the result."""
+
+    output: str = ""
+    error: str | None = None
+    stdout: str = ""
+    stderr: str = ""
+    problems: tuple[str, ...] = ()
+
+
+def find_tool(runtime, name: str):
+    """The tool ``name`` resolves to: a SchemeTool or PythonTool of the home or the host,
+    else a plugin (harness.plugins.Plugin), else a builtin; None when nothing has it."""
+    registry = runtime.registry
+    tool = registry.find_tool(name)
+    if tool is not None:
+        return tool
+    plugin = runtime.plugins.find_tool(name)
+    if plugin is not None:
+        return plugin
+    return registry.find_builtin(name)
+
+
+def unknown_tool(runtime, name: str) -> str:
+    """The error for a tool ``name`` that nothing provides, with the closest known name."""
+    known = [tool.name for tool in runtime.registry.tools()]
+    known += [schema["name"] for schema in runtime.plugins.tools()]
+    known += list(runtime.registry.builtins)
+    close = closest_name(name, known)
+    return f"unknown tool {name!r}" + (f"; did you mean {close!r}?" if close else "")
+
+
+def tool_schema(tool, name: str) -> dict | None:
+    """The JSON Schema of the arguments of ``tool`` (found as ``name``), if it has one."""
+    if isinstance(tool, (SchemeTool, PythonTool)):
+        return tool.parameters
+    for schema in getattr(tool, "schemas", ()):
+        if schema.get("name") == name:
+            return schema.get("parameters")
+    return None
+
+
+def tool_category(tool, name: str) -> str:
+    """chibi's category of a tool (permission gate and hook routing): its declared one,
+    else ``synthesised`` for Scheme tools and ``plugin`` for everything else."""
+    category = getattr(tool, "category", None)
+    if category:
+        return category
+    for schema in getattr(tool, "schemas", ()):
+        if schema.get("name") == name and isinstance(schema.get("category"), str):
+            return schema["category"]
+    return "synthesised" if isinstance(tool, SchemeTool) else "plugin"
+
+
+def run_tool(runtime, tool, name: str, arguments: dict) -> ToolRun:
+    """Check ``arguments`` against the schema of ``tool`` and run it (see the module doc).
+    Never raises for what the tool does: a failure is in ``error``."""
+    check = check_arguments(tool_schema(tool, name), arguments)
+    problems = (f"tool {name}: {check.schema_problem}",) if check.schema_problem else ()
+    if check.error is not None:
+        return ToolRun(error=check.error, problems=problems)
+    if isinstance(tool, SchemeTool):
+        run = _run_scheme(runtime, tool, check.arguments)
+    elif isinstance(tool, PythonTool):
+        run = _run_python(runtime, tool, check.arguments)
+    else:
+        result = runtime.plugins.call_tool(name, check.arguments)
+        run = ToolRun(result.output, result.error)
+    if run.error is not None and check.missing:
+        names = ", ".join(f"'{m}'" for m in check.missing)
+        run.error += f" (missing required argument{'s' if len(check.missing) > 1 else ''}: " \
+                     f"{names})"
+    run.problems = problems
+    return run
+
+
+def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
+    from harness.bridge import json_to_scheme
+    from harness.tools.context import in_tier
+    from harness.tools.execution import call_scheme, describe_error
+    env = tool.env
+    with in_tier(env.tier):
+        call = call_scheme(tool.execute, (json_to_scheme(arguments),),
+                           runtime.limits_for(env.tier), env.budget_check != "steps")
+    if call.error is not None:
+        if runtime.registry.builtins.get(tool.name) is tool:
+            error = _plain_message(call.error)  # a builtin's error text is its whole message
+        else:
+            error = describe_error(call.error)
+        return ToolRun(error=error, stdout=call.stdout, stderr=call.stderr)
+    return ToolRun(scheme_result_text(call.value), stdout=call.stdout, stderr=call.stderr)
+
+
+def _plain_message(exc: BaseException) -> str:
+    from harness.scheme.interpreter import error_message
+    return error_message(exc)
+
+
+def _run_python(runtime, tool: PythonTool, arguments: dict) -> ToolRun:
+    """Run a Python tool on this thread under the unsandboxed tier's wall clock (see
+    harness.tools.python_calls). A crash of a tool from a file or the host is described
+    with the line it happened at; a builtin's ``ToolError`` is its whole message."""
+    from harness.tools.context import call_slot
+    from harness.tools.python_loader import describe_python_error
+    try:
+        value = call_slot().call(tool.fn, arguments, runtime.limits_for("unsandboxed").seconds)
+    except ToolError as exc:
+        return ToolRun(error=exc.message)
+    except BaseException as exc:  # a tool's crash is its result, never the host's
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        if tool.source.startswith("builtin:"):
+            return ToolRun(error=f"{type(exc).__name__}: {exc}")
+        return ToolRun(error=describe_python_error(exc, _source_file(tool.source)))
+    return ToolRun(python_result_text(value))
+
+
+def _source_file(source: str) -> str | None:
+    """The file of a ``py:PATH:LINE`` / ``hy:PATH:LINE`` source; None for the host's."""
+    kind, _, rest = source.partition(":")
+    return rest.rsplit(":", 1)[0] if kind in ("py", "hy") else None
+
+
+def scheme_result_text(value: object) -> str:
+    """A Scheme tool's value as result text (see the module doc)."""
+    from harness.bridge import NO_ANSWER, BridgeError, dumps, scheme_to_json
+    from harness.scheme.datatypes import String
+    from harness.scheme.printer import write_string
+    if isinstance(value, String):
+        return value.s
+    try:
+        data = scheme_to_json(value, where="tool result")
+    except BridgeError:
+        return write_string(value)
+    return dumps([] if data is NO_ANSWER else data).decode()
+
+
+def python_result_text(value: object) -> str:
+    """A Python tool's value as result text (see the module doc); None is empty text."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    from harness.bridge import dumps
+    try:
+        return dumps(value).decode()
+    except (TypeError, ValueError):
+        return str(value)

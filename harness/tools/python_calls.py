@@ -1,0 +1,187 @@
+"""Calling Python hook and tool functions for the host: on the caller's thread, under the
+tier's wall-clock limit.
+
+A call that overruns its deadline is stopped by raising ``PythonTimeout`` in its thread
+(``PyThreadState_SetAsyncExc``). Python delivers such an exception only between bytecodes,
+so a pure-Python loop stops within a tick of the deadline, while a ``time.sleep``, a
+blocking read or a long C call (a huge regex, ``sum(range(10**12))``) runs to its end
+first; the call is then reported as timed out and whatever it returned is dropped.
+Memory is not limited. Running on the caller's thread keeps a call as cheap as a plain
+function call (a thread hand-off would cost more than the whole dispatch).
+
+Per call the caller only writes its deadline into its thread's ``CallSlot.running`` (0.0:
+not running); one monitor thread looks at the running slots every tick (a tenth of the
+smallest limit seen, 5–250 ms) and goes idle when no call has run for a while. The
+hand-over is race-free: the monitor writes the deadline it fires for into ``fired`` before
+it looks at ``running`` again and injects under the slot's lock; the caller clears
+``running`` before it looks at ``fired`` and, when that is its own deadline, takes the
+lock and withdraws an exception not yet delivered, so a late one never surfaces in the
+host's code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable
+
+_monotonic = time.monotonic
+_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc  # (thread id, exception or NULL)
+
+IDLE_AFTER = 2.0  # seconds without a running call before the monitor sleeps until woken
+MAX_TICK = 0.25
+MIN_TICK = 0.005
+
+
+class PythonTimeout(BaseException):
+    """Raised inside a Python hook or tool that ran past its time limit. A BaseException,
+    so ``except Exception`` in the hook does not swallow it."""
+
+
+_TIMEOUT = ctypes.py_object(PythonTimeout)
+
+
+class CallSlot:
+    """One thread's running call, as the monitor sees it. Each thread has one, as
+    ``harness.tools.context.thread_context().calls``."""
+
+    __slots__ = ("__weakref__", "fired", "lock", "running", "thread_id")
+
+    def __init__(self) -> None:
+        """The slot of the calling thread (one per thread: ThreadContext.calls)."""
+        self.thread_id = threading.get_ident()
+        self.running = 0.0  # the deadline of the running call; 0.0: none
+        self.fired = 0.0  # the deadline the monitor last stopped a call for
+        self.lock = threading.Lock()
+        _monitor.slots.add(self)
+
+    def call(self, fn: Callable, arg: object, seconds: float | None) -> object:
+        """``fn(arg)`` stopped ``seconds`` after it started (None: no limit). Raises what
+        ``fn`` raises, or PythonTimeout when it overran (even if it then returned)."""
+        if seconds is None:
+            return fn(arg)
+        deadline = self.running = _monotonic() + seconds
+        # after running is set: a monitor going idle looks at the slots once more
+        if seconds < _monitor.wake_below:  # it sleeps, or ticks too slowly for this limit
+            _monitor.wake(seconds)
+        try:
+            value = fn(arg)
+        except BaseException as exc:  # noqa: BLE001 - re-raised (or its timeout)
+            self.running = 0.0
+            raise self._failure(exc, deadline, seconds) from None
+        # Until this loop is left, an exception the monitor injected before it saw the
+        # call end may still arrive (it is delivered at any call or jump): everything
+        # here stays inside the try, and one not delivered yet is taken back.
+        while True:
+            try:
+                self.running = 0.0
+                if self.fired != deadline:
+                    return value
+                self._withdraw()
+                break
+            except PythonTimeout:
+                continue
+        raise PythonTimeout(f"time limit of {seconds:g} s exceeded")
+
+    def _failure(self, exc: BaseException, deadline: float, seconds: float) -> BaseException:
+        """What a call that raised ``exc`` raises: ``exc``, or a PythonTimeout (with the
+        traceback of where it was stopped) when it overran."""
+        while True:
+            try:
+                if self.fired != deadline and type(exc) is not PythonTimeout:
+                    return exc
+                self._withdraw()
+                where = exc.__traceback__ if type(exc) is PythonTimeout else None
+                return PythonTimeout(f"time limit of {seconds:g} s exceeded"
+                                     ).with_traceback(where)
+            except PythonTimeout:
+                continue
+
+    def _withdraw(self) -> None:
+        """Take back an exception the monitor injected and Python has not delivered yet."""
+        with self.lock:  # the monitor injects under it: it has finished now
+            _set_async_exc(ctypes.c_ulong(self.thread_id), None)  # NULL: withdraw
+
+
+class _Monitor:
+    """The one thread that stops overrunning calls (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.slots: weakref.WeakSet[CallSlot] = weakref.WeakSet()
+        self.idle = True
+        self.smallest = MAX_TICK * 10  # the smallest limit seen: sets the tick
+        # a call with a limit below this wakes the monitor: any, while it sleeps
+        self.wake_below = float("inf")
+        self.quiet_since = 0.0  # when the monitor last saw a call running (or was woken)
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def tick(self) -> float:
+        return min(MAX_TICK, max(MIN_TICK, self.smallest / 10))
+
+    def wake(self, seconds: float) -> None:
+        with self._cond:
+            self.smallest = self.wake_below = min(self.smallest, seconds)
+            self.idle = False
+            self.quiet_since = _monotonic()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="harness-python-limits",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                self._cond.wait(None if self.idle else self.tick())
+                now = _monotonic()
+                if self._stop_overdue(now):
+                    self.quiet_since = now
+                elif now - self.quiet_since > IDLE_AFTER:
+                    # wake_below first, then one more look: a call that started meanwhile
+                    # either saw it and woke us, or is seen running here
+                    self.wake_below = float("inf")
+                    self.idle = True
+                    if self._stop_overdue(_monotonic()):
+                        self.idle = False
+                        self.wake_below = self.smallest
+
+    def _stop_overdue(self, now: float) -> bool:
+        """Stop the calls past their deadline; True if any call is running."""
+        busy = False
+        for slot in list(self.slots):
+            deadline = slot.running
+            if deadline:
+                busy = True
+                if now >= deadline:
+                    self._stop(slot, deadline)
+        return busy
+
+    @staticmethod
+    def _stop(slot: CallSlot, deadline: float) -> None:
+        slot.fired = deadline  # before looking at running again: see the module docstring
+        with slot.lock:
+            if slot.running == deadline:
+                _set_async_exc(ctypes.c_ulong(slot.thread_id), _TIMEOUT)
+
+
+_monitor = _Monitor()
+
+
+def _after_fork_in_child() -> None:
+    # Only the forking thread lives on in a child, and the monitor's thread and locks may
+    # have been caught mid-use: start afresh, keeping this thread's slot.
+    global _monitor
+    inherited, _monitor = _monitor, _Monitor()
+    me = threading.get_ident()
+    for slot in list(inherited.slots):
+        if slot.thread_id == me:
+            slot.lock = threading.Lock()
+            slot.running = 0.0
+            _monitor.slots.add(slot)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

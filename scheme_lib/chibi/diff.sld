@@ -1,0 +1,183 @@
+;; (chibi diff): longest common subsequences and line diffs, with chibi-scheme's API.
+;; Unlike upstream's write-diff, changes before the first and after the last common
+;; line are printed too (upstream drops them), so a diff always shows every change.
+(define-library (chibi diff)
+  (export lcs lcs-with-positions diff write-diff diff->string
+          write-edits edits->string edits->string/color
+          write-line-diffs write-line-diffs/color write-char-diffs write-char-diffs/color)
+  (import (scheme base) (scheme char))
+  (begin
+    ;; (lcs-with-positions a-list b-list [eq]) -> ((element a-index b-index) ...)
+    ;; Common head and tail are matched first; the middle by dynamic programming.
+    (define (lcs-with-positions a-ls b-ls . o)
+      (let* ((eq (if (pair? o) (car o) equal?))
+             (a (list->vector a-ls))
+             (b (list->vector b-ls))
+             (n (vector-length a))
+             (m (vector-length b)))
+        (let* ((head (let loop ((i 0))
+                       (if (and (< i n) (< i m) (eq (vector-ref a i) (vector-ref b i)))
+                           (loop (+ i 1))
+                           i)))
+               (tail (let loop ((k 0))
+                       (if (and (< (+ head k) n) (< (+ head k) m)
+                                (eq (vector-ref a (- n k 1)) (vector-ref b (- m k 1))))
+                           (loop (+ k 1))
+                           k)))
+               (rows (- n head tail))
+               (cols (- m head tail))
+               (width (+ cols 1))
+               ;; table[i][j]: the LCS length of a[head+i..] and b[head+j..] (middles)
+               (table (make-vector (* (+ rows 1) width) 0)))
+          (define (at i j) (vector-ref table (+ (* i width) j)))
+          (do ((i (- rows 1) (- i 1))) ((< i 0))
+            (do ((j (- cols 1) (- j 1))) ((< j 0))
+              (vector-set! table (+ (* i width) j)
+                           (if (eq (vector-ref a (+ head i)) (vector-ref b (+ head j)))
+                               (+ 1 (at (+ i 1) (+ j 1)))
+                               (max (at (+ i 1) j) (at i (+ j 1)))))))
+          (let ((middle
+                 (let walk ((i 0) (j 0) (out '()))
+                   (cond ((or (= i rows) (= j cols)) (reverse out))
+                         ((eq (vector-ref a (+ head i)) (vector-ref b (+ head j)))
+                          (walk (+ i 1) (+ j 1)
+                                (cons (list (vector-ref a (+ head i)) (+ head i) (+ head j))
+                                      out)))
+                         ((>= (at (+ i 1) j) (at i (+ j 1))) (walk (+ i 1) j out))
+                         (else (walk i (+ j 1) out))))))
+            (append
+             (let loop ((i 0) (out '()))
+               (if (= i head) (reverse out)
+                   (loop (+ i 1) (cons (list (vector-ref a i) i i) out))))
+             middle
+             (let loop ((k tail) (out '()))
+               (if (= k 0) (reverse out)
+                   (loop (- k 1) (cons (list (vector-ref a (- n k)) (- n k) (- m k))
+                                       out)))))))))
+
+    (define (lcs a b . o)
+      (map car (lcs-with-positions a b (if (pair? o) (car o) equal?))))
+
+    (define (source->list x reader)
+      (let ((port (cond ((input-port? x) x)
+                        ((string? x) (open-input-string x))
+                        (else (error "diff: don't know how to diff from:" x)))))
+        (let loop ((out '()))
+          (let ((item (reader port)))
+            (if (eof-object? item) (reverse out) (loop (cons item out)))))))
+
+    ;; (diff a b [reader eq]) -> (a-lines b-lines common), common as lcs-with-positions
+    (define (diff a b . o)
+      (let* ((reader (if (pair? o) (car o) read-line))
+             (eq (if (and (pair? o) (pair? (cdr o))) (cadr o) equal?))
+             (a-ls (source->list a reader))
+             (b-ls (source->list b reader)))
+        (list a-ls b-ls (lcs-with-positions a-ls b-ls eq))))
+
+    (define (write-line-diffs lines type out)
+      (for-each (lambda (line)
+                  (write-char (case type ((add) #\+) ((remove) #\-) ((same) #\space)
+                                (else (error "unknown diff type:" type)))
+                              out)
+                  (write-string line out)
+                  (newline out))
+                lines))
+
+    (define (color code text) (string-append "\x1b;[" code "m" text "\x1b;[0m"))
+
+    (define (write-line-diffs/color lines type out)
+      (for-each (lambda (line)
+                  (write-string (case type
+                                  ((add) (color "32" (string-append "+" line)))
+                                  ((remove) (color "31" (string-append "-" line)))
+                                  ((same) (string-append " " line))
+                                  (else (error "unknown diff type:" type)))
+                                out)
+                  (newline out))
+                lines))
+
+    (define (write-char-diffs chars type out)
+      (let ((text (list->string chars)))
+        (case type
+          ((add) (write-string (string-append " \xab;" text "\xbb; ") out))
+          ((remove) (write-string (string-append " \xbb;" text "\xab; ") out))
+          ((same) (write-string text out))
+          (else (error "unknown diff type:" type)))))
+
+    (define (write-char-diffs/color chars type out)
+      (let ((text (list->string chars)))
+        (case type
+          ((add) (write-string (color "32" text) out))
+          ((remove) (write-string (color "31" text) out))
+          ((same) (write-string text out))
+          (else (error "unknown diff type:" type)))))
+
+    (define (split-at* items k)
+      (let loop ((items items) (k k) (head '()))
+        (if (or (= k 0) (null? items))
+            (values (reverse head) items)
+            (loop (cdr items) (- k 1) (cons (car items) head)))))
+
+    ;; (write-diff diff [writer out]): before each common line the lines only in a
+    ;; (remove) and only in b (add), the common line itself (same); then what follows
+    ;; the last common line.
+    (define (write-diff d . o)
+      (let ((writer (if (pair? o) (car o) write-line-diffs))
+            (out (if (and (pair? o) (pair? (cdr o))) (cadr o) (current-output-port))))
+        (define (changes a-head b-head)
+          (if (pair? a-head) (writer a-head 'remove out))
+          (if (pair? b-head) (writer b-head 'add out)))
+        (let loop ((common (car (cddr d))) (a (car d)) (a-pos 0) (b (cadr d)) (b-pos 0))
+          (if (null? common)
+              (changes a b)
+              (let ((c (car common)))
+                (let-values (((a-head a-rest) (split-at* a (- (cadr c) a-pos)))
+                             ((b-head b-rest) (split-at* b (- (car (cddr c)) b-pos))))
+                  (changes a-head b-head)
+                  (writer (list (car c)) 'same out)
+                  (loop (cdr common) (cdr a-rest) (+ (cadr c) 1)
+                        (cdr b-rest) (+ (car (cddr c)) 1))))))))
+
+    (define (diff->string d . o)
+      (let ((out (open-output-string)))
+        (write-diff d (if (pair? o) (car o) write-line-diffs) out)
+        (get-output-string out)))
+
+    ;; (write-edits ls lcs [index writer out]): ls annotated against lcs (as
+    ;; lcs-with-positions gives it); index 1 (or 'remove) reads ls as a, 2 (or 'add) as b.
+    (define (write-edits ls common . o)
+      (let* ((index (if (pair? o) (car o) 1))
+             (index (cond ((memv index '(1 remove)) 1) ((memv index '(2 add)) 2)
+                          (else (error "write-edits: index must be 1 or 2:" index))))
+             (writer (if (and (pair? o) (pair? (cdr o))) (cadr o) write-line-diffs))
+             (out (if (and (pair? o) (pair? (cdr o)) (pair? (cddr o))) (car (cddr o))
+                      (current-output-port)))
+             (type (if (= index 1) 'remove 'add)))
+        (let loop ((ls ls) (common common) (i 0) (run-type #f) (run '()))
+          (define (flush) (if run-type (writer (reverse run) run-type out)))
+          (if (null? ls)
+              (flush)
+              (let ((this (if (and (pair? common) (= i (list-ref (car common) index)))
+                              'same type)))
+                (if (eq? this run-type)
+                    (loop (cdr ls) (if (eq? this 'same) (cdr common) common) (+ i 1)
+                          run-type (cons (car ls) run))
+                    (begin
+                      (flush)
+                      (loop (cdr ls) (if (eq? this 'same) (cdr common) common) (+ i 1)
+                            this (list (car ls))))))))))
+
+    (define (edits->string ls common . o)
+      (let* ((index (if (pair? o) (car o) 'add))
+             (writer (if (and (pair? o) (pair? (cdr o))) (cadr o)
+                         (if (and (pair? ls) (char? (car ls)))
+                             write-char-diffs write-line-diffs)))
+             (out (open-output-string)))
+        (write-edits ls common index writer out)
+        (get-output-string out)))
+
+    (define (edits->string/color ls common . o)
+      (let ((index (if (pair? o) (car o) 'add)))
+        (edits->string ls common index
+                       (if (and (pair? ls) (char? (car ls)))
+                           write-char-diffs/color write-line-diffs/color))))))

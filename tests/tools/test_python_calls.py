@@ -1,0 +1,95 @@
+"""Python hook and tool functions under a wall-clock limit: what is stopped, and that a
+stop never leaks into the host's code."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness.tools.context import call_slot
+from harness.tools.python_calls import PythonTimeout
+
+
+def spin(_):
+    while True:
+        pass
+
+
+def swallow_timeouts(_):
+    stopped = 0
+    while stopped < 3:
+        try:
+            while True:
+                pass
+        except BaseException:  # noqa: BLE001 - a hook that tries to survive its limit
+            stopped += 1
+    return "survived"
+
+
+def test_a_pure_python_loop_is_stopped_at_its_limit():
+    with pytest.raises(PythonTimeout, match="time limit of 0.1 s exceeded") as caught:
+        call_slot().call(spin, None, 0.1)
+    # the traceback still shows where the loop was
+    assert any(frame.name == "spin" for frame in _frames(caught.value))
+
+
+def test_a_function_that_swallows_the_stop_still_counts_as_timed_out():
+    with pytest.raises(PythonTimeout):
+        call_slot().call(swallow_timeouts, None, 0.1)
+
+
+def test_a_sleep_runs_to_its_end_and_is_then_reported():
+    start = time.monotonic()
+    with pytest.raises(PythonTimeout):
+        call_slot().call(lambda _: time.sleep(0.3), None, 0.05)
+    assert time.monotonic() - start >= 0.3
+
+
+def test_results_and_exceptions_pass_through_and_no_limit_means_none():
+    slot = call_slot()
+    assert slot.call(len, "abc", 1.0) == 3
+    with pytest.raises(ZeroDivisionError):
+        slot.call(lambda x: 1 / x, 0, 1.0)
+    assert slot.call(lambda x: x, "free", None) == "free"
+
+
+def test_calls_that_end_right_at_their_deadline_never_leak_a_stop_into_the_caller():
+    slot = call_slot()
+
+    def busy(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+        return "done"
+
+    outcomes = set()
+    for i in range(60):
+        try:
+            outcomes.add(slot.call(busy, 0.0095 + (i % 4) * 0.0003, 0.01))
+        except PythonTimeout:
+            outcomes.add("timeout")
+        sum(range(1000))  # host code after the call: a leaked stop would land here
+    time.sleep(0.05)
+    assert outcomes <= {"done", "timeout"}
+
+
+def _frames(exc: BaseException):
+    import traceback
+    return traceback.extract_tb(exc.__traceback__)
+
+
+def test_a_forked_child_gets_its_own_monitor():
+    import os
+    import signal
+    call_slot().call(len, "warm the monitor up", 1.0)
+    pid = os.fork()
+    if pid == 0:  # the child: stop a loop, then leave without returning into pytest
+        signal.alarm(10)  # a child that hangs dies, and the test fails
+        try:
+            call_slot().call(spin, None, 0.1)
+        except PythonTimeout:
+            os._exit(0)
+        os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

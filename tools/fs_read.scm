@@ -1,0 +1,60 @@
+;; Builtin tools, fs_read: the lines of a file in the VFS (vfs:///...) or on the host (a
+;; path relative to the project root). A host path outside the allowed paths passes the
+;; pre_file_read gate first (harness.tools.permissions).
+(import (harness vfs) (harness lines))
+
+(define path-doc "a vfs:/// URI, or a file path (relative to the project root)")
+
+(define (path-of args)
+  (let ((entry (assoc "path" args)))
+    (if (and entry (string? (cdr entry)))
+        (cdr entry)
+        (error "Must provide path"))))
+
+(define (file-lines args) (text-lines (vfs-read (path-of args))))
+
+(define (first-n items n)
+  (if (or (= n 0) (null? items)) '() (cons (car items) (first-n (cdr items) (- n 1)))))
+
+(define (last-n items n)
+  (let ((extra (- (length items) n)))
+    (if (> extra 0) (list-tail items extra) items)))
+
+(define-tool file_head
+  (description "Read the first lines of a file (default 50).")
+  (category "fs_read")
+  (summary-params '("path"))
+  (parameters `((path . ((type . "string") (description . ,path-doc)))
+                (lines . ((type . "integer") (description . "how many lines (default 50)")
+                          (default . 50) (required . #f)))))
+  (execute (lambda (args)
+    (lines->text (first-n (file-lines args) (arg-count args "lines" 50))))))
+
+(define-tool file_tail
+  (description "Read the last lines of a file (default 50).")
+  (category "fs_read")
+  (summary-params '("path"))
+  (parameters `((path . ((type . "string") (description . ,path-doc)))
+                (lines . ((type . "integer") (description . "how many lines (default 50)")
+                          (default . 50) (required . #f)))))
+  (execute (lambda (args)
+    (lines->text (last-n (file-lines args) (arg-count args "lines" 50))))))
+
+(define-tool file_lines
+  (description "Read lines start..end of a file (1-based, inclusive).")
+  (category "fs_read")
+  (summary-params '("path"))
+  (parameters `((path . ((type . "string") (description . ,path-doc)))
+                (start . ((type . "integer") (description . "first line (from 1)")))
+                (end . ((type . "integer") (description . "last line (inclusive)")))))
+  (execute (lambda (args)
+    (let ((start (arg-count args "start" #f))
+          (end (arg-count args "end" #f)))
+      (cond ((not start) (error "Missing 'start' parameter"))
+            ((not end) (error "Missing 'end' parameter"))
+            ((< start 1) (error "Line numbers are 1-indexed, start must be >= 1"))
+            ((< end start) (error "End line must be >= start line"))
+            (else
+             (let* ((lines (file-lines args))
+                    (from (min (- start 1) (length lines))))
+               (lines->text (first-n (list-tail lines from) (+ 1 (- end start)))))))))))
