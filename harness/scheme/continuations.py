@@ -38,7 +38,7 @@ from harness.scheme.primitives import lists
 from harness.scheme.sites import CALL, is_compiled, site_of
 
 
-class ContinuationInvoked(BaseException):
+class ContinuationInvoked(rt.ControlTransfer):
     """Unwinds the Python stack to the running ``call/cc`` of ``continuation``."""
 
     def __init__(self, continuation: Continuation, vals: tuple) -> None:
@@ -47,7 +47,7 @@ class ContinuationInvoked(BaseException):
         self.vals = vals
 
 
-class ContinuationReentered(Exception):
+class ContinuationReentered(rt.ControlTransfer):
     """Unwinds to the nearest prompt, which resumes ``continuation`` with ``vals``."""
 
     rewound = True  # the dynamic-wind after thunks have run already (runtime.wound)

@@ -22,6 +22,7 @@ from harness.scheme.datatypes import (
 from harness.scheme.errors import (
     DepthLimitExceeded,
     ErrorObject,
+    ResourceLimitExceeded,
     SchemeError,
     SizeLimitExceeded,
     error,
@@ -315,6 +316,19 @@ def set_winds(entry) -> None:
     _state.winds = entry
 
 
+class ControlTransfer(BaseException):
+    """A jump to a continuation (continuations.py) unwinding the Python stack."""
+
+
+def _after_a_limit(after) -> None:
+    """Run an after thunk while a resource limit unwinds: whether it returns, escapes
+    through a continuation or fails, the limit error goes on (another limit wins)."""
+    try:
+        after()
+    except (Exception, ControlTransfer):  # noqa: BLE001 - the limit error wins
+        return
+
+
 def dynamic_wind(before, thunk, after):
     before()
     entry = (before, after, winds())
@@ -330,7 +344,10 @@ def wound(entry, thunk):
         _state.winds = entry[2]
         # emergency-exit skips the after thunks; a re-entered continuation ran them already
         if not getattr(exc, "emergency", False) and not getattr(exc, "rewound", False):
-            entry[1]()
+            if isinstance(exc, ResourceLimitExceeded):
+                _after_a_limit(entry[1])
+            else:
+                entry[1]()
         raise
     _state.winds = entry[2]
     entry[1]()

@@ -158,6 +158,18 @@ def test_a_continuation_kept_from_inside_a_primitive_that_cannot_resume_it(schem
     assert "1:" in msg  # with the position of the call
 
 
+@pytest.mark.parametrize("after", ["(k 'escaped)", "(error \"in after\")", "(k2 'again)"])
+def test_an_after_thunk_cannot_cancel_a_limit_error(after):
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define k2 #f) (call/cc (lambda (c) (set! k2 c)))")
+    with Budget(steps=20_000, seconds=5), pytest.raises(StepLimitExceeded):
+        interp.eval_string(f"(call/cc (lambda (k) (dynamic-wind (lambda () #f) "
+                           f"(lambda () (let loop () (loop))) (lambda () {after}))))")
+
+
 def test_reentry_is_charged_to_the_step_budget():
     from harness.scheme.errors import StepLimitExceeded
     from harness.scheme.interpreter import Interpreter
