@@ -50,6 +50,13 @@ def resolve_home(home: str | os.PathLike | None = None) -> Path:
     return Path(home).expanduser().resolve()
 
 
+def _builtin_source(tool) -> str:
+    """``builtin:tools/fs_read.scm`` for a builtin written in Scheme, ``builtin:NAME``
+    for one in Python."""
+    file = getattr(tool, "file", None)
+    return f"builtin:tools/{Path(file).name}" if file else tool.source
+
+
 class Runtime:
     """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks."""
 
@@ -236,9 +243,17 @@ class Runtime:
                     out.append(dict(schema, source=plugin.source))
         if builtins:
             taken = {t["name"] for t in out}
-            out += [dict(t.schema(), source=t.source) for name, t in
+            out += [dict(t.schema(), source=_builtin_source(t)) for name, t in
                     self.registry.builtins.items() if name not in taken]
         return out
+
+    def shadowed_builtins(self) -> list[dict]:
+        """The home's tools (files and plugins) that take a builtin tool's name, as
+        ``{"source", "message"}``: a home may shadow a builtin, and is told so."""
+        builtins = self.registry.builtins
+        return [{"source": t["source"],
+                 "message": f"tool {t['name']} shadows the builtin tool of the same name"}
+                for t in self.tools() if t["name"] in builtins]
 
     def hooks(self) -> list[dict]:
         """Every registration: {"hook", "source"} in dispatch order per hook point."""

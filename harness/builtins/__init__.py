@@ -19,7 +19,7 @@ from harness.tools.registry import PythonTool, Tool
 BUILTIN_TOOLS_DIR = Path(__file__).resolve().parent.parent.parent / "tools"
 
 #: Python builtins, by module of this package
-_PYTHON_MODULES = ("shell",)
+_PYTHON_MODULES = ("shell", "search", "network", "messages", "agents", "evaluation")
 
 
 class BuiltinTools(Mapping):

@@ -50,6 +50,8 @@ def register(sub) -> None:
 
     tools = sub.add_parser("tools", help="list the registered tools")
     tools.add_argument("--json", action="store_true", help="print the schemas as JSON")
+    tools.add_argument("--builtins", action="store_true",
+                       help="also list the builtin tools the home does not shadow")
     _home_option(tools)
     tools.set_defaults(run=_tools)
 
@@ -135,6 +137,8 @@ def report_load_problems(rt) -> None:
         print(f"harness: load error: {message}", file=sys.stderr)
     for entry in rt.plugins.problems:
         print(f"harness: {entry['source']}: {entry['message']}", file=sys.stderr)
+    for entry in rt.shadowed_builtins():
+        print(f"harness: {entry['source']}: {entry['message']}", file=sys.stderr)
 
 
 def _approve(hook: str, payload: dict) -> bool:
@@ -200,7 +204,7 @@ def _call(args) -> int:
 @_usage_errors
 def _tools(args) -> int:
     rt = open_runtime(args)
-    tools = rt.tools()
+    tools = rt.tools(builtins=args.builtins)
     rt.close()
     if args.json:
         print(to_json(tools))
@@ -210,6 +214,8 @@ def _tools(args) -> int:
         print(table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
     else:
         print(f"no tools in {rt.home}")
+    if not args.builtins and not args.json:
+        print(f"(and {len(rt.registry.builtins)} builtin tools: harness tools --builtins)")
     return 0
 
 

@@ -29,6 +29,10 @@ def gate(call, category: str, arguments: dict) -> str | None:
     """Fire the permission hook of ``category`` for this call, if it has one; return the
     denial text, or None when the call may go on."""
     name = call.name
+    if name == "summarize_content":  # a flow tool that reads a file or fetches a URL
+        source = arguments.get("source")
+        if isinstance(source, str) and not _is_url(source):
+            return gate(call, "fs_read", {"path": source})
     path = arguments.get("path")
     if category == "fs_read":
         if not isinstance(path, str) or is_vfs_uri(path):

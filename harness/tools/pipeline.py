@@ -20,6 +20,7 @@ Every hook failure of every dispatch the call made is in ``ToolResult.errors``.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from harness.tools.context import thread_context, tool_call_scope, using_runtime
@@ -75,6 +76,18 @@ class _Call:
                           **fields)
 
 
+_active = threading.local()  # the innermost call of this thread (for fire_in_call)
+
+
+def fire_in_call(runtime, hook: str, payload: dict) -> dict:
+    """Fire ``hook`` from inside a running tool (send_message, spawn_agent): its errors
+    join the call's ``errors``. Returns the outcome."""
+    call = getattr(_active, "call", None)
+    if call is None or call.runtime is not runtime:
+        return runtime.fire(hook, payload)["outcome"]
+    return call.fire(hook, payload)
+
+
 def call_tool(runtime, name: str, arguments: dict | None = None,
               context: str | None = None) -> ToolResult:
     """Run the tool ``name`` through the pipeline (see the module doc) as ``context``
@@ -83,8 +96,13 @@ def call_tool(runtime, name: str, arguments: dict | None = None,
         context = thread_context().calling_context
     call = _Call(runtime, name, context)
     runtime.contexts_seen.add(context)
-    with using_runtime(runtime), tool_call_scope(context):
-        return _pipeline(call, dict(arguments or {}))
+    outer = getattr(_active, "call", None)
+    _active.call = call
+    try:
+        with using_runtime(runtime), tool_call_scope(context):
+            return _pipeline(call, dict(arguments or {}))
+    finally:
+        _active.call = outer
 
 
 def _pipeline(call: _Call, original: dict) -> ToolResult:

@@ -1,0 +1,55 @@
+"""scheme_eval: Scheme typed by the model, in one persistent sandboxed environment per
+context (reference §5.9). ``%context-name%`` and ``call-tool`` work; ``(harness io)`` does
+not (the sandbox). The result text is three lines: ``result: <written value or error:
+message>``, ``stdout: ...``, ``stderr: ...`` (``(empty)`` for nothing).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+from harness.builtins import python_tool
+from harness.tools.context import current_runtime, in_tier, thread_context
+
+_sessions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # runtime -> {ctx: env}
+_lock = threading.Lock()
+
+
+def _environment(runtime, context: str):
+    from harness.scheme.interpreter import make_environment
+    from harness.tools.context import current_context_name
+    from harness.tools.loader import TOOL_PRELUDE
+    with _lock:
+        envs = _sessions.setdefault(runtime, {})
+        env = envs.get(context)
+        if env is None:
+            env = envs[context] = make_environment("sandboxed", "steps", imports=TOOL_PRELUDE,
+                                                   name=f"scheme_eval:{context}")
+            env.dynamic["%context-name%"] = current_context_name
+        return env
+
+
+@python_tool("scheme_eval", "Evaluate Scheme code in this context's persistent sandboxed "
+             "session; returns the value and what it printed.", {
+                 "properties": {"code": {"type": "string", "description": "Scheme code"}},
+                 "required": ["code"]}, "eval")
+def scheme_eval(arguments: dict) -> str:
+    from harness.scheme.interpreter import error_message, run_source
+    from harness.scheme.printer import write_string
+    from harness.tools.execution import call_scheme
+    code = arguments.get("code")
+    if not isinstance(code, str) or not code.strip():
+        return ""
+    runtime = current_runtime()
+    env = _environment(runtime, thread_context().calling_context)
+    with in_tier("sandboxed"):
+        call = call_scheme(lambda: run_source(env, code, "scheme_eval"), (),
+                           runtime.limits_for("sandboxed"), watch_deadline=False)
+    value = f"error: {error_message(call.error)}" if call.error is not None \
+        else write_string(call.value)
+    return (f"result: {value}\nstdout: {call.stdout or '(empty)'}\n"
+            f"stderr: {call.stderr or '(empty)'}")
+
+
+TOOLS = (scheme_eval,)
