@@ -19,7 +19,7 @@ _lock = threading.Lock()
 def _environment(runtime, context: str):
     from harness.scheme.interpreter import make_environment
     from harness.tools.context import current_context_name
-    from harness.tools.loader import TOOL_PRELUDE
+    from harness.tools.scheme_loader import TOOL_PRELUDE
     with _lock:
         envs = _sessions.setdefault(runtime, {})
         env = envs.get(context)
