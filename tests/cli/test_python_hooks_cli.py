@@ -4,14 +4,11 @@ and serve with hot reload of the .hy file (a broken edit keeps the last good ver
 from __future__ import annotations
 
 import json
-import queue
-import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import HARNESS_COMMAND, run_harness
+from cli_helpers import run_harness, start_serve
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "python_hooks"
 FORCE_PUSH = json.dumps({"tool_name": "shell_exec",
@@ -58,12 +55,7 @@ def test_check_reports_python_files_and_their_tier(py_home):
 
 def test_serve_hot_reloads_a_hy_guard_and_keeps_the_last_good_one(py_home):
     guard = py_home / "tools" / "py" / "no_force.hy"
-    proc = subprocess.Popen([*HARNESS_COMMAND, "serve", "--home", str(py_home)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout],
-                     daemon=True).start()
+    proc, lines = start_serve(py_home)
     ids = iter(range(1, 100))
 
     def ask(method: str, params) -> dict:
