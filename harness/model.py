@@ -30,8 +30,6 @@ with a message fit for a user.
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -107,6 +105,8 @@ class Endpoint:
     timeout: float = 60.0
 
     def __call__(self, request: ModelRequest) -> ModelReply:
+        import urllib.error  # only a runtime that asks a model pays for urllib's import
+        import urllib.request
         body: dict = {"model": request.model or self.model, "messages": request.messages}
         if request.temperature is not None:
             body["temperature"] = request.temperature

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from harness.cli import claude_command, demo, scheme_commands, test_command
 
+def build_parser():
+    """The parser of every subcommand (each module registers its own)."""
+    import argparse
 
-def build_parser() -> argparse.ArgumentParser:
+    from harness.cli import claude_command, demo, scheme_commands, test_command
     parser = argparse.ArgumentParser(
         prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -28,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: no parser for the rest
+    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
+        from harness.cli import claude_command
         return claude_command.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -68,6 +68,9 @@ def register(sub) -> None:
     check.set_defaults(run=_check)
 
     serve = sub.add_parser("serve", help="JSON-RPC 2.0 over stdin/stdout, one message a line")
+    serve.add_argument("--socket", default=None, metavar="PATH",
+                       help="serve on a Unix socket instead (any number of clients, e.g. "
+                            "harness claude-hook --socket PATH) until SIGTERM")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
     _home_option(serve)
@@ -272,5 +275,9 @@ def _tier_in_home(path: Path, tools_dir: Path, config) -> str:
 
 @_usage_errors
 def _serve(args) -> int:
+    runtime = open_runtime(args, _approve if args.allow else None)
+    if args.socket is not None:
+        from harness.cli.serve_socket import serve_socket
+        return serve_socket(runtime, args.socket)
     from harness.cli.serve import serve_stdio
-    return serve_stdio(open_runtime(args, _approve if args.allow else None))
+    return serve_stdio(runtime)

@@ -6,6 +6,9 @@ Methods (params by name or by position):
 - ``call``  ``{"tool", "args", "context"}`` -> ``{"tool", "output", "error", "blocked",
   "stdout", "stderr", "errors", "context"}`` (``errors``: every hook failure of the call)
 - ``tools`` -> the tool schemas with their sources; ``hooks`` -> ``[{"hook", "source"}]``
+- ``claude_hook`` ``{"event", "cwd", "env"}`` -> ``{"exit_code", "stdout", "stderr"}``: one
+  Claude Code hook event (its stdin text or object) answered as ``harness claude-hook``
+  answers it, its handlers run in the caller's directory and environment
 
 Errors: -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid
 params, -32603 internal error, and ``UNKNOWN_HOOK`` (1001) for a name that is not a hook
@@ -103,7 +106,8 @@ class RpcServer:
         self._out = out
         self._write_lock = threading.Lock()  # notifications arrive from the watcher thread
         self._methods: dict[str, Callable[[object], object]] = {
-            "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks}
+            "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks,
+            "claude_hook": self._claude_hook}
 
     # -- methods ---------------------------------------------------------------------------
     def _fire(self, params: object) -> dict:
@@ -134,6 +138,20 @@ class RpcServer:
     def _hooks(self, params: object) -> list:
         _params(params, (), 0)
         return self.runtime.hooks()
+
+    def _claude_hook(self, params: object) -> dict:
+        """One Claude Code hook event answered as ``harness claude-hook`` would, its
+        handlers run with the caller's ``env`` and ``cwd``."""
+        from harness.claude_hook import answer_event
+        from harness.handlers import Invocation, using_invocation
+        event, cwd, env = _params(params, ("event", "cwd", "env"), 1)
+        if not isinstance(event, str):
+            event = dumps(_object(event, "event"))
+        if env is not None and not (isinstance(env, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+            raise RpcError(INVALID_PARAMS, "Invalid params: env must map names to strings")
+        with using_invocation(Invocation(env, None if cwd is None else _string(cwd, "cwd"))):
+            return answer_event(self.runtime, event).to_json()
 
     # -- protocol ----------------------------------------------------------------------------
     def handle_line(self, line: bytes) -> dict | list | None:

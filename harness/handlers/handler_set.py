@@ -28,7 +28,6 @@ from harness.handlers.command import command_spec
 from harness.handlers.http import call_http
 from harness.handlers.invocation import Invocation, current_invocation
 from harness.handlers.matcher import matched_value
-from harness.handlers.mcp import McpServers, substitute
 from harness.handlers.model_handlers import AskModel, ask_agent, ask_prompt
 from harness.handlers.output import (
     Interpreted,
@@ -112,7 +111,7 @@ class HandlerSet:
                  ask_model: AskModel | None = None) -> None:
         self.home = Path(home)
         self.ask_model = ask_model
-        self.mcp = McpServers()
+        self._mcp_servers = None  # harness.handlers.mcp.McpServers, made on first use
         self.pool = AsyncPool()
         self._lock = threading.RLock()
         self._loaded: dict[str, LoadedSource] = {}
@@ -327,7 +326,17 @@ class HandlerSet:
         return self._result(handler, call.point, interpreted, time.monotonic() - start,
                             warnings)
 
+    @property
+    def mcp(self):
+        """The MCP servers of mcp_tool handlers (asyncio is imported on first use)."""
+        with self._lock:
+            if self._mcp_servers is None:
+                from harness.handlers.mcp import McpServers
+                self._mcp_servers = McpServers()
+            return self._mcp_servers
+
     def _mcp(self, handler: Handler, call: _Call, timeout: float) -> Interpreted:
+        from harness.handlers.mcp import substitute
         name = handler.options["server"]
         spec = self._table.mcp_servers.get(name)
         if spec is None:
@@ -362,7 +371,8 @@ class HandlerSet:
 
     def close(self) -> None:
         """Stop the MCP servers and the threads (running async handlers finish alone)."""
-        self.mcp.close()
+        if self._mcp_servers is not None:
+            self._mcp_servers.close()
         self.pool.close()
         with self._lock:
             threads, self._threads = self._threads, None

@@ -15,10 +15,9 @@ a timeout is a non-blocking error. A status code alone never blocks.
 from __future__ import annotations
 
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from harness.handlers.spec import Handler
 
@@ -39,14 +38,18 @@ class HttpReply:
     warnings: tuple[str, ...] = ()
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused "
-                                                         "(http handlers do not follow "
-                                                         "redirects)", headers, fp)
+@cache
+def _opener():
+    """urllib's opener without redirects (urllib is imported on the first HTTP call)."""
+    import urllib.error
+    import urllib.request
 
-
-_OPENER = urllib.request.build_opener(_NoRedirects)
+    class NoRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused "
+                                                             "(http handlers do not follow "
+                                                             "redirects)", headers, fp)
+    return urllib.request.build_opener(NoRedirects)
 
 
 def expand_variables(text: str, env: Mapping[str, str], allowed: Collection[str],
@@ -66,6 +69,8 @@ def expand_variables(text: str, env: Mapping[str, str], allowed: Collection[str]
 def call_http(handler: Handler, body: bytes, timeout: float, env: Mapping[str, str],
               allowed_vars: Collection[str], url_allowed) -> HttpReply:
     """POST `body` for `handler`; `url_allowed(url)` is the URL allowlist."""
+    import urllib.error
+    import urllib.request
     warnings: list[str] = []
     options = handler.options
     url = expand_variables(options["url"], env, allowed_vars, warnings, "url")
@@ -78,7 +83,7 @@ def call_http(handler: Handler, body: bytes, timeout: float, env: Mapping[str, s
         headers[name] = expand_variables(text, env, allowed_vars, warnings, f"header {name}")
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
+        with _opener().open(request, timeout=timeout) as response:
             raw = response.read(MAX_BODY + 1)
             status = response.status
     except urllib.error.HTTPError as exc:

@@ -76,8 +76,9 @@ class _Connection:
         self.spec = spec
         self.queue: asyncio.Queue = asyncio.Queue()
         self.failure: str | None = None
-        # closed with the connection object; the SDK needs a real file for the server
-        self.errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        # the server's stderr (the SDK needs a real file); closed with this object
+        self.errlog = tempfile.TemporaryFile(  # noqa: SIM115
+            "w+", encoding="utf-8", errors="replace")
         self.task = asyncio.get_running_loop().create_task(self._serve())
 
     @property

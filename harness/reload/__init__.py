@@ -3,10 +3,12 @@
 Three steps, each on its own thread:
 
 - **observe** (``observe.py``, the watchdog observer thread): directories are watched, never
-  single files — HOME (for ``harness.toml`` and for ``tools/`` or ``plugins/`` appearing or
-  going away), HOME/tools/ (recursive) and HOME/plugins/. An event only becomes a pending
-  key (``("file", path)``, ``("tree", dir)``, ``("plugins", dir)``, ``("config", path)``);
-  both ends of a move count, so a rename into ``X.scm`` touches X and a rename away too.
+  single files — HOME (for ``harness.toml``, ``hooks.toml`` and for ``tools/`` or
+  ``plugins/`` appearing or going away), HOME/tools/ (recursive), HOME/plugins/ and the
+  folders of the Claude Code settings files that declare handlers. An event only becomes a
+  pending key (``("file", path)``, ``("tree", dir)``, ``("plugins", dir)``,
+  ``("config", path)``, ``("handlers", path)``); both ends of a move count, so a rename
+  into ``X.scm`` touches X and a rename away too.
   Where inotify is unavailable or its limits are hit, it falls back to polling.
 - **debounce** (``debounce.py``): a key waits until no event touched it for DEBOUNCE seconds
   (at most MAX_DELAY after its first event), so the several events of one editor save make
@@ -15,8 +17,9 @@ Three steps, each on its own thread:
 - **apply** (``apply.py``, the worker thread): looks at the file system *now*, not at the
   events, and makes the runtime agree: a tool file that exists is loaded (unless its content
   is unchanged), one that is gone is unloaded; a directory is re-synchronised as a whole; a
-  plugins change re-reads the plugins; a ``harness.toml`` change re-reads the config and
-  reloads the tool files whose tier changed. ``Runtime.load_file`` swaps a file's
+  plugins change re-reads the plugins; a handlers' source is read again; a ``harness.toml``
+  change re-reads the config, reloads the tool files whose tier changed and, when
+  ``[hooks]`` changed, the handler sources it names. ``Runtime.load_file`` swaps a file's
   registrations in one step and keeps the last good version when the new one fails.
 
 ``watcher.py`` ties them together: ``Watcher(runtime)`` with ``start()``, ``stop()``,

@@ -3,8 +3,9 @@
 Every report is logged (logger ``harness.reload``) and sent to listeners as a
 JSON-serialisable dict ``{"event", "path", "error", "tools", "hooks"}``, where ``event`` is
 ``reloaded``, ``unloaded``, ``failed`` (the last good version stays live), ``plugins``,
-``config`` or ``polling``, and ``tools`` / ``hooks`` are the tool names and hook points live
-for that path (or for all plugins) after the event.
+``config``, ``handlers`` (a declared handlers' source was read again; ``error`` when it does
+not parse and its last good version stays live) or ``polling``, and ``tools`` / ``hooks``
+are the tool names and hook points live for that path (or for all plugins) after the event.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class Reloader:
         """Apply one key; a failure is reported, never raised."""
         try:
             {"config": self.reload_config, "plugins": self.reload_plugins,
-             "tree": self.resync_tree, "file": self.reload_file}[kind](path)
+             "tree": self.resync_tree, "file": self.reload_file,
+             "handlers": self.reload_handlers}[kind](path)
         except Exception as exc:  # the worker must outlive any bug
             log.exception("hot reload of %s failed", path)
             self.report("failed", path, error=f"{type(exc).__name__}: {exc}")
@@ -94,6 +96,15 @@ class Reloader:
                     tools=[schema["name"] for schema in plugins.tools()],
                     hooks=sorted({point for p in plugins.plugins for point in p.hooks}))
 
+    def reload_handlers(self, path: str) -> None:
+        """Read a declared handlers' source again (a file that does not parse keeps its last
+        good version)."""
+        handlers = self.runtime.handlers
+        error = handlers.reload(path)
+        points = sorted({h.point for hs in handlers.table.by_point.values() for h in hs
+                         if h.file == path})
+        self.report("handlers", path, error=error, hooks=points)
+
     def reload_config(self, path: str) -> None:
         """Re-read harness.toml; reload the tool files whose tier changed (limits apply per
         call already). A malformed file keeps the old configuration."""
@@ -105,7 +116,11 @@ class Reloader:
         runtime = self.runtime
         if config == runtime.config:
             return
+        hooks_changed = config.hooks != runtime.config.hooks
         runtime.config = config
+        if hooks_changed:  # other settings files, project directory: read and watch them
+            runtime.handlers.configure(config.hooks)
+            self.sync_watches()
         runtime.plugins.hook_timeout = config.hook_timeout
         runtime.plugins.tool_timeout = config.tool_timeout
         runtime.plugins.cache.timeout = config.schema_timeout

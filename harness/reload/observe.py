@@ -37,7 +37,7 @@ WATCHED_EVENTS = [FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMov
                   DirMovedEvent]
 _MARKER = ".harness-reload-marker-"  # flush()'s marker files (dot files: never loaded)
 
-Key = tuple[str, str]  # ("file" | "tree" | "plugins" | "config", path)
+Key = tuple[str, str]  # ("file" | "tree" | "plugins" | "config" | "handlers", path)
 
 
 class _EventRouter(FileSystemEventHandler):
@@ -62,15 +62,19 @@ class _EventRouter(FileSystemEventHandler):
 
 
 class HomeObserver:
-    """Watches HOME (not recursive), HOME/tools/ and the plugins directory (recursive) and
-    calls ``on_key(key, delay)`` for each event that matters. ``on_polling(message)`` is
-    called once if inotify fails and polling takes over."""
+    """Watches HOME (not recursive), HOME/tools/ and the plugins directory (recursive), and
+    the directories of the declared handlers' source files (``handler_files()``: hooks.toml
+    and Claude Code settings files, which may live anywhere), and calls
+    ``on_key(key, delay)`` for each event that matters. ``on_polling(message)`` is called
+    once if inotify fails and polling takes over."""
 
     def __init__(self, home: str, tools_dir: str, plugins_dir: str,
                  on_key: Callable[[Key, float], None],
-                 on_polling: Callable[[str], None]) -> None:
+                 on_polling: Callable[[str], None],
+                 handler_files: Callable[[], list[str]] = list) -> None:
         self.home, self.tools_dir, self.plugins_dir = home, tools_dir, plugins_dir
         self.config_file = os.path.join(home, "harness.toml")
+        self.handler_files = handler_files
         self.on_key, self.on_polling = on_key, on_polling
         self.polling = False
         self._observer = None
@@ -126,6 +130,8 @@ class HomeObserver:
         """What an event on ``path`` asks for, or None when it does not matter."""
         if path == self.config_file:
             return ("config", path)
+        if not is_directory and path in self.handler_files():
+            return ("handlers", path)
         if path == self.tools_dir:
             return ("tree", path)
         if path == self.plugins_dir:
@@ -190,6 +196,9 @@ class HomeObserver:
         # elsewhere) is watched afresh: inotify keeps following the moved-away one. A symlinked
         # directory is watched where it leads (inotify would watch the link itself).
         wanted = [(self.home, False), (self.tools_dir, True), (self.plugins_dir, True)]
+        wanted += [(folder, False) for folder in sorted({os.path.dirname(f) for f in
+                                                         self.handler_files()})
+                   if folder not in (self.home, self.tools_dir, self.plugins_dir)]
         wanted = [(path, recursive) for path, recursive in wanted if os.path.isdir(path)]
         inodes = {path: _inode(path) for path, _ in wanted}
         for path, (watch, inode, _real) in list(self._watches.items()):

@@ -14,7 +14,8 @@ from harness.reload.observe import HomeObserver
 if TYPE_CHECKING:
     from harness.runtime import Runtime
 
-_APPLY_ORDER = {"config": 0, "plugins": 1, "tree": 2, "file": 3}  # tiers before tool files
+# tiers before tool files; [hooks] before the handler sources it names
+_APPLY_ORDER = {"config": 0, "handlers": 1, "plugins": 2, "tree": 3, "file": 4}
 
 
 class Watcher:
@@ -28,7 +29,8 @@ class Watcher:
         self.pending = PendingKeys()
         self.observer = HomeObserver(self.home, self.tools_dir,
                                      str(runtime.plugins.plugins_dir),
-                                     on_key=self.pending.add, on_polling=self._polling)
+                                     on_key=self.pending.add, on_polling=self._polling,
+                                     handler_files=runtime.handlers.source_paths)
         self.reloader = Reloader(runtime, sync_watches=self.observer.sync)
         self._worker = threading.Thread(target=self._run, name="harness-reload", daemon=True)
 
