@@ -41,6 +41,11 @@ model = "gpt-4o-mini"
 api_key_env = "OPENAI_API_KEY"
 timeout = 60.0
 ```
+
+A value of the wrong kind is an error (ConfigError). A table or key harness does not know
+is a warning with the closest known name (``Config.warnings``): the settings it meant are
+not applied, so the CLI reports it and ``harness check`` fails on it. A feature that adds
+settings adds them to ``KNOWN_SETTINGS``.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from pathlib import Path
 
 from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
+from harness.spelling import closest_name
 from harness.tools.execution import Limits
 
 TIERS = ("sandboxed", "unsandboxed")
@@ -62,8 +68,38 @@ _DEFAULT_LIMITS = {
 }
 
 
+#: any key is allowed in this table (its entries are checked where they are read)
+ANY_KEYS = "any keys"
+_LIMIT_KEYS = {"steps": None, "seconds": None, "max_output": None, "memory_mb": None}
+#: every table and key of harness.toml: a key maps to None (a value), to a dict (a table
+#: of known names) or to ANY_KEYS
+KNOWN_SETTINGS: dict = {
+    "tools": {"tiers": ANY_KEYS, "project_root": None, "allowed_paths": None,
+              "output_cache_threshold": None},
+    "limits": {tier: _LIMIT_KEYS for tier in TIERS},
+    "plugins": {"hook_timeout": None, "tool_timeout": None, "schema_timeout": None,
+                "concurrent_observers": None},
+    "failure": ANY_KEYS,
+    "model": {"url": None, "model": None, "api_key_env": None, "timeout": None},
+    "hooks": {"claude_settings": None, "managed_settings": None, "project_dir": None,
+              "async_limit": None},
+}
+
+
 class ConfigError(ValueError):
-    """harness.toml is malformed; the message names the file and the problem."""
+    """The home cannot be used: it does not exist, or its harness.toml is malformed. The
+    message names the path and the problem."""
+
+
+class HomeNotFoundError(ConfigError):
+    """The home directory does not exist (or is not a directory): an error, never an empty
+    runtime that allows everything."""
+
+    def __init__(self, home: Path) -> None:
+        what = "is not a directory" if home.exists() else "does not exist"
+        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
+                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        self.home = home
 
 
 @dataclass(frozen=True)
@@ -95,6 +131,8 @@ class Config:
     allowed_paths: list[str] = field(default_factory=list)
     output_cache_threshold: int | None = 4000
     hooks: HooksConfig = field(default_factory=HooksConfig)
+    #: tables and keys harness does not know, each with the closest known name
+    warnings: list[str] = field(default_factory=list)
 
     def failure_override(self, source: str, tools_dir: str) -> str | None:
         """The configured failure policy ("open"/"closed") for a hook source, if any.
@@ -140,6 +178,7 @@ def load_config(path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
     _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
     if not isinstance(tiers, dict):
@@ -149,14 +188,16 @@ def load_config(path: Path) -> Config:
             raise ConfigError(f"{path}: [tools.tiers] {prefix!r} = {tier!r}: tier must be one "
                               f"of {', '.join(TIERS)}")
         config.tiers[prefix] = tier
-    for tier, table in data.get("limits", {}).items():
-        if tier not in TIERS or not isinstance(table, dict):
-            raise ConfigError(f"{path}: [limits.{tier}]: expected [limits.sandboxed] or "
-                              "[limits.unsandboxed]")
+    limits = data.get("limits", {})
+    if not isinstance(limits, dict):
+        raise ConfigError(f"{path}: limits must be tables: [limits.sandboxed], "
+                          "[limits.unsandboxed]")
+    for tier, table in limits.items():
+        if tier not in TIERS:
+            continue  # an unknown tier is a warning (above)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: limits.{tier} must be a table: [limits.{tier}]")
         base = config.limits[tier]
-        unknown = set(table) - {"steps", "seconds", "max_output", "memory_mb"}
-        if unknown:
-            raise ConfigError(f"{path}: [limits.{tier}]: unknown keys {sorted(unknown)}")
         config.limits[tier] = Limits(
             steps=_number(path, f"limits.{tier}.steps", table.get("steps", base.steps), int),
             seconds=_number(path, f"limits.{tier}.seconds", table.get("seconds", base.seconds),
@@ -175,6 +216,8 @@ def load_config(path: Path) -> Config:
                               "prefix, values \"open\" or \"closed\"")
         config.failure[source] = policy
     plugins = data.get("plugins", {})
+    if not isinstance(plugins, dict):
+        raise ConfigError(f"{path}: plugins must be a table: [plugins]")
     for key in ("hook_timeout", "tool_timeout", "schema_timeout"):
         if key in plugins:
             setattr(config, key, _number(path, f"plugins.{key}", plugins[key], float))
@@ -192,10 +235,6 @@ def _tools_table(path: Path, table, config: Config) -> None:
     """[tools]: project_root (a path), allowed_paths (paths), output_cache_threshold."""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tools] must be a table")
-    unknown = set(table) - {"tiers", "project_root", "allowed_paths", "output_cache_threshold"}
-    if unknown:
-        raise ConfigError(f"{path}: [tools]: unknown keys {sorted(unknown)} (expected "
-                          "project_root, allowed_paths, output_cache_threshold, [tools.tiers])")
     root = table.get("project_root")
     if root is not None and not isinstance(root, str):
         raise ConfigError(f"{path}: [tools] project_root must be a path")
@@ -215,10 +254,6 @@ def _hooks(path: Path, table) -> HooksConfig:
     keys = ("claude_settings", "managed_settings", "project_dir", "async_limit")
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [hooks] must be a table with {', '.join(keys)}")
-    unknown = set(table) - set(keys)
-    if unknown:
-        raise ConfigError(f"{path}: [hooks]: unknown keys {sorted(unknown)} (expected "
-                          f"{', '.join(keys)})")
     settings = table.get("claude_settings", [])
     if isinstance(settings, str):
         settings = [settings]
@@ -239,10 +274,6 @@ def _endpoint(path: Path, table) -> Endpoint:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [model] must be a table with url, model, api_key_env, "
                           "timeout")
-    unknown = set(table) - {"url", "model", "api_key_env", "timeout"}
-    if unknown:
-        raise ConfigError(f"{path}: [model]: unknown keys {sorted(unknown)} (expected url, "
-                          "model, api_key_env, timeout)")
     url = table.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ConfigError(f"{path}: [model] url must be an http:// or https:// URL")
@@ -251,6 +282,60 @@ def _endpoint(path: Path, table) -> Endpoint:
             raise ConfigError(f"{path}: [model] {key} must be a string")
     timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
     return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
+
+
+def unknown_settings(data: dict, known: dict = KNOWN_SETTINGS, prefix: str = "") -> list[str]:
+    """A warning for each table or key of ``data`` (parsed TOML) that ``known`` does not
+    list, with the closest known name (in another table when that is where it belongs)."""
+    warnings = []
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key in known:
+            inner = known[key]
+            if isinstance(inner, dict) and isinstance(value, dict):
+                warnings.extend(unknown_settings(value, inner, f"{name}."))
+            continue
+        close = closest_name(key, known)
+        if isinstance(value, dict):
+            written = _header(name, value)
+            hint = f"; did you mean [{prefix}{close}{written[len(name):]}]?" if close else ""
+            warnings.append(f"unknown table [{written}] is ignored{hint}")
+            continue
+        where = f" in [{prefix[:-1]}]" if prefix else " at the top level"
+        if close:
+            hint = f"; did you mean {close}?"
+        else:
+            elsewhere = _closest_key_anywhere(key)
+            hint = f"; did you mean {elsewhere[1]} in [{elsewhere[0]}]?" if elsewhere else ""
+        warnings.append(f"unknown key {key}{where} is ignored{hint}")
+    return warnings
+
+
+def _header(name: str, table: dict) -> str:
+    """The header the user most likely wrote for ``table``: ``limit.sandboxed`` for
+    ``[limit.sandboxed]`` (a table holding only one table)."""
+    while len(table) == 1:
+        (key, value), = table.items()
+        if not isinstance(value, dict):
+            break
+        name, table = f"{name}.{key}", value
+    return name
+
+
+def _closest_key_anywhere(key: str) -> tuple[str, str] | None:
+    """(table, known key) closest to ``key`` over every table of KNOWN_SETTINGS."""
+    places: dict[str, str] = {}
+
+    def collect(table: dict, prefix: str) -> None:
+        for name, inner in table.items():
+            if isinstance(inner, dict):
+                collect(inner, f"{prefix}{name}.")
+            elif inner is None and prefix:
+                places.setdefault(name, prefix[:-1])
+
+    collect(KNOWN_SETTINGS, "")
+    close = closest_name(key, places)
+    return (places[close], close) if close else None
 
 
 def _concurrency(path: Path, value, default: int) -> int:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Self
 
 from harness.builtins import builtin_tools
-from harness.config import Config, load_config
+from harness.config import Config, HomeNotFoundError, load_config
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.model import Model, ModelReply, ModelRequest, ask
@@ -37,7 +37,7 @@ from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.python_calls import route_print_output
-from harness.tools.registry import PythonHook, PythonTool, Registry
+from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
 from harness.tools.tool_schema import parameters_from_python
 from harness.vfs.store import Vfs
 
@@ -59,15 +59,22 @@ def _builtin_source(tool) -> str:
 
 
 class Runtime:
-    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks."""
+    """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks.
+
+    Raises HomeNotFoundError when the home is not a directory and ConfigError when its
+    harness.toml is malformed (``config`` given: used instead of reading harness.toml)."""
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
-                 load_plugins: bool = True, model: Model | None = None) -> None:
+                 load_plugins: bool = True, model: Model | None = None,
+                 config: Config | None = None) -> None:
         self.home = resolve_home(home)
+        if not self.home.is_dir():
+            raise HomeNotFoundError(self.home)
         self.tools_dir = self.home / "tools"
         self.plugins_dir = self.home / "plugins"
-        self.config: Config = load_config(self.home / "harness.toml")
+        self.config: Config = (config if config is not None
+                               else load_config(self.home / "harness.toml"))
         #: the host's model (harness.model); None falls back to [model] in harness.toml
         self.host_model = model
         self.registry = Registry()
@@ -180,6 +187,17 @@ class Runtime:
         with self._load_lock:
             self.load_errors.pop(str(path), None)
             return self.registry.remove(str(path))
+
+    def load_failures(self) -> list[dict]:
+        """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each
+        plugin that did not load and each tool file whose last load failed
+        (``last_good_runs``: an earlier version of it is still running)."""
+        out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
+        running = {f.path for f in self.registry.files}
+        out += [{"source": file_source(path), "message": message,
+                 "last_good_runs": path in running}
+                for path, message in sorted(self.load_errors.items())]
+        return out
 
     # -- firing and calling ------------------------------------------------------------------
     def fire(self, hook: str, payload: dict | None = None) -> dict:

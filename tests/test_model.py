@@ -115,12 +115,14 @@ def test_model_table_in_harness_toml(tmp_path):
     toml.write_text('[model]\nurl = "http://h:1/v1"\nmodel = "m"\ntimeout = 3\n')
     assert load_config(toml).model == Endpoint("http://h:1/v1", "m", None, 3.0)
     for text, message in [('[model]\nurl = "ftp://x"\n', "url must be an http"),
-                          ('[model]\nurl = "http://x"\nmodle = "m"\n', "unknown keys"),
                           ('[model]\nurl = "http://x"\nmodel = 3\n', "model must be a string"),
                           ('model = "x"\n', "must be a table")]:
         toml.write_text(text)
         with pytest.raises(ConfigError, match=message):
             load_config(toml)
+    toml.write_text('[model]\nurl = "http://x"\nmodle = "m"\n')  # a warning, as elsewhere
+    assert load_config(toml).warnings == [
+        f"{toml}: unknown key modle in [model] is ignored; did you mean model?"]
 
 
 def test_runtime_asks_the_host_model_before_the_configured_endpoint(tmp_path, chat):

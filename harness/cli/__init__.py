@@ -7,22 +7,24 @@ import sys
 
 def build_parser():
     """The parser of every subcommand (each module registers its own)."""
-    import argparse
-
-    from harness.cli import claude_command, demo, scheme_commands, test_command
-    parser = argparse.ArgumentParser(
+    from harness.cli import (
+        check_command,
+        claude_command,
+        demo,
+        hook_commands,
+        scheme_commands,
+        test_command,
+    )
+    from harness.cli.parser import HarnessParser
+    parser = HarnessParser(
         prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
     sub = parser.add_subparsers(dest="command", required=True)
     scheme_commands.register(sub)
     demo.register(sub)
     test_command.register(sub)
+    hook_commands.register(sub)
+    check_command.register(sub)
     claude_command.register(sub)
-    try:
-        from harness.cli import hook_commands
-    except ImportError:  # the hook runtime commands land with the hook runtime
-        pass
-    else:
-        hook_commands.register(sub)
     return parser
 
 

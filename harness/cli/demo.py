@@ -20,6 +20,9 @@ SCHEME_EXAMPLES = EXAMPLES / "scheme_hooks"
 
 #: the Scheme examples that import (harness io), so they go in the unsandboxed tier
 UNSANDBOXED_EXAMPLES = ("context_logger.scm", "logger.scm")
+#: plugins whose Scheme twin defines the same tool: one home must not define a tool twice
+#: (harness check warns), so they go in as NAME.disabled, there to look at but not loaded
+TWIN_TOOL_PLUGINS = ("greet",)
 
 _SHOWN = 72  # characters of a value shown on one line
 
@@ -50,11 +53,13 @@ def _demo(args) -> int:
 
 def build_demo_home(home: Path) -> Path:
     """Fill ``home`` with copies of every example plugin and Scheme hook file, and a
-    harness.toml that puts the files using (harness io) in the unsandboxed tier."""
+    harness.toml that puts the files using (harness io) in the unsandboxed tier. A plugin
+    whose Scheme twin defines the same tool is copied disabled."""
     (home / "plugins").mkdir(parents=True, exist_ok=True)
     (home / "tools").mkdir(exist_ok=True)
     for plugin in sorted(PLUGIN_EXAMPLES.iterdir()):
-        shutil.copy2(plugin, home / "plugins" / plugin.name)  # copy2 keeps the exec bit
+        name = plugin.name + (".disabled" if plugin.name in TWIN_TOOL_PLUGINS else "")
+        shutil.copy2(plugin, home / "plugins" / name)  # copy2 keeps the exec bit
     for scm in sorted(SCHEME_EXAMPLES.glob("*.scm")):
         shutil.copy2(scm, home / "tools" / scm.name)
     tiers = "".join(f'"{name}" = "unsandboxed"\n' for name in UNSANDBOXED_EXAMPLES)
@@ -110,7 +115,8 @@ def run_hook_session(home: Path) -> int:
     rt.plugins.env["CONTEXT_LOG_FILE"] = str(home / "context_log.txt")
     scm_files = [p.name for p in rt.tool_files()]
     print(f"home: {len(rt.plugins.plugins)} plugins, {len(scm_files)} Scheme files "
-          f"({', '.join(UNSANDBOXED_EXAMPLES)} unsandboxed)")
+          f"({', '.join(UNSANDBOXED_EXAMPLES)} unsandboxed; the plugin twin of greet.scm is "
+          "plugins/greet.disabled: one tool name, one definition)")
     problems = [f"{p['source']}: {p['message']}" for p in rt.plugins.problems]
     problems += rt.load_errors.values()
     for message in problems:
@@ -153,7 +159,7 @@ def _show_tool_call(rt, short) -> None:
     result = rt.call_tool("greet", {"name": "Ada"})
     tool = rt.registry.find_tool("greet")
     source = short(f"scm:{tool.file}") if tool is not None else "plugin:greet"
-    print(f"   {source:<30} runs greet (a Scheme tool comes before a plugin of the same name)")
+    print(f"   {source:<30} runs greet")
     shown = result.error or result.output.strip()
     print(f"   => {_short(shown)}  (pre_tool -> greet -> pre_tool_output -> post_tool_output "
           "-> post_tool)")

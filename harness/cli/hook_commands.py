@@ -1,7 +1,8 @@
-"""``harness fire|call|tools|hooks|check|serve``: the hook runtime from the command line.
+"""``harness fire|call|tools|hooks|sample|serve``: the hook runtime from the command line.
 
-Exit status: 0 on success, 1 when a tool call or a checked file failed, 2 for a usage
-error (unknown hook point, malformed JSON, bad ``harness.toml``).
+Exit status (``exit_status``): 0 on success, 1 for bad input (unknown hook point, malformed
+JSON, a home that does not exist, a bad ``harness.toml``) or a failed tool call, and 2 when
+what ``fire`` dispatched blocks or denies.
 """
 
 from __future__ import annotations
@@ -14,25 +15,25 @@ from pathlib import Path
 import orjson
 
 from harness.bridge import dumps
+from harness.cli.exit_status import BLOCKED, FAILED, OK
 from harness.repl.render import table
-
-USAGE_ERROR = 2
 
 
 class UsageError(Exception):
-    """A problem with what the user typed; reported on stderr with exit status 2."""
+    """A problem with what the user typed; reported on stderr with exit status 1."""
 
 
 def register(sub) -> None:
     fire = sub.add_parser("fire", help="fire a hook point and print the dispatch result")
     fire.add_argument("hook", help="hook point name, e.g. pre_tool")
     fire.add_argument("payload", nargs="?", default=None,
-                      help="payload as a JSON object, or - to read it from stdin")
+                      help="payload as a JSON object, or - to read it from stdin "
+                           "(default: the hook point's sample, see harness sample)")
     fire.add_argument("--allow", action="store_true",
                       help="approve permission requests (stands in for a host handler)")
     fire.add_argument("--trace", action="store_true", help="include who ran and how long")
     fire.add_argument("--compact", action="store_true", help="print JSON on one line")
-    _home_option(fire)
+    home_option(fire)
     fire.set_defaults(run=_fire)
 
     call = sub.add_parser("call", help="run a tool through the full hook stack")
@@ -45,27 +46,26 @@ def register(sub) -> None:
                            "/home/NAME and the tool cache (default: default)")
     call.add_argument("--allow", action="store_true",
                       help="approve permission requests (stands in for a host handler)")
-    _home_option(call)
+    home_option(call)
     call.set_defaults(run=_call)
 
     tools = sub.add_parser("tools", help="list the registered tools")
     tools.add_argument("--json", action="store_true", help="print the schemas as JSON")
     tools.add_argument("--builtins", action="store_true",
                        help="also list the builtin tools the home does not shadow")
-    _home_option(tools)
+    home_option(tools)
     tools.set_defaults(run=_tools)
 
     hooks = sub.add_parser("hooks", help="list the registered hooks in dispatch order")
     hooks.add_argument("--json", action="store_true", help="print the list as JSON")
-    _home_option(hooks)
+    hooks.add_argument("--all", action="store_true",
+                       help="list every hook point (the catalogue), not what is registered")
+    home_option(hooks)
     hooks.set_defaults(run=_hooks)
 
-    check = sub.add_parser("check", help="load tool files in their tiers and report them")
-    check.add_argument("files", nargs="+", metavar="FILE", help=".scm tool files")
-    check.add_argument("--tier", choices=("sandboxed", "unsandboxed"), default=None,
-                       help="load in this tier (default: from the home's harness.toml)")
-    _home_option(check)
-    check.set_defaults(run=_check)
+    sample = sub.add_parser("sample", help="print a hook point's sample payload as JSON")
+    sample.add_argument("hook", help="hook point name, e.g. pre_tool")
+    sample.set_defaults(run=_sample)
 
     serve = sub.add_parser("serve", help="JSON-RPC 2.0 over stdin/stdout, one message a line")
     serve.add_argument("--socket", default=None, metavar="PATH",
@@ -73,26 +73,28 @@ def register(sub) -> None:
                             "harness claude-hook --socket PATH) until SIGTERM")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
-    _home_option(serve)
+    home_option(serve)
     serve.set_defaults(run=_serve)
 
 
-def _home_option(parser) -> None:
+def home_option(parser) -> None:
+    """Add ``--home DIR`` to a subcommand's parser."""
     parser.add_argument("--home", default=None, metavar="DIR",
                         help="harness home (default: $HARNESS_HOME, else ~/.harness)")
 
 
 # -- shared helpers -----------------------------------------------------------------------
 
-def _usage_errors(fn):
-    """Turn UsageError and a malformed harness.toml into a message and exit status 2."""
+def usage_errors(fn):
+    """Turn UsageError, a missing home and a malformed harness.toml into a message and exit
+    status 1."""
     def run(args) -> int:
         from harness.config import ConfigError
         try:
             return fn(args)
         except (UsageError, ConfigError) as exc:
             print(f"harness {args.command}: {exc}", file=sys.stderr)
-            return USAGE_ERROR
+            return FAILED
     return run
 
 
@@ -135,7 +137,10 @@ def open_runtime(args, permission_handler=None):
 
 
 def report_load_problems(rt) -> None:
-    """Print the tool files that failed to load and the plugin problems on stderr."""
+    """Print what harness.toml has that harness does not know, the tool files that failed
+    to load and the plugin problems on stderr."""
+    for warning in rt.config.warnings:
+        print(f"harness: warning: {warning}", file=sys.stderr)
     for message in rt.load_errors.values():
         print(f"harness: load error: {message}", file=sys.stderr)
     for entry in rt.plugins.problems:
@@ -156,24 +161,36 @@ def _short_source(source: str, home: Path) -> str:
 
 # -- commands ------------------------------------------------------------------------------
 
-@_usage_errors
-def _fire(args) -> int:
+def hook_point_named(name: str):
+    """The hook point ``name``; a UsageError names the closest valid one."""
     from harness.hooks.catalogue import UnknownHookError, hook_point
     try:
-        hook_point(args.hook)
+        return hook_point(name)
     except UnknownHookError as exc:
         raise UsageError(str(exc)) from None
-    payload = _json_argument(args.payload, "the payload")
+
+
+@usage_errors
+def _fire(args) -> int:
+    from harness.hooks.outcome import blocks_or_denies
+    point = hook_point_named(args.hook)
+    if args.payload is None:
+        print(f"harness fire: no payload given: using the sample payload of {point.name} "
+              f"(harness sample {point.name} prints it)", file=sys.stderr)
+        payload = point.sample_payload()
+    else:
+        payload = _json_argument(args.payload, "the payload")
     rt = open_runtime(args, _approve if args.allow else None)
     try:
         rt.dispatcher.trace_enabled = args.trace
-        print(to_json(rt.fire(args.hook, payload), args.compact))
+        result = rt.fire(point.name, payload)
     finally:
         rt.close()
-    return 0
+    print(to_json(result, args.compact))
+    return BLOCKED if blocks_or_denies(result["outcome"]) else OK
 
 
-@_usage_errors
+@usage_errors
 def _call(args) -> int:
     from harness.vfs.paths import context_name_problem
     arguments = _json_argument(args.args, "the tool arguments")
@@ -187,7 +204,7 @@ def _call(args) -> int:
         rt.close()
     if args.json:
         print(to_json(asdict(result)))
-        return 1 if result.error is not None or result.blocked else 0
+        return FAILED if result.error is not None or result.blocked else OK
     # the tool's own display output is diagnostics; stdout carries only the result
     captured = result.stdout + result.stderr
     if captured:
@@ -196,15 +213,15 @@ def _call(args) -> int:
         print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
     if result.blocked:
         print(f"harness call: {args.tool}: blocked: {result.output}", file=sys.stderr)
-        return 1
+        return FAILED
     if result.error is not None:
         print(f"harness call: {args.tool}: {result.error}", file=sys.stderr)
-        return 1
+        return FAILED
     sys.stdout.write(result.output if result.output.endswith("\n") else result.output + "\n")
-    return 0
+    return OK
 
 
-@_usage_errors
+@usage_errors
 def _tools(args) -> int:
     rt = open_runtime(args)
     tools = rt.tools(builtins=args.builtins)
@@ -219,11 +236,13 @@ def _tools(args) -> int:
         print(f"no tools in {rt.home}")
     if not args.builtins and not args.json:
         print(f"(and {len(rt.registry.builtins)} builtin tools: harness tools --builtins)")
-    return 0
+    return OK
 
 
-@_usage_errors
+@usage_errors
 def _hooks(args) -> int:
+    if args.all:
+        return _catalogue(args.json)
     rt = open_runtime(args)
     hooks = rt.hooks()
     rt.close()
@@ -233,47 +252,36 @@ def _hooks(args) -> int:
         rows = [(h["hook"], _short_source(h["source"], rt.home)) for h in hooks]
         print(table(rows, ("HOOK", "SOURCE")))
     else:
-        print(f"no hooks in {rt.home}")
-    return 0
+        print(f"no hooks in {rt.home} (harness hooks --all lists the hook points)")
+    return OK
 
 
-@_usage_errors
-def _check(args) -> int:
-    from harness.config import load_config
-    from harness.runtime import resolve_home
-    from harness.tools.loader import ToolLoadError, load_tool_file
-    home = resolve_home(args.home)
-    config = load_config(home / "harness.toml")
-    failures = 0
-    for name in args.files:
-        path = Path(name)
-        tier = args.tier or _tier_in_home(path, home / "tools", config)
-        try:
-            reg = load_tool_file(path, tier, config.limits[tier])
-        except ToolLoadError as exc:
-            failures += 1
-            print(f"{name}: error ({tier})\n{exc.message}")
-            continue
-        print(f"{name}: ok ({tier})")
-        for tool in reg.tools:
-            print(f"  tool {tool.name}" + (f": {tool.description}" if tool.description else ""))
-        for hook in reg.hooks:
-            print(f"  hook {hook.point} (line {hook.line})")
-    if len(args.files) > 1:
-        print(f"{len(args.files) - failures} ok, {failures} failed")
-    return 1 if failures else 0
+def _catalogue(as_json: bool) -> int:
+    """Every hook point: its payload fields, answer keys and when it fires."""
+    from harness.hooks.catalogue import HOOK_POINTS
+    if as_json:
+        print(to_json([{"hook": p.name, "doc": p.doc, "fields": list(p.fields),
+                        "answer_keys": list(p.answer_keys), "combine": p.combine}
+                       for p in HOOK_POINTS.values()]))
+        return OK
+    rows = [(p.name, " ".join(p.answer_keys) or "-", p.doc) for p in HOOK_POINTS.values()]
+    print(table(rows, ("HOOK", "ANSWER KEYS", "WHEN")))
+    print("\nharness sample HOOK prints a hook point's payload; answers are objects of the "
+          "answer keys (- : observe only).")
+    return OK
 
 
-def _tier_in_home(path: Path, tools_dir: Path, config) -> str:
-    """The tier ``harness.toml`` gives ``path`` under HOME/tools; elsewhere sandboxed."""
-    try:
-        relative = path.resolve().relative_to(tools_dir.resolve())
-    except ValueError:
-        return "sandboxed"
-    return config.tier_of(relative.as_posix())
+@usage_errors
+def _sample(args) -> int:
+    point = hook_point_named(args.hook)
+    # the JSON alone on stdout, so that `harness sample H | harness fire H -` works
+    answers = " ".join(point.answer_keys) or "none (observe only)"
+    print(f"; {point.name}: {point.doc}\n; answer keys: {answers}", file=sys.stderr)
+    print(to_json(point.sample))
+    return OK
 
 
-@_usage_errors
+@usage_errors
 def _serve(args) -> int:
     runtime = open_runtime(args, _approve if args.allow else None)
     if args.socket is not None:

@@ -6,6 +6,7 @@ Methods (params by name or by position):
 - ``call``  ``{"tool", "args", "context"}`` -> ``{"tool", "output", "error", "blocked",
   "stdout", "stderr", "errors", "context"}`` (``errors``: every hook failure of the call)
 - ``tools`` -> the tool schemas with their sources; ``hooks`` -> ``[{"hook", "source"}]``
+- ``load_errors`` -> what failed to load now: ``[{"source", "message", "last_good_runs"}]``
 - ``claude_hook`` ``{"event", "cwd", "env"}`` -> ``{"exit_code", "stdout", "stderr"}``: one
   Claude Code hook event (its stdin text or object) answered as ``harness claude-hook``
   answers it, its handlers run in the caller's directory and environment
@@ -14,8 +15,11 @@ Errors: -32700 parse error, -32600 invalid request, -32601 method not found, -32
 params, -32603 internal error, and ``UNKNOWN_HOOK`` (1001) for a name that is not a hook
 point (the message suggests the closest one; ``data`` has ``hook`` and ``suggestion``).
 While serving, each hot reload of the home is sent as a notification
-``{"jsonrpc": "2.0", "method": "reload", "params": {...}}``. Requests are handled one at a
-time in arrival order; EOF on stdin ends the server with status 0.
+``{"jsonrpc": "2.0", "method": "reload", "params": {...}}``, and a ``load_errors``
+notification ``{"errors": [...]}`` (the ``load_errors`` result) is sent at start when
+something failed to load, and after a reload whenever that list changes (an empty list: all
+fixed). Requests are handled one at a time in arrival order; EOF on stdin ends the server
+with status 0.
 """
 
 from __future__ import annotations
@@ -107,7 +111,8 @@ class RpcServer:
         self._write_lock = threading.Lock()  # notifications arrive from the watcher thread
         self._methods: dict[str, Callable[[object], object]] = {
             "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks,
-            "claude_hook": self._claude_hook}
+            "load_errors": self._load_errors, "claude_hook": self._claude_hook}
+        self._load_errors_sent: list[dict] = []
 
     # -- methods ---------------------------------------------------------------------------
     def _fire(self, params: object) -> dict:
@@ -138,6 +143,10 @@ class RpcServer:
     def _hooks(self, params: object) -> list:
         _params(params, (), 0)
         return self.runtime.hooks()
+
+    def _load_errors(self, params: object) -> list:
+        _params(params, (), 0)
+        return self.runtime.load_failures()
 
     def _claude_hook(self, params: object) -> dict:
         """One Claude Code hook event answered as ``harness claude-hook`` would, its
@@ -207,8 +216,18 @@ class RpcServer:
             self._out.flush()
 
     def notify_reload(self, event: dict) -> None:
-        """A hot-reload watcher listener: forward ``event`` as a ``reload`` notification."""
+        """A hot-reload watcher listener: forward ``event`` as a ``reload`` notification,
+        then the load errors if they changed."""
         self.send({"jsonrpc": "2.0", "method": "reload", "params": event})
+        self.notify_load_errors()
+
+    def notify_load_errors(self) -> None:
+        """Send a ``load_errors`` notification if the list differs from the last one sent
+        (at start: if anything failed to load)."""
+        errors = self.runtime.load_failures()
+        if errors != self._load_errors_sent:
+            self._load_errors_sent = errors
+            self.send({"jsonrpc": "2.0", "method": "load_errors", "params": {"errors": errors}})
 
     def serve(self, stdin: BinaryIO) -> int:
         """Answer each line of ``stdin`` in order until EOF; return the exit status 0."""
@@ -276,6 +295,7 @@ def serve_stdio(runtime) -> int:
     """Serve ``runtime`` on stdin/stdout until EOF, hot-reloading its home meanwhile."""
     with _stdout_reserved() as out:
         server = RpcServer(runtime, out)
+        server.notify_load_errors()
         watcher = _start_watcher(runtime, server.notify_reload)
         try:
             return server.serve(sys.stdin.buffer)

@@ -23,8 +23,17 @@ A case has ``expect`` (the expected outcome, SPEC §9), and optionally ``name``,
 by failing open) and ``description``. ``hook``, ``match``, ``errors`` and ``description``
 may also be given once for the whole file. "partial" means every
 key of an expected object must be present with a matching value, recursively; arrays match
-element by element and must have the same length. Exit status: 0 when every case passes,
-1 when one fails, 2 for a usage or fixture error (which is reported with its position).
+element by element and must have the same length.
+
+A tool case calls a tool through its full hook stack instead: ``{"tool": NAME, "arguments":
+{...}, "expect": {"output": ...}}``. ``expect`` may name ``output`` (compared as JSON when
+the output parses as JSON, else as text, a final newline aside; ``match`` applies to it),
+``blocked`` (default false) and ``error`` (default null: the call must not fail; true: it
+must fail; a string: its message must contain it); ``errors`` counts the hook failures of
+the call's dispatches, as for a hook case.
+
+Exit status: 0 when every case passes, 1 when one fails, 2 for a usage or fixture error
+(which is reported with its position).
 """
 
 from __future__ import annotations
@@ -39,7 +48,8 @@ FIXTURE_SUFFIX = ".hooktest.json"
 MATCH_MODES = ("exact", "partial")
 _SHARED_KEYS = {"hook", "match", "errors"}
 _FILE_KEYS = _SHARED_KEYS | {"cases", "description"}
-_CASE_KEYS = _SHARED_KEYS | {"name", "description", "payload", "expect"}
+_CASE_KEYS = _SHARED_KEYS | {"name", "description", "payload", "expect", "tool", "arguments"}
+_TOOL_EXPECT_KEYS = {"output", "blocked", "error"}
 USAGE_ERROR = 2
 
 
@@ -49,15 +59,17 @@ class FixtureError(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    """One hook firing and what its outcome must look like."""
+    """One hook firing (or, with ``tool``, one tool call: ``payload`` holds its arguments)
+    and what its outcome must look like."""
 
     file: str
     name: str
-    hook: str
+    hook: str | None
     payload: dict
     expect: object
     match: str
     errors: int
+    tool: str | None = None
 
 
 def register(sub) -> None:
@@ -99,7 +111,7 @@ def fixture_files(paths: list[str], home: Path) -> list[Path]:
 def read_fixture(path: Path) -> list[Case]:
     """The cases of one fixture file; FixtureError says what is wrong and where."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # an editor's BOM is fine
     except json.JSONDecodeError as exc:
         raise FixtureError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -127,9 +139,14 @@ def _case(path: Path, entry: object, shared: dict, index: int | None) -> Case:
     if "name" in entry and index is not None:
         where += f" ({name})"
     _check_keys(path, where, entry, _CASE_KEYS)
+    if "tool" in entry:
+        return _tool_case(path, where, str(name), entry, shared)
+    if "arguments" in entry:
+        raise FixtureError(f"{where}: \"arguments\" belongs to a tool case (with \"tool\"); "
+                           "a hook case has a \"payload\"")
     spec = {**shared, **entry}
     if "hook" not in spec:
-        raise FixtureError(f"{where}: missing \"hook\"")
+        raise FixtureError(f"{where}: missing \"hook\" (or \"tool\", for a tool call)")
     try:
         hook = hook_point(spec["hook"]).name
     except UnknownHookError as exc:
@@ -139,13 +156,48 @@ def _case(path: Path, entry: object, shared: dict, index: int | None) -> Case:
     payload = spec.get("payload", HOOK_POINTS[hook].sample_payload())
     if not isinstance(payload, dict):
         raise FixtureError(f"{where}: \"payload\" must be a JSON object")
-    match = spec.get("match", "exact")
-    if match not in MATCH_MODES:
-        raise FixtureError(f"{where}: \"match\" must be \"exact\" or \"partial\", got {match!r}")
+    return Case(str(path), str(name), hook, payload, spec["expect"], _match(where, spec),
+                _error_count(where, spec))
+
+
+def _tool_case(path: Path, where: str, name: str, entry: dict, shared: dict) -> Case:
+    for key, instead in (("hook", "a tool case calls a tool, it fires no hook point"),
+                         ("payload", "a tool case has \"arguments\"")):
+        if key in entry:
+            raise FixtureError(f"{where}: \"{key}\" does not go with \"tool\": {instead}")
+    tool = entry["tool"]
+    if not isinstance(tool, str) or not tool:
+        raise FixtureError(f"{where}: \"tool\" must be a tool name")
+    arguments = entry.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise FixtureError(f"{where}: \"arguments\" must be a JSON object")
+    expect = entry.get("expect")
+    if not isinstance(expect, dict):
+        raise FixtureError(f"{where}: missing \"expect\" (an object of "
+                           f"{', '.join(sorted(_TOOL_EXPECT_KEYS))})")
+    _check_keys(path, f"{where}: \"expect\"", expect, _TOOL_EXPECT_KEYS)
+    if "blocked" in expect and not isinstance(expect["blocked"], bool):
+        raise FixtureError(f"{where}: \"blocked\" must be true or false")
+    error = expect.get("error")
+    if not (error is None or error is True or isinstance(error, str)):
+        raise FixtureError(f"{where}: \"error\" must be null, true or a part of the message")
+    spec = {**shared, **entry}
+    return Case(str(path), name, None, arguments, expect, _match(where, spec),
+                _error_count(where, spec), tool)
+
+
+def _error_count(where: str, spec: dict) -> int:
     errors = spec.get("errors", 0)
     if type(errors) is not int or errors < 0:
         raise FixtureError(f"{where}: \"errors\" must be a count (0 or more)")
-    return Case(str(path), str(name), hook, payload, spec["expect"], match, errors)
+    return errors
+
+
+def _match(where: str, spec: dict) -> str:
+    match = spec.get("match", "exact")
+    if match not in MATCH_MODES:
+        raise FixtureError(f"{where}: \"match\" must be \"exact\" or \"partial\", got {match!r}")
+    return match
 
 
 def _check_keys(path: Path, where: str, entry: dict, allowed: set[str]) -> None:
@@ -190,7 +242,10 @@ def outcome_diff(expected: object, actual: object) -> str:
 
 
 def check_case(runtime, case: Case) -> list[str]:
-    """Fire the case's hook; return the reasons it fails (empty when it passes)."""
+    """Fire the case's hook (or call its tool); return the reasons it fails (empty when it
+    passes)."""
+    if case.tool is not None:
+        return check_tool_case(runtime, case)
     try:
         result = runtime.fire(case.hook, case.payload)
     except Exception as exc:  # noqa: BLE001 - one broken case must not stop the run
@@ -202,10 +257,60 @@ def check_case(runtime, case: Case) -> list[str]:
         shown = relevant_part(case.expect, outcome) if partial else outcome
         problems.append(f"outcome differs ({case.match} match):\n"
                         + outcome_diff(case.expect, shown))
-    if len(result["errors"]) != case.errors:
-        listed = "".join(f"\n  {e['source']}: {e['message']}" for e in result["errors"])
-        problems.append(f"errors: expected {case.errors}, got {len(result['errors'])}{listed}")
+    problems.extend(_error_count_problem(case, result["errors"]))
     return problems
+
+
+def _error_count_problem(case: Case, errors: list[dict]) -> list[str]:
+    if len(errors) == case.errors:
+        return []
+    listed = "".join(f"\n  {e['source']}: {e['message']}" for e in errors)
+    return [f"errors: expected {case.errors}, got {len(errors)}{listed}"]
+
+
+def check_tool_case(runtime, case: Case) -> list[str]:
+    """Call the case's tool through the hook stack; the reasons it fails."""
+    try:
+        result = runtime.call_tool(case.tool, case.payload)
+    except Exception as exc:  # noqa: BLE001 - one broken case must not stop the run
+        return [f"calling {case.tool} failed: {type(exc).__name__}: {exc}"]
+    problems = []
+    expect = case.expect
+    if result.blocked != expect.get("blocked", False):
+        problems.append(f"blocked: expected {json.dumps(expect.get('blocked', False))}, got "
+                        f"{json.dumps(result.blocked)} ({result.output})")
+    wanted = expect.get("error")
+    if wanted is None and result.error is not None:
+        problems.append(f"the call failed: {result.error}")
+    elif wanted is not None and result.error is None:
+        problems.append("expected the call to fail, it did not")
+    elif isinstance(wanted, str) and wanted not in result.error:
+        problems.append(f"error: expected a message containing {json.dumps(wanted)}, got "
+                        f"{json.dumps(result.error)}")
+    if "output" in expect and not _output_matches(expect["output"], result.output, case.match):
+        shown = _output_value(result.output)
+        if case.match == "partial":
+            shown = relevant_part(expect["output"], shown)
+        problems.append(f"output differs ({case.match} match):\n"
+                        + outcome_diff(expect["output"], shown))
+    problems.extend(_error_count_problem(case, result.errors))
+    return problems
+
+
+def _output_matches(expected: object, output: str, match: str) -> bool:
+    """The output text equals an expected string (a final newline aside), or its JSON
+    value matches ``expected``."""
+    if isinstance(expected, str) and expected in (output, output.removesuffix("\n")):
+        return True
+    return matches(expected, _output_value(output), match == "partial")
+
+
+def _output_value(output: str) -> object:
+    """A tool's output as JSON when it parses as JSON, else the text itself."""
+    try:
+        return json.loads(output)
+    except ValueError:
+        return output
 
 
 # -- the command --------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ file path, then registration order, then the Python hooks the host registered. A
 fails is reported and skipped; the others still run. Permission hooks fail closed (a
 failed hook denies), all others fail open. While the in-process hooks of a point run on a
 thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
-plugins and declared handlers still fire.
+plugins and declared handlers still fire. A file or plugin of the home that failed to load
+(and has no good version running) is listed in the errors of every dispatch until it is
+fixed, so a broken guard is never silent.
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
 with their output captured (``_scheme_hooks``); Python hooks get the payload dict itself
@@ -17,7 +19,7 @@ and run under the unsandboxed tier's wall clock (``_python_hooks``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from harness.bridge import (
     NO_ANSWER,
@@ -48,16 +50,19 @@ class Dispatcher:
     def fire(self, hook: str, payload: dict | None = None) -> dict:
         """Run every hook of ``hook`` on ``payload``; return the dispatch result (SPEC §9):
         ``{"hook", "outcome", "answers": [{"source", "answer"}], "errors": [...]}``
-        (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name."""
+        (plus ``"trace"`` when tracing is on). Raises UnknownHookError for a bad name and
+        PayloadError when ``payload`` is not a JSON object."""
         point = HOOK_POINTS.get(hook) if type(hook) is str else None
         if point is None:
             point = hook_point(hook)  # raises, naming the closest valid point
-        payload = dict(payload) if payload else {}
+        payload = dict(payload) if type(payload) is dict else _payload_object(payload)
+        runtime = self.runtime
         answers: list[tuple[str, object]] = []
-        errors: list[dict] = []
+        broken, not_loaded = runtime.registry.broken, runtime.plugins.not_loaded
+        errors: list[dict] = ([dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded
+                              else [])
         failed: list[str] = []
         trace: list[dict] | None = [] if self.trace_enabled else None
-        runtime = self.runtime
         plugin_results = runtime.plugins.call_hooks(hook, payload)
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
@@ -126,6 +131,9 @@ class Dispatcher:
                 answers.append((result.source, result.answer))
                 entry["answer"] = result.answer
             if trace is not None:
+                stderr = getattr(result, "stderr", None)  # a plugin's; handlers keep notes
+                if stderr:
+                    entry["output"] = stderr
                 trace.append(entry)
 
     def _fails_closed(self, point, source: str) -> bool:
@@ -224,6 +232,20 @@ def _scheme_payload(h, payload: dict, converted: dict) -> object:
     if scheme_payload is None:
         scheme_payload = converted[h.file] = json_to_scheme(payload)
     return scheme_payload
+
+
+class PayloadError(TypeError):
+    """A payload that is not a JSON object (a dict)."""
+
+
+def _payload_object(payload: object) -> dict:
+    """A copy of a payload given as None (empty) or another mapping; PayloadError else."""
+    if payload is None:
+        return {}
+    if isinstance(payload, Mapping):
+        return dict(payload)
+    raise PayloadError(f"payload must be a JSON object (a dict), got "
+                       f"{type(payload).__name__}: {payload!r:.80}")
 
 
 def _answer_of(value: object, where: str) -> tuple[object, str | None]:

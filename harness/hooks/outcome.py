@@ -7,6 +7,7 @@ outcome shape of each combine rule, so a host never re-derives them from the rul
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TypedDict
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "ToolCallOutcome",
     "ToolFilterOutcome",
     "ToolOutputOutcome",
+    "blocks_or_denies",
     "json_type",
     "problem",
 ]
@@ -54,6 +56,12 @@ class Problem(TypedDict):
 def problem(source: str, message: str) -> Problem:
     """A Problem entry: `source` is 'plugin:NAME' or 'scm:PATH:LINE'."""
     return {"source": source, "message": message}
+
+
+def blocks_or_denies(outcome: Mapping) -> bool:
+    """True when an outcome stops the action: a block (pre_tool, pre_tool_output,
+    pre_spawn_agent) or a deny (the permission hooks)."""
+    return outcome.get("blocked") is True or outcome.get("denied") is True
 
 
 def json_type(v: object) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from harness.hooks.outcome import Problem, problem
 
-__all__ = ["PluginFile", "discover"]
+__all__ = ["PluginFile", "discover", "not_executable"]
 
 _log = logging.getLogger("harness.plugins")
 
@@ -52,12 +52,29 @@ def discover(plugins_dir: str | os.PathLike, problems: list[Problem] | None = No
     real_root = root.resolve()
     found = []
     for name in names:
-        if name.startswith(".") or name.endswith((".disabled", "~")):
+        if _skipped(name):
             continue
         plugin = _plugin_of(root / name, name, real_root, problems)
         if plugin is not None:
             found.append(plugin)
     return found
+
+
+def not_executable(plugins_dir: str | os.PathLike) -> list[Path]:
+    """The regular files of `plugins_dir` that are not plugins only because they are not
+    executable (a missed ``chmod +x``), sorted; skipped names are not listed."""
+    root = Path(plugins_dir)
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [root / name for name in names if not _skipped(name)
+            and (root / name).is_file() and not os.access(root / name, os.X_OK)]
+
+
+def _skipped(name: str) -> bool:
+    """Dot files, editor backups and ``NAME.disabled``: never plugins, never reported."""
+    return name.startswith(".") or name.endswith((".disabled", "~"))
 
 
 def _plugin_of(entry: Path, name: str, real_root: Path,

@@ -1,5 +1,9 @@
 """Call a plugin executable for a hook or a tool (SPEC §3): the conventions on top of
-`process.run_plugins` — environment variables, JSON in, an answer or a result out."""
+`process.run_plugins` — environment variables, JSON in, an answer or a result out.
+
+Exit 2 on a hook point that can block or deny is a block or deny with the plugin's stderr
+as the message (Claude Code's habit); any other failure is no answer, reported with the
+end of what the plugin wrote to stderr."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from harness.bridge import dumps, loads
+from harness.hooks.catalogue import HOOK_POINTS
 from harness.hooks.outcome import NO_ANSWER
 from harness.plugins.process import MAX_OUTPUT, ProcessRun, run_plugin, run_plugins
 
@@ -28,6 +33,13 @@ TOOL_TIMEOUT = 30.0
 _ENV_VALUE_MAX = 128 * 1024 - 64
 _HOOK_VARS = ("CHIBI_HOOK", "HARNESS_HOOK", "CHIBI_HOOK_DATA")
 _TOOL_VARS = ("CHIBI_TOOL_NAME", "HARNESS_TOOL_NAME")
+#: the exit status that blocks or denies (Claude Code's convention)
+BLOCKING_EXIT = 2
+#: where a plugin's stderr is copied as it comes (it is also kept, for failures)
+_OUR_STDERR = 2
+#: characters of a plugin's stderr quoted in a failure message (its end: a traceback's
+#: last line says what went wrong)
+_STDERR_QUOTED = 2000
 
 
 class Runnable(Protocol):
@@ -41,9 +53,11 @@ class Runnable(Protocol):
 class HookCallResult:
     """One plugin's answer to one hook call.
 
-    `answer` is the parsed stdout (NO_ANSWER when empty or when the call failed); `error`
-    says why the call failed (then the plugin counts as failed: a deny on a permission
-    hook); `warnings` note things that did not stop the answer (invalid UTF-8).
+    `answer` is the parsed stdout (NO_ANSWER when empty or when the call failed; a block or
+    deny for exit 2 where the hook point has one); `error` says why the call failed (then
+    the plugin counts as failed: a deny on a permission hook), with the end of its stderr;
+    `warnings` note things that did not stop the answer (invalid UTF-8); `stderr` is the
+    end of what it wrote there.
     """
 
     plugin: str
@@ -53,6 +67,7 @@ class HookCallResult:
     duration: float
     exit_code: int | None
     warnings: tuple[str, ...] = ()
+    stderr: str = ""
 
     @property
     def source(self) -> str:
@@ -65,7 +80,8 @@ class HookCallResult:
 
 @dataclass(frozen=True)
 class ToolCallResult:
-    """One tool call: `output` is the plugin's stdout as text; `error` is set on failure."""
+    """One tool call: `output` is the plugin's stdout as text; `error` is set on failure
+    (with the end of its stderr); `stderr` is the end of what it wrote there."""
 
     plugin: str
     tool: str
@@ -74,6 +90,7 @@ class ToolCallResult:
     duration: float
     exit_code: int | None
     warnings: tuple[str, ...] = ()
+    stderr: str = ""
 
 
 def call_hook(plugin: Runnable, hook: str, payload: Mapping | bytes,
@@ -102,18 +119,47 @@ def call_hooks(plugins: Sequence[Runnable], hook: str, payload: Mapping | bytes,
         variables["CHIBI_HOOK_DATA"] = data.decode("utf-8", "replace")
     runs = run_plugins([plugin.path for plugin in plugins], (), data, timeout,
                        env=_environment(env, drop=_TOOL_VARS + _HOOK_VARS, add=variables),
-                       max_output=max_output, at_once=at_once)
+                       max_output=max_output, at_once=at_once, capture_stderr=True,
+                       stderr_to=_OUR_STDERR)
     return [_hook_result(plugin, hook, run) for plugin, run in zip(plugins, runs)]
 
 
 def _hook_result(plugin: Runnable, hook: str, run: ProcessRun) -> HookCallResult:
+    stderr = run.stderr.decode("utf-8", "replace")
+    if run.error is None and run.exit_code == BLOCKING_EXIT:
+        answer = blocking_answer(hook, stderr.strip())
+        if answer is not None:
+            return HookCallResult(plugin.name, hook, answer, None, run.duration,
+                                  run.exit_code, stderr=stderr)
     failure = run.error or _exit_problem(run.exit_code)
     if failure is not None:
-        return HookCallResult(plugin.name, hook, NO_ANSWER, failure, run.duration,
-                              run.exit_code)
+        return HookCallResult(plugin.name, hook, NO_ANSWER, with_stderr(failure, stderr),
+                              run.duration, run.exit_code, stderr=stderr)
     text, warnings = _decode(run.stdout)
     return HookCallResult(plugin.name, hook, _answer_of(text.strip()), None, run.duration,
-                          run.exit_code, warnings)
+                          run.exit_code, warnings, stderr)
+
+
+def blocking_answer(hook: str, message: str) -> dict | None:
+    """The answer an exit 2 stands for on ``hook``: a deny on a permission hook, a block
+    where the point takes ``block``, else None (exit 2 is then just a failure). An empty
+    ``message`` leaves the hook point's default reason or message."""
+    point = HOOK_POINTS.get(hook)
+    if point is None:
+        return None
+    if point.combine == "permission":
+        return {"denied": True, "reason": message} if message else {"denied": True}
+    if "block" in point.answer_keys:
+        return {"block": True, "message": message} if message else {"block": True}
+    return None
+
+
+def with_stderr(failure: str, stderr: str) -> str:
+    """``failure`` followed by (the end of) what the plugin wrote to stderr, if anything."""
+    stderr = stderr.strip()
+    if len(stderr) > _STDERR_QUOTED:
+        stderr = "..." + stderr[-_STDERR_QUOTED:]
+    return f"{failure}; stderr: {stderr}" if stderr else failure
 
 
 def call_tool(plugin: Runnable, tool_name: str, args: Mapping | bytes,
@@ -126,10 +172,13 @@ def call_tool(plugin: Runnable, tool_name: str, args: Mapping | bytes,
     variables = {"CHIBI_TOOL_NAME": tool_name, "HARNESS_TOOL_NAME": tool_name}
     run = run_plugin(plugin.path, (), data, timeout,
                      env=_environment(env, drop=_HOOK_VARS, add=variables),
-                     max_output=max_output)
+                     max_output=max_output, capture_stderr=True, stderr_to=_OUR_STDERR)
     text, warnings = _decode(run.stdout)
-    return ToolCallResult(plugin.name, tool_name, text, run.error or _exit_problem(run.exit_code),
-                          run.duration, run.exit_code, warnings)
+    stderr = run.stderr.decode("utf-8", "replace")
+    failure = run.error or _exit_problem(run.exit_code)
+    return ToolCallResult(plugin.name, tool_name, text,
+                          None if failure is None else with_stderr(failure, stderr),
+                          run.duration, run.exit_code, warnings, stderr)
 
 
 def _environment(extra: Mapping[str, str] | None, drop: Sequence[str],

@@ -63,6 +63,8 @@ class _State:
     by_hook: dict[str, tuple[Plugin, ...]]
     by_tool: dict[str, Plugin]
     problems: tuple[Problem, ...]
+    #: the problems of the plugins that did not load at all
+    not_loaded: tuple[Problem, ...] = ()
 
 
 class PluginSet:
@@ -96,17 +98,19 @@ class PluginSet:
 
     # --- loading ---
 
-    def reload(self) -> None:
-        """Discover the plugins again and read their schemas (cached when unchanged)."""
+    def reload(self, retry_failed: bool = False) -> None:
+        """Discover the plugins again and read their schemas (cached when unchanged; a
+        cached failure is run again only with ``retry_failed``)."""
         problems: list[Problem] = []
         files = discover(self.plugins_dir, problems)
         # a warm start answers from the cache; only changed plugins are run, in parallel
-        declared = [self.cache.cached(f) for f in files]
+        declared = [self.cache.cached(f, retry_failed) for f in files]
         stale = [i for i, schemas in enumerate(declared) if schemas is None]
         if stale:
             with ThreadPoolExecutor(max_workers=min(_SCHEMA_WORKERS, len(stale))) as pool:
-                for i, schemas in zip(stale, pool.map(self.cache.schemas_of,
-                                                      [files[i] for i in stale])):
+                for i, schemas in zip(stale, pool.map(
+                        lambda f: self.cache.schemas_of(f, retry_failed),
+                        [files[i] for i in stale])):
                     declared[i] = schemas
         plugins = []
         for file, schemas in zip(files, declared):
@@ -128,6 +132,12 @@ class PluginSet:
     def problems(self) -> tuple[Problem, ...]:
         """What went wrong in the last load (refused entries, bad schemas, dropped hooks)."""
         return self._state.problems
+
+    @property
+    def not_loaded(self) -> tuple[Problem, ...]:
+        """The problems of the plugins that did not load at all (refused, or no usable
+        ``--schema``): their hooks are not running."""
+        return self._state.not_loaded
 
     # --- queries ---
 
@@ -184,4 +194,8 @@ def _index(plugins: tuple[Plugin, ...], problems: list[Problem]) -> _State:
             if owner is not plugin:
                 problems.append(problem(plugin.source, f"tool '{schema['name']}' is already "
                                                        f"provided by {owner.source}; skipped"))
-    return _State(plugins, {k: tuple(v) for k, v in by_hook.items()}, by_tool, tuple(problems))
+    loaded = {plugin.source for plugin in plugins}
+    not_loaded = tuple(p for p in problems
+                       if p["source"].startswith("plugin:") and p["source"] not in loaded)
+    return _State(plugins, {k: tuple(v) for k, v in by_hook.items()}, by_tool, tuple(problems),
+                  not_loaded)

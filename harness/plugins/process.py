@@ -6,8 +6,10 @@ dead-lock on a full pipe), caps what it keeps of stdout, and on a timeout or an 
 kills the process's whole group; every process is reaped. Several can run at once, all
 watched by one selector on the calling thread (a pidfd per process says when it exits).
 Stderr goes straight to ours unless a `ProcessSpec` asks for it to be captured (the first
-`MAX_STDERR` bytes are kept). `run_plugins` runs many executables with one argument list
-and one stdin.
+`MAX_STDERR` bytes are kept), and then it may still be copied to a descriptor of ours as
+it comes (plugins: their diagnostics and progress reach the terminal, as plugin authors
+expect, and a failure can still say why). `run_plugins` runs many executables with one
+argument list and one stdin.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ class ProcessRun:
 class ProcessSpec:
     """One process to run: `argv` (argv[0] a path), `stdin` bytes, `timeout` seconds from
     its start, `env` (None: ours), `cwd` (None: ours), `capture_stderr` (else it goes to
-    ours) and `max_output` bytes of stdout."""
+    ours), `stderr_to` (a captured stderr is also copied to this descriptor as it comes)
+    and `max_output` bytes of stdout."""
 
     argv: Sequence[str]
     stdin: bytes
@@ -65,30 +68,36 @@ class ProcessSpec:
     cwd: str | None = None
     capture_stderr: bool = False
     max_output: int = MAX_OUTPUT
+    stderr_to: int | None = None
 
 
 def run_plugin(path: str | os.PathLike, args: Sequence[str], stdin_data: bytes,
                timeout: float, *, env: Mapping[str, str] | None = None,
-               max_output: int = MAX_OUTPUT) -> ProcessRun:
+               max_output: int = MAX_OUTPUT, capture_stderr: bool = False,
+               stderr_to: int | None = None) -> ProcessRun:
     """Run `path args...` in its own session with `stdin_data` on stdin.
 
-    Returns its stdout (at most `max_output` bytes) and exit code. On a timeout or an
-    overflow the whole process group is killed; the plugin is always reaped. A plugin that
-    exits without reading stdin is fine; descendants that keep stdout open after the
-    plugin exited are left alone (stdout is closed on them).
+    Returns its stdout (at most `max_output` bytes) and exit code, and with
+    `capture_stderr` the start of its stderr (also copied to `stderr_to` as it comes, if
+    given). On a timeout or an overflow the whole process group is killed; the plugin is
+    always reaped. A plugin that exits without reading stdin is fine; descendants that keep
+    stdout open after the plugin exited are left alone (stdout is closed on them).
     """
-    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output)[0]
+    return run_plugins([path], args, stdin_data, timeout, env=env, max_output=max_output,
+                       capture_stderr=capture_stderr, stderr_to=stderr_to)[0]
 
 
 def run_plugins(paths: Sequence[str | os.PathLike], args: Sequence[str], stdin_data: bytes,
                 timeout: float, *, env: Mapping[str, str] | None = None,
-                max_output: int = MAX_OUTPUT, at_once: int = 1) -> list[ProcessRun]:
+                max_output: int = MAX_OUTPUT, at_once: int = 1, capture_stderr: bool = False,
+                stderr_to: int | None = None) -> list[ProcessRun]:
     """`run_plugin` for each of `paths`, at most `at_once` running at a time, all watched by
     one selector on this thread (no threads). Each gets `timeout` from its own start.
     Results in the order of `paths`. If interrupted, every running plugin's group is killed
     and every started plugin is reaped."""
     return run_processes([ProcessSpec([os.fspath(path), *args], stdin_data, timeout, env,
-                                      max_output=max_output) for path in paths], at_once)
+                                      capture_stderr=capture_stderr, max_output=max_output,
+                                      stderr_to=stderr_to) for path in paths], at_once)
 
 
 def run_processes(specs: Sequence[ProcessSpec], at_once: int = 1) -> list[ProcessRun]:
@@ -147,8 +156,10 @@ class _Exchange:
     gets _EXIT_GRACE seconds, then is left alone."""
 
     def __init__(self, child: _Child, stdin_data: bytes, max_output: int, start: float,
-                 timeout: float, selector: selectors.BaseSelector) -> None:
+                 timeout: float, selector: selectors.BaseSelector,
+                 stderr_to: int | None = None) -> None:
         self.child = child
+        self.stderr_to = stderr_to
         self.data = memoryview(stdin_data)
         self.written = 0
         self.max_output = max_output
@@ -193,7 +204,8 @@ class _Exchange:
             return ProcessRun(b"", None, time.monotonic() - start,
                               f"cannot run {spec.argv[0]}: {exc.strerror or exc}")
         try:
-            return cls(child, spec.stdin, spec.max_output, start, spec.timeout, selector)
+            return cls(child, spec.stdin, spec.max_output, start, spec.timeout, selector,
+                       spec.stderr_to)
         except BaseException:
             child.kill_group()
             child.reap()
@@ -263,36 +275,39 @@ class _Exchange:
 
     def _read(self) -> None:
         fd = self.child.stdout
-        for _ in range(_READS_PER_WAKE):  # the EOF often comes with the answer: no 2nd wait
-            try:
-                chunk = os.read(fd, _CHUNK)
-            except BlockingIOError:
-                return
-            if not chunk:
+        chunks, self.reading = self._read_ready(fd)
+        self.chunks += chunks
+        self.size += sum(map(len, chunks))
+        if self.size > self.max_output:
+            if fd in self.watched:
                 self._unwatch(fd)
-                self.reading = False
-                return
-            self.chunks.append(chunk)
-            self.size += len(chunk)
-            if self.size > self.max_output:
-                self._unwatch(fd)
-                self.chunks = []  # the call fails: keep nothing
-                return
+            self.chunks = []  # the call fails: keep nothing
 
     def _read_stderr(self) -> None:
-        fd = self.child.stderr
+        chunks, _ = self._read_ready(self.child.stderr)
+        for chunk in chunks:
+            if self.stderr_to is not None:
+                _copy_to(self.stderr_to, chunk)
+            if self.error_size < MAX_STDERR:
+                self.errors.append(chunk[:MAX_STDERR - self.error_size])
+            self.error_size += len(chunk)
+
+    def _read_ready(self, fd: int) -> tuple[list[bytes], bool]:
+        """The chunks ``fd`` has ready (a few at most, so one flood cannot starve the
+        rest; the EOF often comes with the answer: no second wait) and whether it is still
+        open (at EOF it is no longer watched)."""
+        chunks = []
         for _ in range(_READS_PER_WAKE):
             try:
                 chunk = os.read(fd, _CHUNK)
             except BlockingIOError:
-                return
+                break
             if not chunk:
                 if fd in self.watched:
                     self._unwatch(fd)
-                return
-            if self.error_size < MAX_STDERR:
-                self.errors.append(chunk[:MAX_STDERR - self.error_size])
-            self.error_size += len(chunk)
+                return chunks, False
+            chunks.append(chunk)
+        return chunks, True
 
     def _write(self) -> None:
         fd = self.child.stdin
@@ -307,6 +322,16 @@ class _Exchange:
             if fd in self.watched:
                 self._unwatch(fd)
             self.child.close_stdin()
+
+
+def _copy_to(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`; a closed or broken destination only loses the copy."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
 
 
 #: signals Python ignores that a spawned program must get back at their defaults (as

@@ -4,8 +4,11 @@ A schema answer is one JSON object or an array of them: `name` and `description`
 (strings, required), `parameters` (a JSON Schema object; an empty object schema if
 absent) and optional `hooks` (hook point names; unknown ones are dropped with a warning
 naming the closest valid one). Answers are cached by (path, mtime_ns, size), in memory and
-in a JSON file written atomically, so a warm start runs no plugin at all. Timeouts and
-crashes are not cached: the next start tries again.
+in a JSON file written atomically, so a warm start runs no plugin at all. Failures
+(timeouts, crashes, non-zero exits) are cached too, marked as failed: a plugin whose
+``--schema`` hangs costs its timeout once, not on every start. A failed answer is run again
+when the executable changes, or when asked (``retry_failed``: ``harness check`` and the
+REPL's ``,reload`` do).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from harness.atomic_file import write_atomically
 from harness.bridge import dumps, loads
 from harness.hooks.catalogue import HOOK_POINTS, closest_hook_name
 from harness.plugins.discovery import PluginFile
+from harness.plugins.invoke import with_stderr
 from harness.plugins.process import run_plugin
 
 __all__ = ["SCHEMA_TIMEOUT", "PluginSchemas", "SchemaCache", "parse_schema_output",
@@ -28,6 +32,8 @@ __all__ = ["SCHEMA_TIMEOUT", "PluginSchemas", "SchemaCache", "parse_schema_outpu
 #: seconds `PLUGIN --schema` may take
 SCHEMA_TIMEOUT = 10.0
 _CACHE_VERSION = 1
+_REMEMBERED = ("not run again until the file changes (harness check, or ,reload in the "
+               "REPL, runs it again)")
 _SCHEMA_OUTPUT_MAX = 4 * 1024 * 1024
 _EMPTY_PARAMETERS = {"type": "object", "properties": {}}
 
@@ -35,11 +41,13 @@ _EMPTY_PARAMETERS = {"type": "object", "properties": {}}
 @dataclass(frozen=True)
 class PluginSchemas:
     """The validated schema entries of one plugin (none if it was refused), the hook
-    points it registers for (union over entries, first-seen order) and what was wrong."""
+    points it registers for (union over entries, first-seen order) and what was wrong;
+    ``failed`` when ``--schema`` itself failed (did not run, timed out, exited non-zero)."""
 
     schemas: tuple[dict, ...]
     hooks: tuple[str, ...]
     problems: tuple[str, ...]
+    failed: bool = False
 
 
 def parse_schema_output(text: str) -> PluginSchemas:
@@ -110,20 +118,26 @@ def _valid_hooks(name: str, entry: dict, problems: list[str]) -> list[str]:
     return valid
 
 
-def read_schemas(plugin: PluginFile, timeout: float = SCHEMA_TIMEOUT
-                 ) -> tuple[PluginSchemas, bool]:
-    """Run `plugin --schema`; returns (schemas, cacheable). Failures to run, timeouts and
-    non-zero exits are not cacheable (they may pass next time)."""
-    run = run_plugin(plugin.path, ("--schema",), b"", timeout, max_output=_SCHEMA_OUTPUT_MAX)
+def read_schemas(plugin: PluginFile, timeout: float = SCHEMA_TIMEOUT) -> PluginSchemas:
+    """Run `plugin --schema` and validate what it printed. A failure to run, a timeout or a
+    non-zero exit is a PluginSchemas marked ``failed`` whose problem ends with the end of
+    the plugin's stderr."""
+    run = run_plugin(plugin.path, ("--schema",), b"", timeout, max_output=_SCHEMA_OUTPUT_MAX,
+                     capture_stderr=True, stderr_to=2)
+    stderr = run.stderr.decode("utf-8", "replace")
     if run.error is not None:
-        return PluginSchemas((), (), (f"--schema: {run.error}",)), False
+        return _failed(with_stderr(f"--schema: {run.error}", stderr))
     if run.exit_code != 0:
-        return PluginSchemas((), (), (f"--schema exited with code {run.exit_code}",)), False
+        return _failed(with_stderr(f"--schema exited with code {run.exit_code}", stderr))
     try:
         text = run.stdout.decode("utf-8")
     except UnicodeDecodeError:
-        return PluginSchemas((), (), ("--schema output is not valid UTF-8",)), True
-    return parse_schema_output(text), True
+        return PluginSchemas((), (), ("--schema output is not valid UTF-8",))
+    return parse_schema_output(text)
+
+
+def _failed(problem: str) -> PluginSchemas:
+    return PluginSchemas((), (), (f"{problem}; {_REMEMBERED}",), failed=True)
 
 
 class SchemaCache:
@@ -139,46 +153,50 @@ class SchemaCache:
         self.timeout = timeout
         self.runs = 0
         self._entries: dict[str, dict] = {}
+        self._ran: set[str] = set()  # the plugins this cache ran: their failures are fresh
         self._loaded = False
         self._dirty = False
         self._lock = threading.Lock()
 
-    def cached(self, plugin: PluginFile) -> PluginSchemas | None:
-        """The plugin's schemas if the cache holds them for its file as it is now, else None
-        (this runs nothing, so a warm start can skip starting threads for the runs)."""
+    def cached(self, plugin: PluginFile, retry_failed: bool = False) -> PluginSchemas | None:
+        """The plugin's schemas if the cache holds them for its file as it is now (with
+        ``retry_failed``: not a failure read from the cache file), else None (this runs
+        nothing, so a warm start can skip starting threads for the runs)."""
         key = os.fspath(plugin.path)
         try:
             st = os.stat(key)
         except OSError:
             return None
-        return self._lookup(key, [st.st_mtime_ns, st.st_size])
+        return self._lookup(key, [st.st_mtime_ns, st.st_size], retry_failed)
 
-    def schemas_of(self, plugin: PluginFile) -> PluginSchemas:
-        """The plugin's schemas: from the cache if its file is unchanged, else by running it."""
+    def schemas_of(self, plugin: PluginFile, retry_failed: bool = False) -> PluginSchemas:
+        """The plugin's schemas: from the cache if its file is unchanged (and, with
+        ``retry_failed``, its answer is not a failure read from the cache file), else by
+        running it."""
         key = os.fspath(plugin.path)
         try:
             st = os.stat(key)
         except OSError as exc:
             return PluginSchemas((), (), (f"cannot stat {key}: {exc.strerror}",))
         stamp = [st.st_mtime_ns, st.st_size]
-        hit = self._lookup(key, stamp)
+        hit = self._lookup(key, stamp, retry_failed)
         if hit is not None:
             return hit
-        schemas, cacheable = read_schemas(plugin, self.timeout)
+        schemas = read_schemas(plugin, self.timeout)
         with self._lock:
             self.runs += 1
-            if cacheable:
-                self._entries[key] = _entry_of(stamp, schemas)
-                self._dirty = True
-            elif self._entries.pop(key, None) is not None:
-                self._dirty = True
+            self._ran.add(key)
+            self._entries[key] = _entry_of(stamp, schemas)
+            self._dirty = True
         return schemas
 
-    def _lookup(self, key: str, stamp: list[int]) -> PluginSchemas | None:
+    def _lookup(self, key: str, stamp: list[int], retry_failed: bool) -> PluginSchemas | None:
         with self._lock:
             self._load_file()
             entry = self._entries.get(key)
-            if entry is not None and entry["stamp"] == stamp:
+            # a retry runs a failure again unless it is this cache's own, just made
+            if (entry is not None and entry["stamp"] == stamp
+                    and not (retry_failed and entry.get("failed") and key not in self._ran)):
                 return _schemas_from(entry)
         return None
 
@@ -223,12 +241,12 @@ class SchemaCache:
 
 def _entry_of(stamp: list[int], schemas: PluginSchemas) -> dict:
     return {"stamp": stamp, "schemas": list(schemas.schemas), "hooks": list(schemas.hooks),
-            "problems": list(schemas.problems)}
+            "problems": list(schemas.problems), "failed": schemas.failed}
 
 
 def _schemas_from(entry: dict) -> PluginSchemas:
     return PluginSchemas(tuple(entry["schemas"]), tuple(entry["hooks"]),
-                         tuple(entry["problems"]))
+                         tuple(entry["problems"]), entry.get("failed") is True)
 
 
 def _well_formed(entry: object) -> bool:

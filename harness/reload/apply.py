@@ -124,7 +124,8 @@ class Reloader:
         runtime.plugins.hook_timeout = config.hook_timeout
         runtime.plugins.tool_timeout = config.tool_timeout
         runtime.plugins.cache.timeout = config.schema_timeout
-        self.report("config", path)
+        # unknown tables and keys: what they meant to set is not applied, so say so
+        self.report("config", path, error="\n".join(config.warnings) or None)
         for file in tool_files_under(self.tools_dir):
             reg = runtime.registry.get(file)
             if (reg is None or file in runtime.load_errors

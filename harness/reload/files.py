@@ -44,9 +44,15 @@ def content_digest(path: str) -> str | None:
 def tool_files_under(directory: str) -> list[str]:
     """The tool files under ``directory``, sorted; editor droppings and dot directories are
     skipped."""
+    return [path for path in files_under(directory)
+            if is_tool_file_name(os.path.basename(path))]
+
+
+def files_under(directory: str) -> list[str]:
+    """Every file under ``directory`` but editor droppings, sorted; dot directories and
+    ``__pycache__`` are skipped."""
     found = []
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not is_skipped_name(d))
-        found.extend(os.path.join(root, f) for f in sorted(files)
-                     if is_tool_file_name(f) and not is_editor_dropping(f))
+        found.extend(os.path.join(root, f) for f in sorted(files) if not is_editor_dropping(f))
     return found

@@ -160,7 +160,7 @@ class ReplSession:
         runtime.load_all()
         for path in self.extra_files:
             runtime.load_file(path)
-        runtime.plugins.reload()
+        runtime.plugins.reload(retry_failed=True)  # an explicit reload runs failed --schemas again
         problems = list(runtime.load_errors.values())
         problems += [f"{p['source']}: {p['message']}" for p in runtime.plugins.problems]
         return problems

@@ -39,6 +39,7 @@ from harness.scheme.libraries import (
 from harness.scheme.limits import ensure_recursion_limit
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.runtime import NATIVE_ERRORS
+from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
 from harness.scheme.syntax import Scope, base_symbol, is_identifier
 from harness.scheme.translate import condition_from_native, locate, register_source
 
@@ -134,7 +135,8 @@ Reader = Callable[[str, str], tuple[list, SourceMap]]
 def run_source(env: Environment, text: str, name: str = "<string>",
                read: Reader = read_all) -> object:
     """Evaluate every form of ``text`` in ``env`` (read with ``read``); return the last
-    value."""
+    value. A leading byte order mark is skipped."""
+    text = text.removeprefix(BYTE_ORDER_MARK)
     register_source(name, text)
     forms, smap = read(text, name)
     prescan(env, forms)
@@ -147,10 +149,10 @@ def run_source(env: Environment, text: str, name: str = "<string>",
 def run_file(env: Environment, path: str | Path, read: Reader = read_all) -> object:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as e:
         raise SchemeError(ErrorObject(f"cannot read {path}: {e.strerror}", (), "file")) from None
-    return run_source(env, text, str(path), read)
+    return run_source(env, decode_source(data, str(path)), str(path), read)
 
 
 def eval_datum(env: Environment, datum: object) -> object:

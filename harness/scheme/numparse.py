@@ -98,6 +98,8 @@ def parse_number(text: str, radix: int = 10) -> Number | None:
         if angle == 0 and type(angle) is not float:
             return magnitude
         mag, ang = to_inexact(magnitude), to_inexact(angle)
+        if not math.isfinite(ang):  # cos(inf) raises: the direction is undefined, so NaN
+            return _normal_complex(complex(math.nan, math.nan))
         return _normal_complex(complex(mag * math.cos(ang), mag * math.sin(ang)))
     return None
 

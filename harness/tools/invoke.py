@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.spelling import closest_name
 from harness.tools.arguments import check_arguments
 from harness.tools.registry import PythonTool, SchemeTool
 
@@ -52,6 +53,15 @@ def find_tool(runtime, name: str):
     if plugin is not None:
         return plugin
     return registry.find_builtin(name)
+
+
+def unknown_tool(runtime, name: str) -> str:
+    """The error for a tool ``name`` that nothing provides, with the closest known name."""
+    known = [tool.name for tool in runtime.registry.tools()]
+    known += [schema["name"] for schema in runtime.plugins.tools()]
+    known += list(runtime.registry.builtins)
+    close = closest_name(name, known)
+    return f"unknown tool {name!r}" + (f"; did you mean {close!r}?" if close else "")
 
 
 def tool_schema(tool, name: str) -> dict | None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.scheme.errors import ReadError
 from harness.scheme.parse_cache import ParseCache
+from harness.scheme.source_text import decode_source
 from harness.tools.execution import Limits
 from harness.tools.load_error import ToolLoadError
 from harness.tools.registry import FileRegistration
@@ -46,7 +48,9 @@ def load_tool_file(path: Path, tier: str, limits: Limits,
                    parse_cache: ParseCache | None = None) -> FileRegistration:
     """Read and evaluate the tool file ``path`` (see ``load_tool_source``)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = decode_source(path.read_bytes(), str(path))
+    except OSError as exc:
         raise ToolLoadError(str(path), f"{path}: cannot read: {exc}") from None
+    except ReadError as exc:
+        raise ToolLoadError(str(path), f"{exc.where}: {exc.message}") from None
     return load_tool_source(str(path), text, tier, limits, parse_cache)

@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass, field
 
 from harness.tools.context import thread_context, tool_call_scope, using_runtime
-from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category
+from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, unknown_tool
 from harness.tools.output_cache import cache_output, should_cache
 from harness.tools.permissions import gate, sandbox_refusal
 from harness.vfs.paths import is_vfs_uri
@@ -117,7 +117,7 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
         arguments = original
     tool = find_tool(runtime, name)
     if tool is None:
-        return _finish(call, original, arguments, None, f"unknown tool {name!r}")
+        return _finish(call, original, arguments, None, unknown_tool(runtime, name))
     category = tool_category(tool, name)
     call.summary_params = tuple(getattr(tool, "summary_params", ()))
     if caller_tier == "sandboxed":

@@ -21,10 +21,7 @@ from harness.tools.context import call_slot, loading
 from harness.tools.execution import Limits
 from harness.tools.load_error import ToolLoadError
 from harness.tools.python_calls import PythonTimeout, route_print_output
-from harness.tools.registry import FileRegistration, PythonHook, PythonTool
-
-#: file suffix -> the language name used in sources (``hy:PATH:LINE``) and [failure] keys
-LANGUAGES = {".py": "py", ".hy": "hy"}
+from harness.tools.registry import LANGUAGES, FileRegistration, PythonHook, PythonTool
 
 
 class PythonCollector:

@@ -155,6 +155,17 @@ class LoadFailure:
     message: str
 
 
+#: file suffix -> the language name used in sources (``hy:PATH:LINE``) and [failure] keys
+#: (any other tool file is Scheme: ``scm:``)
+LANGUAGES = {".py": "py", ".hy": "hy"}
+
+
+def file_source(path: str) -> str:
+    """How errors about a whole tool file name it: ``scm:PATH``, ``py:PATH`` or
+    ``hy:PATH`` (the sources of its hooks add ``:LINE``)."""
+    return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{path}"
+
+
 _STALE = (None, {}, {}, {})  # an index no snapshot matches: rebuilt on the next read
 
 
@@ -164,6 +175,10 @@ class Registry:
 
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
+    #: the failures of the files with no good version running: ``{"source", "message"}``
+    #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
+    #: that a dispatch only reads them
+    broken: tuple[dict, ...] = ()
     host_hooks: tuple[PythonHook, ...] = ()
     host_tools: tuple[PythonTool, ...] = ()
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
@@ -182,12 +197,14 @@ class Registry:
             others.sort(key=lambda f: f.path)
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
+            self._note_broken()
 
     def remove(self, path: str) -> bool:
         with self._lock:
             before = len(self.files)
             self.files = tuple(f for f in self.files if f.path != path)
             self.failures.pop(path, None)
+            self._note_broken()
             return len(self.files) != before
 
     def remove_under(self, directory: str) -> list[str]:
@@ -200,6 +217,15 @@ class Registry:
     def fail(self, path: str, message: str) -> None:
         with self._lock:
             self.failures[path] = LoadFailure(path, message)
+            self._note_broken()
+
+    def _note_broken(self) -> None:
+        running = {f.path for f in self.files}
+        self.broken = tuple(
+            {"source": file_source(failure.path),
+             "message": f"failed to load, so none of its hooks and tools run: "
+                        f"{failure.message}"}
+            for path, failure in sorted(self.failures.items()) if path not in running)
 
     def get(self, path: str) -> FileRegistration | None:
         for f in self.files:

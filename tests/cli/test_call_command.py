@@ -30,10 +30,10 @@ def test_call_context_and_hook_errors(harness, fresh_home):
 def test_call_refuses_a_bad_context_name(harness, fresh_home):
     code, _, err = harness("call", "whoami", "--context", "../etc", "--home",
                            str(fresh_home))
-    assert code == 2 and "invalid context name '../etc'" in err
+    assert code == 1 and "invalid context name '../etc'" in err
     code, _, err = harness("call", "whoami", "--context", "System", "--home",
                            str(fresh_home))
-    assert code == 2 and "reserved" in err
+    assert code == 1 and "reserved" in err
 
 
 def test_serve_call_takes_a_context_and_reports_errors(fresh_home):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from cli_helpers import run_harness
 
 from harness.cli.hook_commands import to_json
@@ -14,7 +15,7 @@ from harness.cli.hook_commands import to_json
 def test_fire_prints_the_dispatch_result_as_json(harness, home):
     code, out, err = harness("fire", "pre_tool", '{"tool_name": "forbidden"}', "--home",
                              str(home))
-    assert code == 0, err
+    assert code == 2, err  # the outcome blocks
     result = json.loads(out)
     assert result["hook"] == "pre_tool"
     assert result["outcome"]["blocked"] is True
@@ -42,38 +43,42 @@ def test_fire_reads_the_payload_from_stdin(harness, home):
 def test_fire_takes_the_home_from_the_environment(harness, home, monkeypatch):
     monkeypatch.setenv("HARNESS_HOME", str(home))
     code, out, _ = harness("fire", "pre_tool", '{"tool_name": "forbidden"}', "--compact")
-    assert code == 0
+    assert code == 2
     assert json.loads(out)["outcome"]["blocked"] is True
 
 
 def test_fire_without_payload_and_with_trace(harness, home):
-    code, out, _ = harness("fire", "pre_tool", "--home", str(home), "--trace")
+    code, out, err = harness("fire", "pre_tool", "--home", str(home), "--trace")
     assert code == 0
+    assert "using the sample payload of pre_tool" in err
     result = json.loads(out)
+    assert result["outcome"]["arguments"] == {"command": "ls -la src"}  # the sample's
     assert [entry["source"] for entry in result["trace"]] == [
         "plugin:guard", f"scm:{home}/tools/words.scm:12"]
 
 
 def test_fire_permission_hook_is_denied_without_allow_and_approved_with_it(harness, home):
     payload = '{"tool_name": "shell_exec", "command": "ls"}'
-    _, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home))
+    code, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home))
     assert json.loads(out)["outcome"]["denied"] is True
-    _, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home), "--allow")
+    assert code == 2  # a deny exits 2, as a block does
+    code, out, _ = harness("fire", "pre_shell_exec", payload, "--home", str(home), "--allow")
     assert json.loads(out)["outcome"] == {"denied": False, "reason": None,
                                           "decided_by": "handler"}
+    assert code == 0
 
 
-def test_fire_unknown_hook_exits_2_with_a_suggestion(harness, home):
+def test_fire_unknown_hook_exits_1_with_a_suggestion(harness, home):
     code, out, err = harness("fire", "pre_tol", "{}", "--home", str(home))
-    assert code == 2
+    assert code == 1
     assert out == ""
     assert "unknown hook point 'pre_tol'" in err
     assert "did you mean 'pre_tool'?" in err
 
 
-def test_fire_malformed_payload_exits_2_with_the_position(harness, home):
+def test_fire_malformed_payload_exits_1_with_the_position(harness, home):
     code, out, err = harness("fire", "pre_tool", '{"tool_name": x}', "--home", str(home))
-    assert code == 2
+    assert code == 1
     assert out == ""
     assert "the payload is not valid JSON" in err
     assert "line 1 column 15" in err
@@ -81,15 +86,106 @@ def test_fire_malformed_payload_exits_2_with_the_position(harness, home):
 
 def test_fire_payload_must_be_an_object(harness, home):
     code, _, err = harness("fire", "pre_tool", "[1, 2]", "--home", str(home))
-    assert code == 2
+    assert code == 1
     assert "must be a JSON object" in err
 
 
 def test_fire_reports_a_broken_harness_toml(harness, fresh_home):
     (fresh_home / "harness.toml").write_text("[tools.tiers]\n'x/' = 'root'\n")
     code, _, err = harness("fire", "on_start", "--home", str(fresh_home))
-    assert code == 2
+    assert code == 1
     assert "tier must be one of" in err
+
+
+def test_fire_lists_a_file_that_failed_to_load_in_errors(harness, fresh_home):
+    # in a fresh process a broken guard is never silent: the result itself says so
+    (fresh_home / "tools" / "guard.scm").write_text("(register-hook 'pre_tool\n")
+    code, out, err = harness("fire", "pre_tool", '{"tool_name": "x", "arguments": {}}',
+                             "--home", str(fresh_home))
+    assert code == 0
+    [error] = json.loads(out)["errors"]
+    assert error["source"] == f"scm:{fresh_home}/tools/guard.scm"
+    assert f"{fresh_home}/tools/guard.scm:1:1: unexpected end of input" in error["message"]
+    assert "guard.scm:1:1" in err  # and on stderr for whoever reads it
+
+
+def test_fire_exits_2_when_pre_tool_output_is_blocked(harness, fresh_home):
+    (fresh_home / "tools" / "redact.scm").write_text(
+        "(register-hook 'pre_tool_output (lambda (p) (list (cons \"block\" #t))))")
+    code, out, _ = harness("fire", "pre_tool_output", "--home", str(fresh_home))
+    assert code == 2
+    assert json.loads(out)["outcome"]["blocked"] is True
+
+
+def test_a_home_that_does_not_exist_is_an_error(harness, tmp_path, monkeypatch):
+    missing = tmp_path / "typo"
+    for argv in (["fire", "on_start", "{}"], ["tools"], ["hooks"], ["call", "x"], ["serve"]):
+        code, out, err = harness(*argv, "--home", str(missing))
+        assert code == 1, argv
+        assert out == ""
+        assert f"harness home {missing} does not exist" in err
+    monkeypatch.setenv("HARNESS_HOME", str(missing))
+    code, _, err = harness("fire", "on_start", "{}")
+    assert code == 1 and "does not exist" in err
+
+
+def test_bad_options_exit_1_never_2(harness, home, capsys):
+    # for fire, 2 means "blocked": a typo must not read as a block
+    for argv in (["fire", "pre_tool", "{}", "--hme", str(home)], ["fire"], ["nope"]):
+        with pytest.raises(SystemExit) as info:
+            harness(*argv)
+        assert info.value.code == 1, argv
+    assert "unrecognized arguments: --hme" in capsys.readouterr().err
+
+
+def test_harness_toml_keys_harness_does_not_know_are_warned_about(harness, fresh_home):
+    (fresh_home / "harness.toml").write_text("[plugins]\nhook_timout = 3\n")
+    code, _, err = harness("hooks", "--home", str(fresh_home))
+    assert code == 0
+    assert ("unknown key hook_timout in [plugins] is ignored; did you mean hook_timeout?"
+            in err)
+
+
+# -- sample and the catalogue ---------------------------------------------------------------
+
+
+def test_sample_prints_the_payload_as_json_and_the_doc_on_stderr(harness):
+    from harness.hooks.catalogue import HOOK_POINTS
+    code, out, err = harness("sample", "pre_tool")
+    assert code == 0
+    assert json.loads(out) == HOOK_POINTS["pre_tool"].sample
+    assert "; pre_tool: fires before a tool runs" in err
+    assert "; answer keys: block message arguments" in err
+
+
+def test_sample_of_an_unknown_hook_suggests_the_closest(harness):
+    code, out, err = harness("sample", "pre_tol")
+    assert code == 1 and out == ""
+    assert "did you mean 'pre_tool'?" in err
+
+
+def test_a_sample_piped_into_fire(home):
+    sample = run_harness("sample", "pre_shell_exec")
+    done = run_harness("fire", "pre_shell_exec", "-", "--home", str(home), "--compact",
+                       stdin=sample.stdout)
+    assert done.returncode == 2, done.stderr  # no permission handler: the fail-safe deny
+    assert json.loads(done.stdout)["outcome"]["decided_by"] == "fail-safe"
+
+
+def test_hooks_all_lists_every_hook_point(harness):
+    from harness.hooks.catalogue import HOOK_POINTS
+    code, out, _ = harness("hooks", "--all")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["HOOK", "ANSWER", "KEYS", "WHEN"]
+    listed = [line.split()[0] for line in lines[1:len(HOOK_POINTS) + 1]]
+    assert listed == list(HOOK_POINTS)
+    assert any(line.split()[:4] == ["pre_tool", "block", "message", "arguments"]
+               for line in lines)
+    code, out, _ = harness("hooks", "--all", "--json")
+    catalogue = json.loads(out)
+    assert [p["hook"] for p in catalogue] == list(HOOK_POINTS)
+    assert catalogue[0]["fields"] == ["harness_home", "chibi_home", "project_root", "tool_count"]
 
 
 # -- call -----------------------------------------------------------------------------------
@@ -139,9 +235,9 @@ def test_call_a_blocked_tool_exits_1(harness, home):
     assert "blocked: not today" in err
 
 
-def test_call_malformed_arguments_exit_2(harness, home):
+def test_call_malformed_arguments_exit_1(harness, home):
     code, _, err = harness("call", "shout", "{text}", "--home", str(home))
-    assert code == 2
+    assert code == 1
     assert "the tool arguments is not valid JSON" in err
 
 
@@ -190,51 +286,7 @@ def test_empty_home(harness, tmp_path):
     code, out, _ = harness("hooks", "--home", str(tmp_path))
     assert code == 0
     assert out.startswith("no hooks in")
-
-
-# -- check ----------------------------------------------------------------------------------
-
-
-def test_check_a_good_file(harness, home):
-    code, out, _ = harness("check", str(home / "tools" / "words.scm"), "--home", str(home))
-    assert code == 0
-    assert "words.scm: ok (sandboxed)" in out
-    assert "tool word-count: Count the words of a text" in out
-    assert "hook pre_tool (line 12)" in out
-
-
-def test_check_takes_the_tier_from_the_home(harness, home):
-    admin = str(home / "tools" / "admin" / "env.scm")
-    code, out, _ = harness("check", admin, "--home", str(home))
-    assert code == 0
-    assert "env.scm: ok (unsandboxed)" in out
-    code, out, _ = harness("check", admin, "--home", str(home), "--tier", "sandboxed")
-    assert code == 1
-    assert "needs the unsandboxed tier" in out
-
-
-def test_check_a_broken_file_exits_1_with_its_position(harness, home, tmp_path):
-    broken = tmp_path / "broken.scm"
-    broken.write_text("(define x 1)\n(car x)\n")
-    good = str(home / "tools" / "words.scm")
-    code, out, _ = harness("check", str(broken), good, "--home", str(home))
-    assert code == 1
-    assert f"{broken}:2:1: car: expected a pair" in out
-    assert "1 ok, 1 failed" in out
-
-
-def test_check_a_missing_file(harness, home):
-    code, out, _ = harness("check", str(home / "tools" / "missing.scm"), "--home", str(home))
-    assert code == 1
-    assert "missing.scm: cannot read" in out
-
-
-def test_check_does_not_register_into_the_home(harness, home, tmp_path):
-    extra = tmp_path / "extra.scm"
-    extra.write_text("(define-tool extra (execute (lambda (args) \"x\")))")
-    harness("check", str(extra), "--home", str(home))
-    _, out, _ = harness("tools", "--json", "--home", str(home))
-    assert "extra" not in {t["name"] for t in json.loads(out)}
+    assert "harness hooks --all lists the hook points" in out
 
 
 # -- the real command ------------------------------------------------------------------------
@@ -243,7 +295,7 @@ def test_check_does_not_register_into_the_home(harness, home, tmp_path):
 def test_subprocess_fire_from_stdin(home):
     done = run_harness("fire", "pre_tool", "-", "--home", str(home), "--compact",
                        stdin='{"tool_name": "forbidden"}')
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
     assert json.loads(done.stdout)["outcome"]["blocked"] is True
 
 

@@ -66,8 +66,8 @@ def test_call_tools_and_hooks(server):
     call = server.handle_line(request("call", {"tool": "shout", "args": {"text": "hi"}}))
     assert call["result"]["output"].strip() == "HI"
     assert call["result"]["error"] is None
-    missing = server.handle_line(request("call", ["nope"]))
-    assert missing["result"]["error"] == "unknown tool 'nope'"
+    missing = server.handle_line(request("call", ["shoot"]))
+    assert missing["result"]["error"] == "unknown tool 'shoot'; did you mean 'shout'?"
     tools = server.handle_line(request("tools"))["result"]
     assert [t["name"] for t in tools] == ["word-count", "explode", "shout"]
     hooks = server.handle_line(request("hooks", []))["result"]
@@ -128,6 +128,34 @@ def test_internal_error_keeps_the_server_alive(server, monkeypatch):
     assert error_code(response) == INTERNAL_ERROR
     assert "boom" in response["error"]["message"]
     assert "result" in server.handle_line(request("tools"))
+
+
+def test_load_errors_method_and_notification(fresh_home):
+    (fresh_home / "tools" / "broken.scm").write_text("(register-hook 'pre_tool\n")
+    rt = Runtime(fresh_home)
+    server = RpcServer(rt, io.BytesIO())
+    try:
+        [error] = server.handle_line(request("load_errors"))["result"]
+        assert error["source"] == f"scm:{fresh_home}/tools/broken.scm"
+        assert error["last_good_runs"] is False
+        assert "broken.scm:1:1: unexpected end of input" in error["message"]
+        server.notify_load_errors()  # what serve sends at start
+        server.notify_load_errors()  # nothing changed: nothing sent
+        [line] = server._out.getvalue().splitlines()
+        assert json.loads(line) == {"jsonrpc": "2.0", "method": "load_errors",
+                                    "params": {"errors": [error]}}
+        (fresh_home / "tools" / "broken.scm").write_text("(register-hook 'pre_tool car)\n")
+        rt.load_file(fresh_home / "tools" / "broken.scm")
+        server.notify_reload({"event": "reloaded", "path": "broken.scm"})
+        last = json.loads(server._out.getvalue().splitlines()[-1])
+        assert last == {"jsonrpc": "2.0", "method": "load_errors", "params": {"errors": []}}
+    finally:
+        rt.close()
+
+
+def test_a_server_with_nothing_broken_sends_no_load_errors(server):
+    server.notify_load_errors()
+    assert server._out.getvalue() == b""
 
 
 def test_reload_events_become_notifications(server):

@@ -238,7 +238,7 @@ def test_harness_demo_runs_the_examples_and_exits_0():
     out = run.stdout
     for line in [
         "== Scheme tour (examples/scheme/tour.scm)",
-        "home: 9 plugins, 8 Scheme files",
+        "home: 8 plugins, 8 Scheme files",
         'put before the system prompt: "Current context: coding"',
         "=> allowed",
         f"=> BLOCKED: {DANGEROUS}",
@@ -252,3 +252,11 @@ def test_harness_demo_runs_the_examples_and_exits_0():
     ]:
         assert line in out, line
     assert " ! " not in out  # no hook failed and every file loaded
+
+
+def test_the_demo_home_passes_harness_check(tmp_path):
+    from harness.checks import OK, check_home
+    from harness.cli.demo import build_demo_home
+    findings = check_home(build_demo_home(tmp_path / "demo"))
+    assert [f for f in findings if f.severity != OK] == []
+    assert (tmp_path / "demo" / "plugins" / "greet.disabled").is_file()

@@ -46,6 +46,17 @@ def test_the_payload_defaults_to_the_sample(tmp_path):
     ({"hook": "pre_tool", "cases": []}, '"cases" must be a non-empty array'),
     ({"cases": [{"name": "n", "hook": "x", "expect": {}}]}, "case 1 (n): unknown hook point"),
     ({"cases": [3]}, "case 1 must be a JSON object"),
+    # tool cases
+    ({"tool": "t", "hook": "pre_tool", "expect": {}}, '"hook" does not go with "tool"'),
+    ({"tool": "t", "payload": {}, "expect": {}}, 'a tool case has "arguments"'),
+    ({"tool": "t", "errors": -1, "expect": {}}, '"errors" must be a count'),
+    ({"tool": 3, "expect": {}}, '"tool" must be a tool name'),
+    ({"tool": "t", "arguments": [1], "expect": {}}, '"arguments" must be a JSON object'),
+    ({"tool": "t"}, 'missing "expect"'),
+    ({"tool": "t", "expect": {"outptu": 1}}, 'unknown key "outptu"'),
+    ({"tool": "t", "expect": {"blocked": "yes"}}, '"blocked" must be true or false'),
+    ({"tool": "t", "expect": {"error": 5}}, '"error" must be null, true or a part'),
+    ({"hook": "pre_tool", "arguments": {}, "expect": {}}, '"arguments" belongs to a tool case'),
 ])
 def test_fixture_mistakes_are_reported_with_their_place(tmp_path, content, message):
     path = write_fixture(tmp_path, "x", content)
@@ -78,3 +89,10 @@ def test_missing_paths_and_empty_directories(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(FixtureError, match="no \\*.hooktest.json files"):
         fixture_files([str(tmp_path / "empty")], tmp_path)
+
+
+def test_a_fixture_file_may_start_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.hooktest.json"
+    path.write_text('\ufeff{"hook": "on_start", "expect": {}}', encoding="utf-8")
+    [case] = read_fixture(path)
+    assert case.hook == "on_start"

@@ -76,8 +76,12 @@ def test_default_path_is_home_tests(home, tmp_path, capsys, monkeypatch):
     assert "2 passed, 0 failed" in capsys.readouterr().out
 
 
-def test_load_errors_in_the_home_are_reported(home, tmp_path, capsys):
+def test_a_file_of_the_home_that_failed_to_load_fails_every_case(home, tmp_path, capsys):
+    # a broken guard is never silent: it is in every dispatch's errors, so cases fail
     (home / "tools" / "broken.scm").write_text("(car 1)")
     path = write_fixture(tmp_path, "guard", GUARD_CASES)
-    assert run_harness_test(str(path), "--home", str(home)) == 0
-    assert "broken.scm:1:1: car: expected a pair" in capsys.readouterr().err
+    assert run_harness_test(str(path), "--home", str(home)) == 1
+    captured = capsys.readouterr()
+    assert "broken.scm:1:1: car: expected a pair" in captured.err
+    assert "errors: expected 0, got 1" in captured.out
+    assert "failed to load, so none of its hooks and tools run" in captured.out

@@ -15,7 +15,7 @@ from harness.bridge import dumps
 from harness.hooks.outcome import NO_ANSWER
 from harness.plugins.discovery import PluginFile
 from harness.plugins.invoke import call_hook, call_tool
-from harness.plugins.process import run_plugin
+from harness.plugins.process import MAX_STDERR, run_plugin
 
 PAYLOAD = {"prompt": "hi", "context_name": "default", "summary": ""}
 
@@ -122,8 +122,9 @@ def test_invalid_utf8_is_replaced_and_reported():
 def test_crash_is_no_answer_with_an_error(capfd):
     result = call_hook(fixture_plugin("crash"), "pre_message", PAYLOAD, 5)
     assert result.answer is NO_ANSWER
-    assert result.error == "exited with code 3"
+    assert result.error == "exited with code 3; stderr: crash: something went wrong"
     assert result.exit_code == 3
+    assert result.stderr == "crash: something went wrong\n"
     assert "crash: something went wrong" in capfd.readouterr().err, "stderr passes through"
 
 
@@ -207,6 +208,61 @@ def test_plugin_that_closes_stdout_and_keeps_running_is_timed_out(tmp_path):
     assert result.error.startswith("timed out after 0.5 s")
 
 
+# --- exit 2 and stderr (SPEC §3) ----------------------------------------------------------------
+
+BLOCKER = "cat > /dev/null\necho '{\"ignored\": true}'\necho 'no force pushes' >&2\nexit 2\n"
+
+
+def test_exit_2_blocks_where_the_point_can_block_with_stderr_as_the_message(tmp_path):
+    result = call_hook(script(tmp_path, BLOCKER), "pre_tool", {}, 5)
+    assert result.answer == {"block": True, "message": "no force pushes"}
+    assert result.error is None, "a block by exit 2 is an answer, not a failure"
+    denied = call_hook(script(tmp_path, BLOCKER), "pre_shell_exec", {}, 5)
+    assert denied.answer == {"denied": True, "reason": "no force pushes"}
+
+
+def test_exit_2_with_nothing_on_stderr_leaves_the_default_message(tmp_path):
+    result = call_hook(script(tmp_path, "exit 2\n"), "pre_spawn_agent", {}, 5)
+    assert result.answer == {"block": True}
+
+
+def test_exit_2_where_nothing_can_block_is_a_failure_with_stderr(tmp_path):
+    result = call_hook(script(tmp_path, BLOCKER), "post_tool", {}, 5)
+    assert result.answer is NO_ANSWER
+    assert result.error == "exited with code 2; stderr: no force pushes"
+
+
+def test_stderr_is_kept_and_still_reaches_the_terminal(tmp_path, capfd):
+    result = call_hook(script(tmp_path, "echo progress >&2\necho '{}'\n"), "on_end", {}, 5)
+    assert result.answer == {} and result.stderr == "progress\n"
+    assert "progress" in capfd.readouterr().err
+
+
+def test_a_long_stderr_is_kept_in_part_and_quoted_by_its_end(tmp_path):
+    body = ("i=0; while [ $i -lt 20000 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
+            "echo 'ValueError: the real reason' >&2\nexit 1\n")
+    run = run_plugin(script(tmp_path, body).path, (), b"", 5, capture_stderr=True)
+    assert len(run.stderr) == MAX_STDERR
+    short = "i=0; while [ $i -lt 300 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
+    result = call_hook(script(tmp_path, short + "echo 'ValueError: why' >&2\nexit 1\n"),
+                       "on_end", {}, 5)
+    assert result.error.startswith("exited with code 1; stderr: ...")
+    assert result.error.endswith("ValueError: why") and len(result.error) < 2100
+
+
+def test_a_timed_out_plugin_says_what_it_wrote_to_stderr(tmp_path):
+    result = call_hook(script(tmp_path, "echo 'waiting for the lock' >&2\nsleep 30\n"),
+                       "on_end", {}, 0.5)
+    assert result.error.startswith("timed out after 0.5 s")
+    assert result.error.endswith("stderr: waiting for the lock")
+
+
+def test_a_failed_tool_call_says_what_it_wrote_to_stderr(tmp_path):
+    plugin = script(tmp_path, "echo 'KeyError: name' >&2\nexit 1\n")
+    result = call_tool(plugin, "greet", {}, 5)
+    assert result.error == "exited with code 1; stderr: KeyError: name"
+
+
 # --- what the plugin inherits --------------------------------------------------------------------
 
 def test_plugin_inherits_no_descriptor_of_the_host_but_stderr(tmp_path):
@@ -273,7 +329,7 @@ def test_without_pidfd_early_exit_and_crash(no_pidfd):
     payload = {"request_body": {"messages": ["x" * 2_000_000]}}
     early = call_hook(fixture_plugin("early_exit"), "pre_api_request", payload, 5)
     assert early.answer == {"request_body": {"temperature": 0.1}}
-    assert call_hook(fixture_plugin("crash"), "pre_message", PAYLOAD, 5).error == \
+    assert call_hook(fixture_plugin("crash"), "pre_message", PAYLOAD, 5).error.split(";")[0] == \
         "exited with code 3"
 
 

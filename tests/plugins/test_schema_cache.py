@@ -76,26 +76,30 @@ def test_refusals():
 
 # --- running --schema -------------------------------------------------------------------------------
 
-def test_schema_that_hangs_times_out_and_is_not_cacheable():
+def test_schema_that_hangs_times_out_and_is_marked_failed():
     start = time.monotonic()
-    parsed, cacheable = read_schemas(fixture_plugin("schema_hang"), timeout=0.3)
+    parsed = read_schemas(fixture_plugin("schema_hang"), timeout=0.3)
     assert time.monotonic() - start < 1.5
-    assert parsed.schemas == () and not cacheable
+    assert parsed.schemas == () and parsed.failed
     assert parsed.problems[0].startswith("--schema: timed out after 0.3 s")
+    assert "not run again until the file changes" in parsed.problems[0]
 
 
-def test_schema_that_fails(tmp_path):
-    plugin = PluginFile("f", write_plugin(tmp_path / "f", "#!/bin/sh\nexit 1\n"))
-    parsed, cacheable = read_schemas(plugin)
-    assert parsed.problems == ("--schema exited with code 1",) and not cacheable
+def test_schema_that_fails_says_what_it_wrote_to_stderr(tmp_path):
+    plugin = PluginFile("f", write_plugin(tmp_path / "f",
+                                          "#!/bin/sh\necho 'no module named x' >&2\nexit 1\n"))
+    parsed = read_schemas(plugin)
+    assert parsed.failed
+    assert parsed.problems[0].startswith("--schema exited with code 1; stderr: no module "
+                                         "named x; not run again")
 
 
 def test_schema_gets_empty_stdin(tmp_path):
     # a plugin that reads stdin in --schema mode must not wait for input
     plugin = PluginFile("r", write_plugin(tmp_path / "r", "#!/bin/sh\ncat\necho '"
                                           + json.dumps(GREET) + "'\n"))
-    parsed, cacheable = read_schemas(plugin, timeout=2)
-    assert parsed.schemas[0]["name"] == "greet" and cacheable
+    parsed = read_schemas(plugin, timeout=2)
+    assert parsed.schemas[0]["name"] == "greet" and not parsed.failed
 
 
 # --- the cache -------------------------------------------------------------------------------------
@@ -171,16 +175,39 @@ def test_save_drops_removed_plugins_and_skips_unchanged_writes(tmp_path):
     assert cache_file.stat().st_mtime_ns == before, "nothing changed, nothing written"
 
 
-def test_failures_are_not_cached_but_bad_schemas_are(tmp_path):
-    cache = SchemaCache(timeout=0.2)
-    hang = fixture_plugin("schema_hang")
-    cache.schemas_of(hang)
-    cache.schemas_of(hang)
-    assert cache.runs == 2, "a timeout may pass next time: tried again"
+def test_a_failure_is_cached_until_the_file_changes_or_a_retry(tmp_path):
+    # a --schema that hangs costs its timeout once, not on every start
+    hang = PluginFile("hang", write_plugin(tmp_path / "hang", "#!/bin/sh\nsleep 30\n"))
+    cache_file = tmp_path / "cache.json"
+    cache = SchemaCache(cache_file, timeout=0.2)
+    first = cache.schemas_of(hang)
+    cache.save()
+    warm = SchemaCache(cache_file, timeout=0.2)
+    assert warm.schemas_of(hang) == first and warm.runs == 0, "the next start does not wait"
+    assert warm.cached(hang) == first
+    assert warm.cached(hang, retry_failed=True) is None
+    warm.schemas_of(hang, retry_failed=True)
+    assert warm.runs == 1, "asked to retry: run again"
+    warm.schemas_of(hang, retry_failed=True)
+    assert warm.runs == 1, "a failure this cache just got is not run again"
+    write_plugin(hang.path, "#!/bin/sh\necho '" + json.dumps(GREET) + "'\n")
+    assert warm.schemas_of(hang).schemas[0]["name"] == "greet", "a changed file runs again"
+
+
+def test_a_good_answer_is_not_run_again_by_a_retry(tmp_path):
+    plugin, runs = counting_plugin(tmp_path)
+    cache = SchemaCache()
+    cache.schemas_of(plugin)
+    cache.schemas_of(plugin, retry_failed=True)
+    assert run_count(runs) == 1
+
+
+def test_bad_schemas_are_cached(tmp_path):
+    cache = SchemaCache(timeout=5)
     liar = fixture_plugin("schema_lies")
     cache.schemas_of(liar)
     cache.schemas_of(liar)
-    assert cache.runs == 3, "a deterministic answer is cached, even a bad one"
+    assert cache.runs == 1, "a deterministic answer is cached, even a bad one"
 
 
 def test_invalidate(tmp_path):

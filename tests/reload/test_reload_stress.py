@@ -41,8 +41,13 @@ def versions_seen(result: dict) -> dict[str, list[tuple[int, str]]]:
 
 
 def torn(result: dict) -> str | None:
-    if result["errors"]:
-        return f"errors: {result['errors']}"
+    # a file saved broken with no good version running is listed until it loads again
+    hook_errors = [e for e in result["errors"] if not e["message"].startswith("failed to load")]
+    if hook_errors:
+        return f"errors: {hook_errors}"
+    answering = versions_seen(result)
+    if any(e["source"].endswith(f"/tools/{name}") for e in result["errors"] for name in answering):
+        return f"a file both listed as broken and answering: {result}"
     for name, hooks in versions_seen(result).items():
         if len(hooks) != 2 or hooks[0][0] != hooks[1][0] or [t for _, t in hooks] != ["a", "b"]:
             return f"{name}: {hooks}"

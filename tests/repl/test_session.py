@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from repl_helpers import BROKEN, GUARD
 
 from harness.repl.session import ReplSession
@@ -175,8 +176,13 @@ def test_quit_finishes_the_session(repl):
     assert repl.finished
 
 
-def test_a_session_without_a_home_directory(tmp_path):
-    runtime = Runtime(tmp_path / "missing")
-    session = ReplSession(runtime)
+def test_a_home_that_does_not_exist_is_an_error(tmp_path):
+    from harness.config import ConfigError
+    with pytest.raises(ConfigError, match="does not exist"):
+        Runtime(tmp_path / "missing")
+
+
+def test_a_session_over_an_empty_home(tmp_path):
+    session = ReplSession(Runtime(tmp_path))
     assert session.execute("(* 6 7)") == "42"
     assert "no hooks registered" in session.execute(",hooks")

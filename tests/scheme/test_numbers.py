@@ -861,3 +861,9 @@ def test_scheme_level_errors(interp, src, message):
 def test_scheme_level_size_limit(interp):
     with pytest.raises(SizeLimitExceeded):
         interp.eval_string("(expt 10 100000000)")
+
+
+def test_a_polar_literal_with_an_infinite_angle_reads_as_nan():
+    # found by the reader fuzz: 0@1D400 has an angle of +inf.0, whose cos() raised
+    value = parse_number("0@1D400")
+    assert math.isnan(value.real) and math.isnan(value.imag)

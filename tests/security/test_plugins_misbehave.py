@@ -177,7 +177,8 @@ def test_schema_that_hangs_costs_one_schema_timeout_and_is_reported(tmp_path):
     assert len(problems) == 1 and "timed out" in problems[0]["message"]
     assert [p.name for p in rt.plugins.plugins] == ["zz_good"]
     result, _ = _fire(rt)
-    assert messages_of(result) == []
+    # a plugin that did not load is in every dispatch's errors, never silent (SPEC §9)
+    assert [e["source"] for e in result["errors"]] == ["plugin:a_schema_hang"]
     _assert_others_answered(result)
 
 
@@ -215,7 +216,7 @@ def test_plugin_tool_that_hangs_is_timed_out(tmp_path):
 
 
 @pytest.mark.parametrize("body, why", [
-    ("cat > /dev/null\nexit 2", "exited with code 2"),
+    ("cat > /dev/null\nexit 3", "exited with code 3"),
     ("sleep 30", TIMED_OUT),
     ("cat > /dev/null\nhead -c 104857600 /dev/zero", "output exceeded"),
 ])
@@ -226,6 +227,15 @@ def test_permission_hooks_fail_closed(tmp_path, body, why):
     assert result["outcome"]["denied"] is True
     assert result["outcome"]["reason"] == "hook failed: plugin:a_guard"
     assert why in messages_of(result)[0]
+
+
+def test_exit_2_on_a_permission_hook_is_a_deny_not_a_failure(tmp_path):
+    guard = schema_plugin("a_guard", ["pre_shell_exec"], "cat > /dev/null\nexit 2")
+    rt = _runtime(tmp_path, {"a_guard": guard}, handler=lambda hook, payload: True)
+    result, _ = _fire(rt, "pre_shell_exec", {"tool_name": "shell_exec", "command": "ls"})
+    assert result["outcome"] == {"denied": True, "reason": "denied by plugin",
+                                 "decided_by": "hook"}
+    assert "plugin:a_guard" not in {e["source"] for e in result["errors"]}
 
 
 def test_permission_hook_allows_when_every_plugin_answers(tmp_path):

@@ -83,6 +83,30 @@ def test_unknown_tool(tmp_path):
     assert result.error == "unknown tool 'nope'"
 
 
+def test_unknown_tool_suggests_the_closest_name(tmp_path):
+    rt = Runtime(home_with(tmp_path, {"w.scm": '(define-tool word-count (execute car))'}))
+    assert rt.call_tool("word_count").error == ("unknown tool 'word_count'; did you mean "
+                                                "'word-count'?")
+
+
+def test_a_byte_order_mark_is_no_part_of_the_program(tmp_path):
+    home = home_with(tmp_path, {})
+    (home / "tools" / "bom.scm").write_bytes(
+        b"\xef\xbb\xbf(define-tool hi (execute (lambda (a) \"hi\")))")
+    rt = Runtime(home)
+    assert rt.load_errors == {}
+    assert rt.call_tool("hi").output == "hi"
+
+
+def test_a_file_that_is_not_utf8_is_a_load_error_with_its_place(tmp_path):
+    home = home_with(tmp_path, {})
+    (home / "tools" / "latin1.scm").write_bytes(b'(define x 1)\n(define s "caf\xe9")\n')
+    rt = Runtime(home)
+    assert rt.load_errors == {str(home / "tools" / "latin1.scm"): (
+        f"{home}/tools/latin1.scm:2:15: this file is not UTF-8 text (byte 0xe9 here); "
+        "save it as UTF-8")}
+
+
 def test_a_broken_file_is_reported_and_the_others_load(tmp_path):
     rt = Runtime(home_with(tmp_path, {
         "a_good.scm": '(define-tool good (description "d") (execute (lambda (a) "ok")))',
