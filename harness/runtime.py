@@ -90,7 +90,7 @@ class Runtime:
         self.dispatcher = Dispatcher(self, permission_handler)
         #: where shell_exec runs and relative file paths of the builtin tools start
         self.project_root = Path(self.config.project_root or os.getcwd())
-        self.registry.builtins = builtin_tools()
+        self.registry.builtins = builtin_tools(self.parse_cache)
         #: the contexts tool calls were made as (the VFS lists them under /sys/contexts)
         self.contexts_seen: set[str] = {"default"}
         self.vfs = Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),

@@ -247,6 +247,10 @@ def test_harness_demo_runs_the_examples_and_exits_0():
         "request_body: temperature 0.7 -> 1.2",
         "fallback call_user (was call_agent), fuel 20 -> 10",
         '=> "Hello, Ada!"',
+        # a builtin at its permission gate, and a builtin whose output is cached
+        "=> DENIED: no permission handler configured",
+        "=> [Output cached: vfs:///sys/tool_cache/default/file_head_",
+        "Tool: file_head | Size: 11089 chars, ~2772 tokens | Lines: 400",
         "vfs/hook.log         by logger.scm: on_start; pre_message; on_end",
         "context_log.txt      by plugin:context_logger: default -> coding",
     ]:
