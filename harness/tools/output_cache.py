@@ -58,7 +58,10 @@ def preview(output: str, chars: int = PREVIEW_CHARS) -> str:
     return text[:cut] if cut > 0 else text
 
 
-def should_cache(output: str, threshold: int = THRESHOLD) -> bool:
+def should_cache(output: str, threshold: float = THRESHOLD) -> bool:
+    """True for an output of more than ``threshold`` UTF-8 bytes that is not an error."""
+    if len(output) * 4 <= threshold:  # at most 4 bytes a character: short, no encoding
+        return False
     return (not output.startswith("Error:") and bool(output.strip())
             and len(output.encode("utf-8", errors="surrogatepass")) > threshold)
 
