@@ -16,7 +16,7 @@ import time
 import orjson
 
 from harness.vfs.paths import VfsError
-from harness.vfs.zones import SYSTEM
+from harness.vfs.zones import HOST
 
 THRESHOLD = 4000
 PREVIEW_CHARS = 500
@@ -79,7 +79,7 @@ def cache_output(call, arguments: dict, output: str) -> str | None:
     ident = cache_id(call.name, arguments)
     path = f"/sys/tool_cache/{call.context}/{ident}"
     try:
-        call.runtime.vfs.write(SYSTEM, path, output.encode("utf-8", errors="surrogatepass"))
+        call.runtime.vfs.write(HOST, path, output.encode("utf-8", errors="surrogatepass"))
     except (VfsError, OSError) as exc:
         call.errors.append({"source": "tool-cache", "message": f"not cached: {exc}"})
         return None
