@@ -31,6 +31,7 @@ from harness.bridge import (
 )
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine
+from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import thread_context
@@ -41,7 +42,8 @@ PermissionHandler = Callable[[str, dict], object]
 
 
 class Dispatcher:
-    """Fires hook points over a runtime's plugins and Scheme registrations."""
+    """Fires hook points over a runtime's plugins, declared handlers and in-process hooks
+    (the tool files' Scheme, Hy and Python hooks, then the host's)."""
 
     def __init__(self, runtime, permission_handler: PermissionHandler | None = None) -> None:
         self.runtime = runtime
@@ -161,7 +163,7 @@ class Dispatcher:
                 message = None
                 answer = NO_ANSWER
                 try:
-                    value = h.proc(scheme_payload)
+                    value = prompt(h.proc, scheme_payload)
                 except BaseException as exc:
                     if isinstance(exc, KeyboardInterrupt):
                         raise
@@ -190,17 +192,20 @@ class Dispatcher:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
-                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start)
+                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
+                        slot)
                 continue
             if value is not None:  # None: no answer (nothing to record, the usual case)
                 answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
-                _record(h.source, answer, message, answers, errors, failed, trace, start)
+                _record(h.source, answer, message, answers, errors, failed, trace, start,
+                        slot)
             elif trace is not None:
-                trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
+                trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
+                                          NO_ANSWER))
 
 
 def _record(source: str, answer: object, message: str | None, answers: list, errors: list,
-            failed: list, trace: list | None, start: float) -> None:
+            failed: list, trace: list | None, start: float, slot) -> None:
     """Record one Python hook's answer, or its failure when ``message`` is set."""
     if message is not None:
         errors.append({"source": source, "message": message})
@@ -208,7 +213,7 @@ def _record(source: str, answer: object, message: str | None, answers: list, err
     else:
         answers.append((source, answer))
     if trace is not None:
-        trace.append(_trace_entry(source, start, ("", ""), message, answer))
+        trace.append(_trace_entry(source, start, slot.printed_text(), message, answer))
 
 
 def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:

@@ -6,6 +6,7 @@ import threading
 from dataclasses import dataclass
 from typing import Self
 
+from harness.scheme.continuations import prompt
 from harness.scheme.limits import Budget
 from harness.scheme.primitives.ports import (
     StringOutputPort,
@@ -13,7 +14,6 @@ from harness.scheme.primitives.ports import (
     redirect,
     restore,
 )
-from harness.scheme.runtime import call_n
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,8 @@ class OutputCapture:
         marks = self.start_call(limits)
         result = SchemeCall()
         try:
-            # call_n, not proc(*args): a C-level call per nested call-tool would grow the
-            # C stack (see harness.scheme.limits)
-            result.value = call_n(proc, args)
+            # (a C-level call: nested calls are bounded by call-tool's nesting limit)
+            result.value = prompt(proc, *args)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
