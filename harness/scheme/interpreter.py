@@ -7,6 +7,7 @@ source position; ``format_error`` renders ``FILE:LINE:COL: message`` with a care
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,6 +20,7 @@ from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, Symbol, list_to_py
 from harness.scheme.environment import Environment
 from harness.scheme.errors import (
+    DepthLimitExceeded,
     ErrorObject,
     ReadError,
     ResourceLimitExceeded,
@@ -37,7 +39,7 @@ from harness.scheme.libraries import (
     library_key,
     register_library,
 )
-from harness.scheme.limits import deep_recursion
+from harness.scheme.limits import MAX_C_NESTING, deep_recursion
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.runtime import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
@@ -111,12 +113,24 @@ def prescan(env: Environment, forms: list) -> None:
                 env.declare(base_symbol(target).name)
 
 
+_nesting = threading.local()
+
+
 def eval_form(env: Environment, form: object, smap: SourceMap | None,
               scope: Scope | None = None) -> object:
     """Expand, compile and run one top-level form (with the recursion window open: see
-    limits.py)."""
-    with deep_recursion:
-        return _eval_form(env, form, smap, scope)
+    limits.py). A form evaluated inside another (``eval``, ``load``, an import) starts its
+    code through C calls: that nesting is bounded like any other C-level recursion."""
+    depth = getattr(_nesting, "depth", 0)
+    if depth >= MAX_C_NESTING:
+        raise DepthLimitExceeded(f"recursion too deep: eval, load or import nested more "
+                                 f"than {MAX_C_NESTING} deep")
+    _nesting.depth = depth + 1
+    try:
+        with deep_recursion:
+            return _eval_form(env, form, smap, scope)
+    finally:
+        _nesting.depth = depth
 
 
 def _eval_form(env: Environment, form: object, smap: SourceMap | None,
