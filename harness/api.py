@@ -29,6 +29,7 @@ An embedding host registers functions with ``Runtime.register_hook`` and
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from harness.hooks.catalogue import hook_point
@@ -36,7 +37,7 @@ from harness.tools.context import current_load, current_runtime
 from harness.tools.python_loader import PythonCollector
 from harness.tools.tool_schema import parameters_from_python
 
-__all__ = ["ToolCallError", "call_tool", "hook", "tool"]
+__all__ = ["ToolCallError", "call_tool", "home", "hook", "tool"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -116,3 +117,12 @@ def call_tool(name: str, arguments: dict | None = None) -> str:
     if result.error is not None:
         raise ToolCallError(f"{name}: {result.error}")
     return result.output
+
+
+def home() -> Path:
+    """The home of the runtime running this code (a hook, a tool, a file's top level), for
+    files of its own such as ``home() / "vfs" / "hook.log"``. RuntimeError elsewhere."""
+    runtime = current_runtime()
+    if runtime is None:
+        raise RuntimeError("home: no harness runtime is running this code")
+    return runtime.home

@@ -36,6 +36,7 @@ from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
+from harness.tools.python_calls import route_print_output
 from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
 from harness.tools.tool_schema import parameters_from_python
 from harness.vfs.store import Vfs
@@ -92,7 +93,7 @@ class Runtime:
         self.dispatcher = Dispatcher(self, permission_handler)
         #: where shell_exec runs and relative file paths of the builtin tools start
         self.project_root = Path(self.config.project_root or os.getcwd())
-        self.registry.builtins = builtin_tools()
+        self.registry.builtins = builtin_tools(self.parse_cache)
         #: the contexts tool calls were made as (the VFS lists them under /sys/contexts)
         self.contexts_seen: set[str] = {"default"}
         self.vfs = Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),
@@ -227,6 +228,7 @@ class Runtime:
         if not callable(fn):
             raise TypeError(f"register_hook: {fn!r} is not callable")
         hook = PythonHook(point, fn, f"host:{name or _qualified_name(fn)}")
+        route_print_output()  # what it prints shows in traces, not in the host's output
         self.registry.add_host_hook(hook)
         return HostRegistration(self.registry, hook)
 
@@ -243,6 +245,7 @@ class Runtime:
             raise TypeError(f"register_tool: {fn!r} is not callable")
         tool = PythonTool(name, description, parameters_from_python(parameters), fn,
                           f"host:{name}", category)
+        route_print_output()  # what it prints is the ToolResult's stdout / stderr
         self.registry.add_host_tool(tool)
         return HostRegistration(self.registry, tool)
 

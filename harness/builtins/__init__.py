@@ -28,8 +28,29 @@ class BuiltinTools(Mapping):
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] | None = None
+        self._names: frozenset[str] | None = None
         self._lock = threading.Lock()
         self.load_errors: dict[str, str] = {}
+        #: where the .scm files' read data is cached (the first runtime's home cache)
+        self.parse_cache = None
+
+    def names(self) -> frozenset[str]:
+        """The builtin tools' names, without loading them: listings and shadowing checks
+        need no more (the .scm files are read for their define-tool names)."""
+        if self._names is None:
+            import importlib
+            import re
+            found = set()
+            for path in BUILTIN_TOOLS_DIR.glob("*.scm"):
+                found.update(re.findall(r"\(define-tool\s+([^\s()]+)", path.read_text()))
+            for module in _PYTHON_MODULES:
+                found.update(t.name for t in
+                             importlib.import_module(f"{__name__}.{module}").TOOLS)
+            self._names = frozenset(found)
+        return self._names
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names()
 
     def _loaded(self) -> dict[str, Tool]:
         tools = self._tools
@@ -49,7 +70,8 @@ class BuiltinTools(Mapping):
         for path in sorted(BUILTIN_TOOLS_DIR.glob("*.scm")):
             try:
                 registration = load_tool_file(path, "unsandboxed",
-                                              Limits(steps=None, seconds=None))
+                                              Limits(steps=None, seconds=None),
+                                              self.parse_cache)
             except ToolLoadError as exc:  # a broken install: say so, keep the rest
                 self.load_errors[str(path)] = exc.message
                 continue
@@ -76,8 +98,11 @@ class BuiltinTools(Mapping):
 _shared = BuiltinTools()
 
 
-def builtin_tools() -> BuiltinTools:
-    """The process's builtin layer (one for every runtime: builtin files never change)."""
+def builtin_tools(parse_cache=None) -> BuiltinTools:
+    """The process's builtin layer (one for every runtime: builtin files never change);
+    ``parse_cache`` (a harness.scheme.parse_cache.ParseCache) serves its first load."""
+    if parse_cache is not None and _shared.parse_cache is None:
+        _shared.parse_cache = parse_cache
     return _shared
 
 

@@ -5,9 +5,6 @@ an address is refused (it would slip past the gate). Up to 10 redirects are foll
 
 from __future__ import annotations
 
-import urllib.error
-import urllib.request
-
 from harness.builtins import python_tool
 from harness.tools.invoke import ToolError
 from harness.tools.permissions import url_sensitivity
@@ -15,14 +12,22 @@ from harness.tools.permissions import url_sensitivity
 MAX_REDIRECTS = 10
 
 
-class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
-    max_redirections = MAX_REDIRECTS
+def _opener():
+    """A urllib opener whose redirects never lead into a sensitive address (urllib is
+    imported here: most processes never fetch)."""
+    import urllib.error
+    import urllib.request
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        reason = url_sensitivity(newurl)
-        if reason is not None and url_sensitivity(req.full_url) is None:
-            raise urllib.error.URLError(f"redirect to a {reason} refused ({newurl})")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+    class CheckedRedirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = MAX_REDIRECTS
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            reason = url_sensitivity(newurl)
+            if reason is not None and url_sensitivity(req.full_url) is None:
+                raise urllib.error.URLError(f"redirect to a {reason} refused ({newurl})")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return urllib.request.build_opener(CheckedRedirects)
 
 
 def fetch(url: str, max_bytes: int, timeout: float) -> str:
@@ -30,7 +35,9 @@ def fetch(url: str, max_bytes: int, timeout: float) -> str:
     with chibi's texts when it fails."""
     if not url.startswith(("http://", "https://")):
         raise ToolError(f"URL must start with http:// or https://, got: {url}")
-    opener = urllib.request.build_opener(_CheckedRedirects)
+    import urllib.error
+    import urllib.request
+    opener = _opener()
     request = urllib.request.Request(url, headers={"User-Agent": "harness"})
     try:
         response = opener.open(request, timeout=timeout)

@@ -13,8 +13,6 @@ import os
 import re
 from pathlib import Path
 
-import pathspec
-
 from harness.builtins import python_tool
 from harness.tools.context import current_runtime
 from harness.tools.invoke import ToolError
@@ -163,6 +161,7 @@ def dir_list(arguments: dict) -> str:
 
 
 def _walk(root: Path):
+    import pathspec
     """The files under ``root`` (relative, as text), skipping hidden names and what the
     .gitignore files on the way exclude, in walk order (sorted per folder)."""
     stack = [(root, [])]
@@ -206,7 +205,9 @@ def _search_root(arguments: dict) -> Path:
     return root
 
 
-def _glob(pattern: str) -> pathspec.GitIgnoreSpec:
+def _glob(pattern: str):
+    """A gitignore-style pattern as a pathspec matcher."""
+    import pathspec
     try:
         return pathspec.GitIgnoreSpec.from_lines([pattern])
     except (ValueError, TypeError) as exc:

@@ -1,6 +1,7 @@
 """Declared handlers (``hooks.toml`` and the Claude Code settings files of ``[hooks]``):
-every source file loads, and what is wrong in its entries (the errors, which dispatches
-list too, and the warnings, which show only here)."""
+every source file loads, what is wrong in its entries (the errors, which dispatches list
+too, and the warnings, which show only here), and what will not work when it runs
+(``harness.handlers.preflight``: a missing script, a URL off the allowlist, ...)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
+from harness.handlers.preflight import preflight
 
 
 def check_declared_handlers(subject: HomeUnderCheck) -> Iterator[Finding]:
@@ -15,7 +17,8 @@ def check_declared_handlers(subject: HomeUnderCheck) -> Iterator[Finding]:
     errors = handlers.load_errors()
     for path, message in errors.items():
         yield Finding(ERROR, subject.relative(path), message)
-    for problem in handlers.problems():
+    has_model = subject.runtime.host_model is not None or subject.config.model is not None
+    for problem in [*handlers.problems(), *preflight(handlers, has_model)]:
         severity = ERROR if problem.severity == "error" else WARNING
         yield Finding(severity, subject.relative(problem.file),
                       f"{problem.key}: {problem.message}" if problem.key else problem.message)

@@ -68,8 +68,8 @@ def build_demo_home(home: Path) -> Path:
 
 
 def demo_session(home: Path) -> list[tuple[str, dict | None, str]]:
-    """The hook points the demo fires, as (hook, payload, what it shows); hook "call" with
-    payload None marks the greet tool call."""
+    """The hook points the demo fires, as (hook, payload, what it shows); hook "call"
+    marks a tool call: payload None is the greet tool, else (tool, arguments)."""
     lifecycle = {"harness_home": str(home), "chibi_home": str(home),
                  "project_root": str(home), "tool_count": 0}
     tools = [{"name": n, "type": t} for n, t in (
@@ -102,6 +102,10 @@ def demo_session(home: Path) -> list[tuple[str, dict | None, str]]:
                                              "arguments": {"command": "ls build"}}]},
          "a batch that ran shell_exec, fuel 20"),
         ("call", None, 'greet {"name": "Ada"} through the hook stack'),
+        ("call", ("shell_exec", {"command": "ls build"}),
+         "builtin shell_exec: its permission gate (pre_shell_exec)"),
+        ("call", ("file_head", {"path": "vfs:///shared/build.log", "lines": 400}),
+         "builtin file_head on a 400-line log in the VFS"),
         ("on_end", lifecycle, "session ends"),
     ]
 
@@ -111,6 +115,9 @@ def run_hook_session(home: Path) -> int:
     file loaded and no hook failed, else 1."""
     from harness.runtime import Runtime
     rt = Runtime(home)
+    # a build log for file_head to read: its output is over the cache threshold
+    rt.vfs.write("system", "/shared/build.log", "".join(
+        f"[{n:03}] compiled module_{n}.o\n" for n in range(400)).encode())
     # context_logger (the plugin) writes to $CONTEXT_LOG_FILE: keep it inside the home
     rt.plugins.env["CONTEXT_LOG_FILE"] = str(home / "context_log.txt")
     scm_files = [p.name for p in rt.tool_files()]
@@ -126,8 +133,11 @@ def run_hook_session(home: Path) -> int:
     failures = len(problems)
     for hook, payload, note in demo_session(home):
         print(f"\n{hook:<18} {note}")
-        if payload is None:
-            _show_tool_call(rt, short)
+        if hook == "call":
+            if payload is None:
+                _show_tool_call(rt, short)
+            else:
+                failures += _show_builtin_call(rt, *payload)
             continue
         result = rt.fire(hook, payload)
         _show_dispatch(result, short)
@@ -163,6 +173,29 @@ def _show_tool_call(rt, short) -> None:
     shown = result.error or result.output.strip()
     print(f"   => {_short(shown)}  (pre_tool -> greet -> pre_tool_output -> post_tool_output "
           "-> post_tool)")
+
+
+def _show_builtin_call(rt, tool: str, arguments: dict) -> int:
+    """Call a builtin through the pipeline and show what the model would see; returns the
+    number of hook failures."""
+    result = rt.call_tool(tool, arguments)
+    print(f"   {'call ' + tool:<30} {_short(arguments)}")
+    if result.denied:
+        print(f"   => DENIED: {result.output}")
+        print("      (pre_shell_exec is deny-only: with no host permission handler the answer")
+        print("       is a fail-safe deny; `harness call --allow` stands in for a handler)")
+    elif result.cached:
+        head, *rest = result.output.splitlines()
+        print(f"   => {head}")
+        for line in rest[:6]:
+            print(f"      {line}")
+        print(f"      ... ({len(rest) - 6} more lines of preview: the model sees this stub; "
+              "the whole output stays in the VFS)")
+    else:
+        print(f"   => {_short(result.error or result.output)}")
+    for entry in result.errors:
+        print(f"   ! {entry['source']}: {entry['message'].splitlines()[0]}")
+    return len(result.errors)
 
 
 def describe_outcome(hook: str, payload: dict, outcome: dict) -> str:

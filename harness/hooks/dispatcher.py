@@ -189,17 +189,20 @@ class Dispatcher:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
-                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start)
+                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
+                        slot)
                 continue
             if value is not None:  # None: no answer (nothing to record, the usual case)
                 answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
-                _record(h.source, answer, message, answers, errors, failed, trace, start)
+                _record(h.source, answer, message, answers, errors, failed, trace, start,
+                        slot)
             elif trace is not None:
-                trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
+                trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
+                                          NO_ANSWER))
 
 
 def _record(source: str, answer: object, message: str | None, answers: list, errors: list,
-            failed: list, trace: list | None, start: float) -> None:
+            failed: list, trace: list | None, start: float, slot) -> None:
     """Record one Python hook's answer, or its failure when ``message`` is set."""
     if message is not None:
         errors.append({"source": source, "message": message})
@@ -207,7 +210,7 @@ def _record(source: str, answer: object, message: str | None, answers: list, err
     else:
         answers.append((source, answer))
     if trace is not None:
-        trace.append(_trace_entry(source, start, ("", ""), message, answer))
+        trace.append(_trace_entry(source, start, slot.printed_text(), message, answer))
 
 
 def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:

@@ -21,10 +21,12 @@ def is_tool_path(relative: str) -> bool:
     ``.py``), and no part of it an editor dropping or a dot directory (so ``__pycache__``
     and friends are files of no one)."""
     parts = relative.split(os.sep)
-    return is_tool_file_name(parts[-1]) and not any(_skipped_part(p) for p in parts)
+    return is_tool_file_name(parts[-1]) and not any(is_skipped_name(p) for p in parts)
 
 
-def _skipped_part(name: str) -> bool:
+def is_skipped_name(name: str) -> bool:
+    """True for a file or folder name under tools/ that holds no tool files: an editor
+    dropping, a dot directory or Python's ``__pycache__``."""
     return is_editor_dropping(name) or name == "__pycache__"
 
 
@@ -51,6 +53,6 @@ def files_under(directory: str) -> list[str]:
     ``__pycache__`` are skipped."""
     found = []
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not _skipped_part(d))
+        dirs[:] = sorted(d for d in dirs if not is_skipped_name(d))
         found.extend(os.path.join(root, f) for f in sorted(files) if not is_editor_dropping(f))
     return found

@@ -26,7 +26,7 @@ from watchdog.events import (
 from watchdog.observers import Observer
 from watchdog.observers.polling import PollingObserver
 
-from harness.reload.files import is_editor_dropping, is_tool_path
+from harness.reload.files import is_editor_dropping, is_skipped_name, is_tool_path
 
 DEBOUNCE = 0.025  # seconds of quiet per path before it reloads: one editor save = one reload
 SETTLE = 0.005  # the shorter wait after an event that ends a save (closed, renamed onto)
@@ -143,8 +143,8 @@ class HomeObserver:
         if path.startswith(self.tools_dir + os.sep):
             relative = path[len(self.tools_dir) + 1:]
             if is_directory:
-                dropping = any(is_editor_dropping(p) for p in relative.split(os.sep))
-                return None if dropping else ("tree", path)
+                skipped = any(is_skipped_name(p) for p in relative.split(os.sep))
+                return None if skipped else ("tree", path)
             return ("file", path) if is_tool_path(relative) else None
         return None
 

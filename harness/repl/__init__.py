@@ -19,6 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="harness home (default: $HARNESS_HOME, else ~/.harness)")
     parser.add_argument("--tier", choices=("sandboxed", "unsandboxed"), default="sandboxed",
                         help="tier of the expressions typed at the prompt (default: sandboxed)")
+    parser.add_argument("--hy", action="store_true",
+                        help="type Hy instead of Scheme at the prompt (,hy off goes back)")
     parser.add_argument("--no-watch", action="store_true",
                         help="do not reload the home's files when they change")
     return parser
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"harness-repl: {exc}", file=sys.stderr)
         return 2
-    session = ReplSession(runtime, args.tier)
+    session = ReplSession(runtime, args.tier, "hy" if args.hy else "scheme")
     try:
         if not sys.stdin.isatty():
             from harness.repl.batch import run_batch

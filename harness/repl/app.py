@@ -18,11 +18,9 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from harness.repl import render
 from harness.repl.completion import ReplCompleter
-from harness.repl.input import is_complete
 from harness.repl.session import ReplSession
 from harness.repl.worker import run_interruptibly
 
-PROMPT = "harness> "
 HISTORY_FILE = ".repl_history"
 
 
@@ -31,13 +29,13 @@ def history_for(home: Path) -> History:
     return FileHistory(str(home / HISTORY_FILE)) if home.is_dir() else InMemoryHistory()
 
 
-def _key_bindings() -> KeyBindings:
+def _key_bindings(session: ReplSession) -> KeyBindings:
     bindings = KeyBindings()
 
     @bindings.add("enter")
     def _submit_when_complete(event) -> None:
         buffer = event.current_buffer
-        if is_complete(buffer.text):
+        if session.is_complete(buffer.text):
             buffer.validate_and_handle()
         else:
             buffer.insert_text("\n")
@@ -50,15 +48,17 @@ def _continuation(width: int, line_number: int, is_soft_wrap: bool) -> str:
 
 
 def prompt_session(session: ReplSession) -> PromptSession:
-    """A multi-line prompt with history, completion and (unless NO_COLOR) Scheme colours."""
+    """A multi-line prompt with history, completion and (unless NO_COLOR) Scheme or Hy
+    colours; the prompt says which language is typed."""
     plain = bool(os.environ.get("NO_COLOR"))
     lexer = None
     if not plain:
-        from prompt_toolkit.lexers import PygmentsLexer
-        from pygments.lexers.lisp import SchemeLexer
-        lexer = PygmentsLexer(SchemeLexer)
+        from prompt_toolkit.lexers import DynamicLexer, PygmentsLexer
+        from pygments.lexers.lisp import HyLexer, SchemeLexer
+        lexers = {"scheme": PygmentsLexer(SchemeLexer), "hy": PygmentsLexer(HyLexer)}
+        lexer = DynamicLexer(lambda: lexers[session.language])
     return PromptSession(
-        PROMPT, multiline=True, key_bindings=_key_bindings(),
+        lambda: session.prompt, multiline=True, key_bindings=_key_bindings(session),
         prompt_continuation=_continuation, history=history_for(session.home),
         completer=ReplCompleter(session), complete_while_typing=False, lexer=lexer,
         color_depth=ColorDepth.MONOCHROME if plain else None, enable_history_search=False)

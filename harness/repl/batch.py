@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from harness.repl.input import is_complete
 from harness.repl.session import ReplSession
 from harness.repl.worker import run_interruptibly
 
@@ -17,7 +16,7 @@ def run_batch(session: ReplSession, files: list[str], lines: TextIO, out: TextIO
     entry = ""
     for line in lines:
         entry += line
-        if is_complete(entry):
+        if session.is_complete(entry):
             _execute(session, entry, out)
             entry = ""
             if session.finished:

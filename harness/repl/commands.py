@@ -59,8 +59,11 @@ def find_command(name: str) -> Command:
 # -- arguments ---------------------------------------------------------------------------------
 def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
     """A JSON object (text starting with ``{``) or a Scheme expression whose value is an
-    alist, converted as hook answers are (harness.bridge.scheme_to_json)."""
-    if text.startswith("{"):
+    alist, converted as hook answers are (harness.bridge.scheme_to_json); in Hy mode a Hy
+    expression whose value is a dict."""
+    if session.language == "hy" and not _is_json_object(text):
+        value = session.hy_json(text, what)  # a Hy dict {"k" v} is no JSON object
+    elif text.startswith("{"):
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -76,6 +79,16 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
     if not isinstance(value, dict):
         raise ReplError(f"{what} must be a JSON object or an alist, got {json.dumps(value)}")
     return value
+
+
+def _is_json_object(text: str) -> bool:
+    if not text.startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def hook_name(text: str) -> str:
@@ -126,8 +139,21 @@ def _tier(session: ReplSession, arg: str) -> str:
     return f"tier: {arg} (a fresh environment: earlier definitions are gone)"
 
 
+@command("hy [on|off]", "type Hy instead of Scheme (on), or Scheme again (off)")
+def _hy(session: ReplSession, arg: str) -> str:
+    if arg not in ("", "on", "off"):
+        raise ReplError("usage: ,hy [on|off]")
+    if arg:
+        session.set_language("hy" if arg == "on" else "scheme")
+    if session.language == "hy":
+        return ("hy: on (Hy runs as Python, unsandboxed; hook, tool, call_tool and home "
+                "are at hand: (defn [(hook \"pre_tool\")] f [payload] ...) registers f)")
+    return "hy: off (Scheme)"
+
+
 @command("fire HOOK [PAYLOAD]",
-         "fire a hook point; PAYLOAD is JSON or a Scheme alist (default: ,sample HOOK)")
+         "fire a hook point; PAYLOAD is JSON, a Scheme alist or a Hy dict (default: the "
+         "sample)")
 def _fire(session: ReplSession, arg: str) -> str:
     name, rest = split_first(arg)
     if not name:
@@ -172,7 +198,8 @@ def _tools(session: ReplSession, arg: str) -> str:
                         ("NAME", "SOURCE", "DESCRIPTION"))
 
 
-@command("call TOOL [ARGS]", "run a tool through the hook stack; ARGS is JSON or an alist")
+@command("call TOOL [ARGS]",
+         "run a tool through the hook stack; ARGS is JSON, an alist or a Hy dict")
 def _call(session: ReplSession, arg: str) -> str:
     name, rest = split_first(arg)
     if not name:

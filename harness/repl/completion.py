@@ -15,7 +15,8 @@ from harness.repl.commands import COMMANDS
 from harness.repl.session import TIERS, ReplSession
 
 _WORD = re.compile(r"[^\s()\[\]'\"`,;]*\Z")  # the Scheme identifier being typed
-_ARGUMENT_WORDS = {"tier": TIERS, "trace": ("on", "off"), "hooks": ("all",)}
+_ARGUMENT_WORDS = {"tier": TIERS, "trace": ("on", "off"), "hooks": ("all",),
+                   "hy": ("on", "off")}
 
 
 class ReplCompleter(Completer):
@@ -67,6 +68,8 @@ class ReplCompleter(Completer):
             yield from _matching(word, self._bound_names())
 
     def _bound_names(self) -> list[tuple[str, str]]:
+        if self.session.language == "hy":
+            return [(name, "") for name in self.session.hy.names()]
         env = self.session.env
         names = set(env.names()) | {symbol.name for symbol in env.syntax}
         return [(name, "") for name in sorted(names) if not name.startswith("%")]

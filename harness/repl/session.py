@@ -1,6 +1,6 @@
 """The REPL without a terminal: ``ReplSession.execute(text)`` takes one entry (a Scheme
-expression or a ``,command``) and returns the text to show. The prompt_toolkit front end
-and the tests both drive it."""
+expression, Hy code in Hy mode, or a ``,command``) and returns the text to show. The
+prompt_toolkit front end and the tests both drive it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from harness.tools.execution import call_scheme, describe_error
 from harness.tools.scheme_loader import TOOL_PRELUDE
 
 TIERS = ("sandboxed", "unsandboxed")
+LANGUAGES = ("scheme", "hy")
 
 
 class ReplError(Exception):
@@ -24,18 +25,47 @@ class ReplSession:
     """A runtime, an environment of one tier for typed expressions, and the files that
     ``,load`` added from outside HOME/tools."""
 
-    def __init__(self, runtime, tier: str = "sandboxed") -> None:
+    def __init__(self, runtime, tier: str = "sandboxed", language: str = "scheme") -> None:
         self.runtime = runtime
         self.tier = tier
         self.env = self.fresh_environment(tier)
+        self.language = "scheme"  # what typed code is: "scheme", or "hy" (see set_language)
+        self._hy = None  # the HyPrompt, made when Hy is first used
         self.extra_files: list[Path] = []
         self.finished = False  # set by ,quit
         self.context = "default"  # the calling context of ,call (set by ,context)
         self._entries = 0
+        self.set_language(language)
 
     @property
     def home(self) -> Path:
         return self.runtime.home
+
+    @property
+    def prompt(self) -> str:
+        return "hy> " if self.language == "hy" else "harness> "
+
+    @property
+    def hy(self):
+        """The session's HyPrompt (Hy imported on first use)."""
+        if self._hy is None:
+            from harness.repl.hy_prompt import HyPrompt
+            self._hy = HyPrompt(self.runtime)
+        return self._hy
+
+    def set_language(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise ReplError(f"unknown language {language!r}: use scheme or hy")
+        if language == "hy":
+            self.hy  # noqa: B018 - import Hy now, not in the middle of the first entry
+        self.language = language
+
+    def is_complete(self, text: str) -> bool:
+        """True when ``text`` is a whole entry (a ,command line, or complete code)."""
+        from harness.repl.input import is_complete
+        if self.language == "hy" and not text.lstrip().startswith(","):
+            return self.hy.is_complete(text)
+        return is_complete(text)
 
     def fresh_environment(self, tier: str):
         """An environment like a tool file's: the tool prelude and ``%context-name%``."""
@@ -68,6 +98,8 @@ class ReplSession:
 
     def evaluate(self, text: str) -> str:
         """Evaluate every form of ``text``; show what it printed and its last value."""
+        if self.language == "hy":
+            return self._evaluate_hy(text)
         stdout, stderr, value = self._run(text)
         shown = [part.rstrip("\n") for part in (stdout, stderr) if part]
         if value is not None:
@@ -79,6 +111,25 @@ class ReplSession:
         """The value of the Scheme expression ``text``; ReplError if it fails."""
         _stdout, _stderr, value = self._run(text)
         return value
+
+    def _evaluate_hy(self, text: str) -> str:
+        from harness.repl.hy_prompt import HyError
+        try:
+            printed, value = self.hy.evaluate(text)
+        except HyError as exc:
+            raise ReplError(str(exc)) from None
+        shown = [printed.rstrip("\n")] if printed else []
+        if value is not None:
+            shown.append(self.hy.show(value))
+        return "\n".join(shown)
+
+    def hy_json(self, text: str, what: str) -> object:
+        """The value of the Hy expression ``text`` as JSON data; ReplError if it fails."""
+        from harness.repl.hy_prompt import HyError
+        try:
+            return self.hy.json_value(text, what)
+        except HyError as exc:
+            raise ReplError(str(exc)) from None
 
     def _run(self, text: str) -> tuple[str, str, object]:
         self._entries += 1

@@ -136,17 +136,23 @@ def _run_python(runtime, tool: PythonTool, arguments: dict) -> ToolRun:
     with the line it happened at; a builtin's ``ToolError`` is its whole message."""
     from harness.tools.context import call_slot
     from harness.tools.python_loader import describe_python_error
+    slot = call_slot()
     try:
-        value = call_slot().call(tool.fn, arguments, runtime.limits_for("unsandboxed").seconds)
+        value = slot.call(tool.fn, arguments, runtime.limits_for("unsandboxed").seconds)
     except ToolError as exc:
-        return ToolRun(error=exc.message)
+        return ToolRun(error=exc.message, stdout=slot.printed_text()[0],
+                       stderr=slot.printed_text()[1])
     except BaseException as exc:  # a tool's crash is its result, never the host's
         if isinstance(exc, KeyboardInterrupt):
             raise
         if tool.source.startswith("builtin:"):
-            return ToolRun(error=f"{type(exc).__name__}: {exc}")
-        return ToolRun(error=describe_python_error(exc, _source_file(tool.source)))
-    return ToolRun(python_result_text(value))
+            error = f"{type(exc).__name__}: {exc}"
+        else:
+            error = describe_python_error(exc, _source_file(tool.source))
+        stdout, stderr = slot.printed_text()
+        return ToolRun(error=error, stdout=stdout, stderr=stderr)
+    stdout, stderr = slot.printed_text()
+    return ToolRun(python_result_text(value), stdout=stdout, stderr=stderr)
 
 
 def _source_file(source: str) -> str | None:

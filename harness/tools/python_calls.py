@@ -1,5 +1,5 @@
 """Calling Python hook and tool functions for the host: on the caller's thread, under the
-tier's wall-clock limit.
+tier's wall-clock limit, with what they print captured.
 
 A call that overruns its deadline is stopped by raising ``PythonTimeout`` in its thread
 (``PyThreadState_SetAsyncExc``). Python delivers such an exception only between bytecodes,
@@ -7,7 +7,9 @@ so a pure-Python loop stops within a tick of the deadline, while a ``time.sleep`
 blocking read or a long C call (a huge regex, ``sum(range(10**12))``) runs to its end
 first; the call is then reported as timed out and whatever it returned is dropped.
 Memory is not limited. Running on the caller's thread keeps a call as cheap as a plain
-function call (a thread hand-off would cost more than the whole dispatch).
+function call (a thread hand-off would cost more than the whole dispatch). A call made
+inside another (a hook calling a tool) ends at its own deadline or the outer one,
+whichever comes first.
 
 Per call the caller only writes its deadline into its thread's ``CallSlot.running`` (0.0:
 not running); one monitor thread looks at the running slots every tick (a tenth of the
@@ -17,12 +19,18 @@ it looks at ``running`` again and injects under the slot's lock; the caller clea
 ``running`` before it looks at ``fired`` and, when that is its own deadline, takes the
 lock and withdraws an exception not yet delivered, so a late one never surfaces in the
 host's code.
+
+Output: ``route_print_output()`` puts a router in place of sys.stdout and sys.stderr;
+what is written on a thread while a call runs there goes to that call
+(``CallSlot.printed_text()`` afterwards), everything else where it went before.
 """
 
 from __future__ import annotations
 
 import ctypes
+import io
 import os
+import sys
 import threading
 import time
 import weakref
@@ -42,51 +50,79 @@ class PythonTimeout(BaseException):
 
 
 _TIMEOUT = ctypes.py_object(PythonTimeout)
+_INFINITY = float("inf")
+_current = threading.local()  # .slot: this thread's CallSlot (for routed output)
+MAX_PRINTED = 1 << 20  # characters of output kept per call and stream
+
+
+def _overran(seconds: float | None) -> str:
+    if seconds is None:
+        return "the time limit of the call it ran in was exceeded"
+    return f"time limit of {seconds:g} s exceeded"
 
 
 class CallSlot:
-    """One thread's running call, as the monitor sees it. Each thread has one, as
-    ``harness.tools.context.thread_context().calls``."""
+    """One thread's running call, as the monitor sees it, and what the call printed. Each
+    thread has one, as ``harness.tools.context.thread_context().calls``."""
 
-    __slots__ = ("__weakref__", "fired", "lock", "running", "thread_id")
+    __slots__ = ("__weakref__", "fired", "lock", "output", "printed", "running",
+                 "thread_id")
 
     def __init__(self) -> None:
         """The slot of the calling thread (one per thread: ThreadContext.calls)."""
         self.thread_id = threading.get_ident()
-        self.running = 0.0  # the deadline of the running call; 0.0: none
+        self.running = 0.0  # the deadline of the running call (inf: none); 0.0: no call
         self.fired = 0.0  # the deadline the monitor last stopped a call for
         self.lock = threading.Lock()
+        self.printed: tuple[list, list] | None = None  # the running call's output so far
+        self.output: tuple[list, list] | None = None  # what the last call printed
         _monitor.slots.add(self)
+        _current.slot = self
 
     def call(self, fn: Callable, arg: object, seconds: float | None) -> object:
-        """``fn(arg)`` stopped ``seconds`` after it started (None: no limit). Raises what
-        ``fn`` raises, or PythonTimeout when it overran (even if it then returned)."""
-        if seconds is None:
-            return fn(arg)
-        deadline = self.running = _monotonic() + seconds
+        """``fn(arg)`` stopped ``seconds`` after it started (None: no limit of its own), or
+        at the deadline of the call it runs inside if that comes first. Raises what ``fn``
+        raises, or PythonTimeout when it overran (even if it then returned). What it
+        printed is in ``printed_text()`` afterwards."""
+        outer, outer_printed = self.running, self.printed
+        deadline = _INFINITY if seconds is None else _monotonic() + seconds
+        if outer and outer < deadline:
+            deadline = outer
+        self.running = deadline
+        self.printed = None
         # after running is set: a monitor going idle looks at the slots once more
-        if seconds < _monitor.wake_below:  # it sleeps, or ticks too slowly for this limit
-            _monitor.wake(seconds)
+        if seconds is not None and seconds < _monitor.wake_below:  # it sleeps, or ticks too
+            _monitor.wake(seconds)                                  # slowly for this limit
         try:
             value = fn(arg)
         except BaseException as exc:  # noqa: BLE001 - re-raised (or its timeout)
-            self.running = 0.0
+            self.running = outer
+            self.output, self.printed = self.printed, outer_printed
             raise self._failure(exc, deadline, seconds) from None
         # Until this loop is left, an exception the monitor injected before it saw the
         # call end may still arrive (it is delivered at any call or jump): everything
         # here stays inside the try, and one not delivered yet is taken back.
         while True:
             try:
-                self.running = 0.0
+                self.running = outer
+                self.output, self.printed = self.printed, outer_printed
                 if self.fired != deadline:
                     return value
                 self._withdraw()
                 break
             except PythonTimeout:
                 continue
-        raise PythonTimeout(f"time limit of {seconds:g} s exceeded")
+        raise PythonTimeout(_overran(seconds))
 
-    def _failure(self, exc: BaseException, deadline: float, seconds: float) -> BaseException:
+    def printed_text(self) -> tuple[str, str]:
+        """(stdout, stderr) of the last call that ended on this thread."""
+        output = self.output
+        if output is None:
+            return "", ""
+        return "".join(output[0]), "".join(output[1])
+
+    def _failure(self, exc: BaseException, deadline: float,
+                 seconds: float | None) -> BaseException:
         """What a call that raised ``exc`` raises: ``exc``, or a PythonTimeout (with the
         traceback of where it was stopped) when it overran."""
         while True:
@@ -95,8 +131,7 @@ class CallSlot:
                     return exc
                 self._withdraw()
                 where = exc.__traceback__ if type(exc) is PythonTimeout else None
-                return PythonTimeout(f"time limit of {seconds:g} s exceeded"
-                                     ).with_traceback(where)
+                return PythonTimeout(_overran(seconds)).with_traceback(where)
             except PythonTimeout:
                 continue
 
@@ -171,6 +206,48 @@ class _Monitor:
 _monitor = _Monitor()
 
 
+class _RoutedStream(io.TextIOBase):
+    """Stands for sys.stdout or sys.stderr: what a Python hook or tool writes while it runs
+    goes to its call's output; everything else to the stream it replaced."""
+
+    def __init__(self, target, index: int) -> None:
+        self.target = target
+        self.index = index  # 0: stdout, 1: stderr
+
+    def write(self, text: str) -> int:
+        slot = getattr(_current, "slot", None)
+        if slot is None or not slot.running:
+            return self.target.write(text)
+        printed = slot.printed
+        if printed is None:
+            printed = slot.printed = ([], [])
+        parts = printed[self.index]
+        kept = sum(map(len, parts))
+        if kept < MAX_PRINTED:
+            parts.append(text[:MAX_PRINTED - kept])
+            if kept + len(text) > MAX_PRINTED:
+                parts.append("\n[output truncated]\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str):
+        return getattr(self.target, name)  # encoding, fileno, isatty, buffer, ...
+
+
+def route_print_output() -> None:
+    """Make sure what Python hooks and tools print is captured per call (see
+    _RoutedStream): wraps the current sys.stdout / sys.stderr unless they already are."""
+    if not isinstance(sys.stdout, _RoutedStream):
+        sys.stdout = _RoutedStream(sys.stdout, 0)
+    if not isinstance(sys.stderr, _RoutedStream):
+        sys.stderr = _RoutedStream(sys.stderr, 1)
+
+
 def _after_fork_in_child() -> None:
     # Only the forking thread lives on in a child, and the monitor's thread and locks may
     # have been caught mid-use: start afresh, keeping this thread's slot.
@@ -181,6 +258,7 @@ def _after_fork_in_child() -> None:
         if slot.thread_id == me:
             slot.lock = threading.Lock()
             slot.running = 0.0
+            slot.thread_id = me
             _monitor.slots.add(slot)
 
 

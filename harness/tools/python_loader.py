@@ -20,7 +20,7 @@ from pathlib import Path
 from harness.tools.context import call_slot, loading
 from harness.tools.execution import Limits
 from harness.tools.load_error import ToolLoadError
-from harness.tools.python_calls import PythonTimeout
+from harness.tools.python_calls import PythonTimeout, route_print_output
 from harness.tools.registry import LANGUAGES, FileRegistration, PythonHook, PythonTool
 
 
@@ -65,6 +65,7 @@ def load_python_source(path: str, text: str, tier: str, limits: Limits) -> FileR
         raise ToolLoadError(path, f"{path}:1:1: a .{language} file runs as Python, which "
                             "cannot be sandboxed: give its path the \"unsandboxed\" tier in "
                             "harness.toml ([tools.tiers]) to load it")
+    route_print_output()  # what its hooks and tools print is theirs, not the host's
     module = types.ModuleType(_module_name(path))
     module.__file__ = path
     collector = PythonCollector(path, language)

@@ -50,6 +50,11 @@ class PythonHook:
     source: str
     file: str = ""
 
+    @property
+    def line(self) -> int:
+        """The line of the file that registered it (0 for the host's)."""
+        return int(self.source.rsplit(":", 1)[1]) if self.file else 0
+
 
 @dataclass(frozen=True)
 class SchemeTool:

@@ -87,6 +87,7 @@ class Vfs:
         self.unsandboxed_tool_path = unsandboxed_tool_path
         self.tool_file_changed = tool_file_changed
         self.site_id = f"{socket.gethostname()}-{_short_hash(str(self.home))}"
+        self._real_bases: dict[Path, str] = {}  # a mount folder's real path, found once
 
     # -- where a path lives ------------------------------------------------------------------
     def _host(self, path: str) -> Path | None:
@@ -102,7 +103,9 @@ class Vfs:
         else:
             base, rest = self.root, parts
         host = base.joinpath(*rest)
-        real_base = os.path.realpath(base)
+        real_base = self._real_bases.get(base)
+        if real_base is None:
+            real_base = self._real_bases[base] = os.path.realpath(base)
         real = os.path.realpath(host)
         if real != real_base and not real.startswith(real_base + os.sep):
             raise VfsError(f"'{path}' leads outside the virtual filesystem (a symbolic link?)")

@@ -3,7 +3,7 @@
 ;; empty line after a final newline.
 (define-library (harness lines)
   (export text-lines lines->text utf8-length arg-string arg-count)
-  (import (scheme base) (harness strings))
+  (import (scheme base) (srfi 1) (harness strings))
   (begin
     (define (strip-return line)
       (let ((n (string-length line)))
@@ -12,10 +12,9 @@
             line)))
 
     (define (text-lines text)
-      (let loop ((parts (string-split text #\newline)) (out '()))
-        (cond ((null? parts) (reverse out))
-              ((and (null? (cdr parts)) (string=? (car parts) "")) (reverse out))
-              (else (loop (cdr parts) (cons (strip-return (car parts)) out))))))
+      (let* ((parts (string-split text #\newline))
+             (parts (if (string=? (last parts) "") (drop-right parts 1) parts)))
+        (if (string-index text #\return) (map strip-return parts) parts)))
 
     (define (lines->text lines) (string-join lines "\n"))
 

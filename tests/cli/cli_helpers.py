@@ -3,8 +3,11 @@ harness.toml) and a way to run the real ``harness`` command."""
 
 from __future__ import annotations
 
+import json
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 WORDS_SCM = """\
@@ -76,3 +79,15 @@ def run_harness(*argv: str, stdin: str = "", timeout: float = 20) -> subprocess.
     """Run the real ``harness`` command in a subprocess."""
     return subprocess.run([*HARNESS_COMMAND, *argv], input=stdin, capture_output=True, check=False,
                           text=True, timeout=timeout)
+
+
+def start_serve(home: Path) -> tuple[subprocess.Popen, queue.Queue]:
+    """A running ``harness serve --home HOME`` and a queue of the JSON messages it prints
+    (responses and reload notifications). Kill the process when done."""
+    proc = subprocess.Popen([*HARNESS_COMMAND, "serve", "--home", str(home)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout],
+                     daemon=True).start()
+    return proc, lines

@@ -7,11 +7,10 @@ import json
 import queue
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-from cli_helpers import HARNESS_COMMAND, run_harness
+from cli_helpers import run_harness, start_serve
 
 from harness.cli.serve import (
     INTERNAL_ERROR,
@@ -201,12 +200,7 @@ def test_serve_session(home):
 
 def test_serve_hot_reloads_and_notifies(fresh_home):
     pytest.importorskip("harness.reload")
-    proc = subprocess.Popen([*HARNESS_COMMAND, "serve", "--home", str(fresh_home)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout],
-                     daemon=True).start()
+    proc, lines = start_serve(fresh_home)
     try:
         proc.stdin.write(request("tools", id=1) + b"\n")
         proc.stdin.flush()

@@ -1,5 +1,6 @@
-"""Every example of examples/: each plugin and each Scheme twin is put alone in a fresh home,
-its hook is fired through a Runtime, and the outcome is checked. Then `harness demo`."""
+"""Every example of examples/: each plugin and each of its Scheme, Hy and Python twins is put
+alone in a fresh home, its hook is fired through a Runtime, and the outcome is checked. Then
+`harness demo`."""
 
 import re
 import shutil
@@ -8,10 +9,17 @@ import sys
 
 import pytest
 
-from harness.cli.demo import PLUGIN_EXAMPLES, SCHEME_EXAMPLES, UNSANDBOXED_EXAMPLES
+from harness.cli.demo import (
+    EXAMPLES,
+    PLUGIN_EXAMPLES,
+    SCHEME_EXAMPLES,
+    UNSANDBOXED_EXAMPLES,
+)
 from harness.runtime import Runtime
 
-BOTH = ["plugin", "scheme"]
+BOTH = ["plugin", "scheme", "hy", "python"]  # every twin of an example
+PYTHON_TWINS = {"hy": EXAMPLES / "hy_hooks", "python": EXAMPLES / "python_hooks"}
+SUFFIX = {"hy": ".hy", "python": ".py"}
 DANGEROUS = "Blocked: rm -rf commands are not allowed"
 FILE_TOOLS = ["file_head", "file_tail", "file_lines", "file_grep"]
 
@@ -22,6 +30,11 @@ def example_runtime(tmp_path, name: str, kind: str) -> Runtime:
     if kind == "plugin":
         (home / "plugins").mkdir(parents=True)
         shutil.copy2(PLUGIN_EXAMPLES / name, home / "plugins" / name)
+    elif kind in PYTHON_TWINS:  # Python cannot be sandboxed: these need the unsandboxed tier
+        (home / "tools").mkdir(parents=True)
+        file = name + SUFFIX[kind]
+        shutil.copy2(PYTHON_TWINS[kind] / file, home / "tools" / file)
+        (home / "harness.toml").write_text(f'[tools.tiers]\n"{file}" = "unsandboxed"\n')
     else:
         (home / "tools").mkdir(parents=True)
         shutil.copy2(SCHEME_EXAMPLES / f"{name}.scm", home / "tools" / f"{name}.scm")
@@ -59,6 +72,12 @@ def test_every_plugin_has_a_scheme_twin_except_disk_usage():
     assert plugins - twins == {"disk_usage"}  # needs file sizes: see examples/README.md
 
 
+@pytest.mark.parametrize("kind", sorted(PYTHON_TWINS))
+def test_every_plugin_has_a_hy_and_a_python_twin(kind):
+    plugins = {p.name for p in PLUGIN_EXAMPLES.iterdir()}
+    assert {p.stem for p in PYTHON_TWINS[kind].glob("*" + SUFFIX[kind])} == plugins
+
+
 def test_exactly_the_io_examples_are_unsandboxed():
     uses_io = {p.name for p in SCHEME_EXAMPLES.glob("*.scm") if "(harness io)" in p.read_text()}
     assert uses_io == set(UNSANDBOXED_EXAMPLES)
@@ -88,7 +107,9 @@ def test_logger_logs_lifecycle_events(tmp_path, kind):
 
 # -- context_injector -----------------------------------------------------------------------
 @pytest.mark.parametrize("kind, stamp", [("plugin", r"\d{4}-\d\d-\d\dT[\d:.]+"),
-                                         ("scheme", r"\d{8}-\d{4}z")])
+                                         ("scheme", r"\d{8}-\d{4}z"),
+                                         ("hy", r"\d{8}-\d{4}z"),
+                                         ("python", r"\d{8}-\d{4}z")])
 def test_context_injector_puts_a_timestamp_before_the_prompt(tmp_path, kind, stamp):
     rt = example_runtime(tmp_path, "context_injector", kind)
     outcome = fire(rt, "pre_message", {"prompt": "hello", "context_name": "default",
@@ -96,8 +117,10 @@ def test_context_injector_puts_a_timestamp_before_the_prompt(tmp_path, kind, sta
     assert re.fullmatch(rf"\[{stamp}\]\nhello", outcome["prompt"])
 
 
-def test_context_injector_scm_also_injects_the_context_into_the_system_prompt(tmp_path):
-    rt = example_runtime(tmp_path, "context_injector", "scheme")
+@pytest.mark.parametrize("kind", ["scheme", "hy", "python"])
+def test_context_injector_twins_also_inject_the_context_into_the_system_prompt(tmp_path,
+                                                                              kind):
+    rt = example_runtime(tmp_path, "context_injector", kind)
     outcome = fire(rt, "pre_system_prompt", {"context_name": "coding", "summary": "",
                                              "flock_goals": []})
     assert outcome == {"inject": "Current context: coding"}
@@ -155,8 +178,9 @@ def test_guardrails_hands_back_to_the_user_after_a_dangerous_tool(tmp_path, kind
         "fallback": "call_agent", "fuel_remaining": 20}
 
 
-def test_guardrails_fuel_never_goes_below_zero(tmp_path):
-    rt = example_runtime(tmp_path, "guardrails", "scheme")
+@pytest.mark.parametrize("kind", ["scheme", "hy", "python"])
+def test_guardrails_fuel_never_goes_below_zero(tmp_path, kind):
+    rt = example_runtime(tmp_path, "guardrails", kind)
     payload = dict(batch_payload("shell_exec"), fuel_remaining=3)
     assert fire(rt, "post_tool_batch", payload)["fuel_remaining"] == 0
 
@@ -171,9 +195,11 @@ def test_greet_is_a_tool(tmp_path, kind):
     assert result.error is None and result.output.strip() == "Hello, Ada!"
 
 
-@pytest.mark.skipif(shutil.which("du") is None, reason="needs du")
-def test_disk_usage_reports_the_size_of_a_path(tmp_path):
-    rt = example_runtime(tmp_path, "disk_usage", "plugin")
+@pytest.mark.parametrize("kind", [
+    pytest.param("plugin", marks=pytest.mark.skipif(shutil.which("du") is None,
+                                                    reason="needs du")), "hy", "python"])
+def test_disk_usage_reports_the_size_of_a_path(tmp_path, kind):
+    rt = example_runtime(tmp_path, "disk_usage", kind)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "f").write_bytes(b"x" * 10_000)
     result = rt.call_tool("disk_usage", {"path": str(tmp_path / "data")})
@@ -192,8 +218,9 @@ def test_context_logger_plugin_appends_each_switch(tmp_path, monkeypatch):
     assert log.read_text() == "default -> coding\ncoding -> default\n"
 
 
-def test_context_logger_scm_logs_switches_and_messages(tmp_path):
-    rt = example_runtime(tmp_path, "context_logger", "scheme")
+@pytest.mark.parametrize("kind", ["scheme", "hy", "python"])
+def test_context_logger_twins_log_switches_and_messages(tmp_path, kind):
+    rt = example_runtime(tmp_path, "context_logger", kind)
     fire(rt, "on_context_switch", {"from_context": "default", "to_context": "coding",
                                    "is_ephemeral": False})
     assert fire(rt, "pre_message", {"prompt": "go", "context_name": "coding"}) == {
@@ -220,6 +247,10 @@ def test_harness_demo_runs_the_examples_and_exits_0():
         "request_body: temperature 0.7 -> 1.2",
         "fallback call_user (was call_agent), fuel 20 -> 10",
         '=> "Hello, Ada!"',
+        # a builtin at its permission gate, and a builtin whose output is cached
+        "=> DENIED: no permission handler configured",
+        "=> [Output cached: vfs:///sys/tool_cache/default/file_head_",
+        "Tool: file_head | Size: 11089 chars, ~2772 tokens | Lines: 400",
         "vfs/hook.log         by logger.scm: on_start; pre_message; on_end",
         "context_log.txt      by plugin:context_logger: default -> coding",
     ]:

@@ -145,3 +145,25 @@ def test_the_handle_is_a_context_manager(tmp_path):
     with rt.register_hook("pre_tool", no_rm) as handle:
         assert [h["source"] for h in rt.hooks()] == [handle.source]
     assert rt.hooks() == []
+
+
+def test_what_python_hooks_and_tools_print_is_captured_not_mixed_into_stdout(tmp_path,
+                                                                             capsys):
+    rt = Runtime(python_home(tmp_path, {}))
+
+    def chatty_hook(payload):
+        print("hook says hi")
+
+    def chatty_tool(args):
+        print("tool says hi")
+        return "result"
+
+    rt.register_hook("post_tool", chatty_hook)
+    rt.register_tool("chatty", chatty_tool)
+    rt.dispatcher.trace_enabled = True
+    [entry] = rt.fire("post_tool", {"tool_name": "x", "arguments": {}, "result": "",
+                                    "cached": False})["trace"]
+    assert entry["output"] == "hook says hi\n"
+    result = rt.call_tool("chatty")
+    assert (result.output, result.stdout) == ("result", "tool says hi\n")
+    assert capsys.readouterr().out == ""

@@ -3,12 +3,13 @@ stop never leaks into the host's code."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
 
 from harness.tools.context import call_slot
-from harness.tools.python_calls import PythonTimeout
+from harness.tools.python_calls import PythonTimeout, route_print_output
 
 
 def spin(_):
@@ -93,3 +94,35 @@ def test_a_forked_child_gets_its_own_monitor():
         os._exit(1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_call_inside_another_ends_at_the_outer_deadline_if_that_comes_first():
+    slot = call_slot()
+
+    def outer(_):
+        try:
+            slot.call(spin, None, 30.0)  # its own limit is far away; the outer one is not
+        except PythonTimeout:
+            return "inner stopped"
+        return "inner finished"
+
+    start = time.monotonic()
+    with pytest.raises(PythonTimeout):
+        slot.call(outer, None, 0.2)  # and the outer call is over its limit too
+    assert time.monotonic() - start < 5
+
+
+def test_what_a_call_prints_is_its_own_and_the_rest_goes_where_it_went(capsys):
+    route_print_output()
+    slot = call_slot()
+
+    def chatty(_):
+        print("to the call")
+        print("an error", file=sys.stderr)
+        slot.call(lambda _: print("to the inner call"), None, 1.0)
+        return "done"
+
+    print("to the host")
+    assert slot.call(chatty, None, 1.0) == "done"
+    assert slot.printed_text() == ("to the call\n", "an error\n")
+    assert capsys.readouterr().out == "to the host\n"
