@@ -37,7 +37,7 @@ from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.python_calls import route_print_output
-from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
+from harness.tools.registry import LANGUAGES, PythonHook, PythonTool, Registry, file_source
 from harness.tools.tool_schema import parameters_from_python
 from harness.vfs.store import Vfs
 
@@ -129,16 +129,24 @@ class Runtime:
 
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
-        error message (FILE:LINE:COL: …)."""
+        error message (FILE:LINE:COL: …). A ``.py`` / ``.hy`` file whose path lost the
+        unsandboxed tier is unloaded instead: Python cannot run sandboxed."""
         path = Path(path)
         tier = self.tier_of(path)
         with self._load_lock, using_runtime(self), in_tier(tier):
             try:
                 reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
             except ToolLoadError as exc:
-                self.registry.fail(str(path), exc.message)
-                self.load_errors[str(path)] = exc.message
-                return exc.message
+                message = exc.message
+                last_good = self.registry.get(str(path))
+                if last_good is not None and last_good.tier != tier and \
+                        path.suffix in LANGUAGES:
+                    self.registry.remove(str(path))
+                    message += (f"\n(its last good version ran {last_good.tier} and was "
+                                f"unloaded: the path is {tier} now)")
+                self.registry.fail(str(path), message)
+                self.load_errors[str(path)] = message
+                return message
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
             return None

@@ -40,7 +40,8 @@ PermissionHandler = Callable[[str, dict], object]
 
 
 class Dispatcher:
-    """Fires hook points over a runtime's plugins and Scheme registrations."""
+    """Fires hook points over a runtime's plugins, declared handlers and in-process hooks
+    (the tool files' Scheme, Hy and Python hooks, then the host's)."""
 
     def __init__(self, runtime, permission_handler: PermissionHandler | None = None) -> None:
         self.runtime = runtime

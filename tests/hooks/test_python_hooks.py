@@ -56,7 +56,10 @@ def test_python_files_are_refused_in_the_sandboxed_tier_naming_the_file_and_tier
         assert message.startswith(f"{path}:1:1: a .{language} file runs as Python")
         assert 'give its path the "unsandboxed" tier in harness.toml' in message
     # and every dispatch says so until it is fixed (the file has no good version)
-    assert rt.fire("pre_tool", PRE_TOOL_FORCE)["outcome"]["blocked"] is False
+    result = rt.fire("pre_tool", PRE_TOOL_FORCE)
+    assert result["outcome"]["blocked"] is False
+    assert {e["source"] for e in result["errors"]} == {
+        f"hy:{home}/tools/py/no_force.hy", f"py:{home}/tools/py/audit.py"}
 
 
 def test_a_raising_hook_is_reported_with_its_line_and_the_others_still_run(tmp_path):

@@ -77,3 +77,17 @@ def test_a_python_file_moved_into_a_sandboxed_path_fails_to_load(home: Path, liv
     message = session.rt.load_errors[str(home / "tools" / "guard.py")]
     assert 'give its path the "unsandboxed" tier' in message
     assert session.verdict() == "admin"
+
+
+def test_taking_the_unsandboxed_tier_away_unloads_a_python_file(home: Path, live):
+    (home / "harness.toml").write_text(UNSANDBOXED)
+    guard = home / "tools" / "guard.py"
+    guard.write_text(py_guard("v1"))
+    session = live()
+    assert session.verdict() == "v1"
+    (home / "harness.toml").write_text("")  # everything sandboxed again
+    session.settle()
+    assert session.verdict() is None  # not kept running with powers it no longer has
+    message = session.rt.load_errors[str(guard)]
+    assert "cannot be sandboxed" in message
+    assert "its last good version ran unsandboxed and was unloaded" in message
