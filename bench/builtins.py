@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.runtime import Runtime  # noqa: E402
-from harness.tools.context import tool_call_scope, using_runtime  # noqa: E402
+from harness.runtime import Runtime
+from harness.tools.context import tool_call_scope, using_runtime
 
 TEXT = "".join(f"line {n}: the quick brown fox jumps over the lazy dog\n" for n in range(20))
 

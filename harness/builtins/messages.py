@@ -16,7 +16,7 @@ from harness.builtins import python_tool
 from harness.tools.context import current_runtime, thread_context
 from harness.tools.invoke import ToolError
 from harness.vfs.paths import VfsError, context_name_problem
-from harness.vfs.zones import SYSTEM
+from harness.vfs.zones import HOST
 
 
 def _inbox(context: str) -> str:
@@ -53,7 +53,7 @@ def send_message(arguments: dict) -> str:
             line = orjson.dumps({"from": sender, "to": to, "content": content,
                                  "timestamp": datetime.now(UTC).isoformat()}) + b"\n"
             try:
-                runtime.vfs.append(SYSTEM, _inbox(to), line)
+                runtime.vfs.append(HOST, _inbox(to), line)
             except (VfsError, OSError) as exc:
                 result = f"Error delivering message: {exc}"
             else:

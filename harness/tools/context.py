@@ -19,7 +19,7 @@ class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
     __slots__ = ("calling_context", "calls", "context_name", "load", "points", "runtime",
-                 "tier", "tool_mark")
+                 "system_caller", "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -32,6 +32,9 @@ class ThreadContext:
         #: how many hook points were running when the innermost tool call started: more
         #: than that means a hook callback is running inside it (see tool_call_scope)
         self.tool_mark = 0
+        #: the innermost tool call was made from a hook callback: it runs as the System
+        #: VFS caller (chibi's rule), not as its context
+        self.system_caller = False
         self.load = None
         self.points: set[str] = set()  # hook points whose in-process hooks run here
         self.calls = CallSlot()  # Python hooks and tools of this thread run through it
@@ -105,14 +108,17 @@ class ToolCallScope:
 
     def __enter__(self) -> ThreadContext:
         context = thread_context()
-        self.saved = (context.calling_context, context.context_name, context.tool_mark)
+        self.saved = (context.calling_context, context.context_name, context.tool_mark,
+                      context.system_caller)
+        context.system_caller = len(context.points) > context.tool_mark
         context.calling_context = context.context_name = self.name
         context.tool_mark = len(context.points)
         return context
 
     def __exit__(self, *exc) -> None:
         context = thread_context()
-        context.calling_context, context.context_name, context.tool_mark = self.saved
+        (context.calling_context, context.context_name, context.tool_mark,
+         context.system_caller) = self.saved
 
 
 def tool_call_scope(name: str) -> ToolCallScope:

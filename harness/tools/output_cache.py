@@ -16,7 +16,7 @@ import time
 import orjson
 
 from harness.vfs.paths import VfsError
-from harness.vfs.zones import SYSTEM
+from harness.vfs.zones import HOST
 
 THRESHOLD = 4000
 PREVIEW_CHARS = 500
@@ -58,7 +58,10 @@ def preview(output: str, chars: int = PREVIEW_CHARS) -> str:
     return text[:cut] if cut > 0 else text
 
 
-def should_cache(output: str, threshold: int = THRESHOLD) -> bool:
+def should_cache(output: str, threshold: float = THRESHOLD) -> bool:
+    """True for an output of more than ``threshold`` UTF-8 bytes that is not an error."""
+    if len(output) * 4 <= threshold:  # at most 4 bytes a character: short, no encoding
+        return False
     return (not output.startswith("Error:") and bool(output.strip())
             and len(output.encode("utf-8", errors="surrogatepass")) > threshold)
 
@@ -76,7 +79,7 @@ def cache_output(call, arguments: dict, output: str) -> str | None:
     ident = cache_id(call.name, arguments)
     path = f"/sys/tool_cache/{call.context}/{ident}"
     try:
-        call.runtime.vfs.write(SYSTEM, path, output.encode("utf-8", errors="surrogatepass"))
+        call.runtime.vfs.write(HOST, path, output.encode("utf-8", errors="surrogatepass"))
     except (VfsError, OSError) as exc:
         call.errors.append({"source": "tool-cache", "message": f"not cached: {exc}"})
         return None

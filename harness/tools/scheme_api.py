@@ -201,12 +201,12 @@ def io_read(path):
 def _io_store(who: str, path, content, append: bool) -> bool:
     from harness.atomic_file import write_atomically
     from harness.vfs.paths import VfsError
-    from harness.vfs.zones import SYSTEM
+    from harness.vfs.zones import HOST
     vfs, where = _io_target(who, path)
     data = _text(who, content).encode("utf-8", errors="surrogatepass")
     try:
         if vfs is not None:
-            (vfs.append if append else vfs.write)(SYSTEM, where, data)
+            (vfs.append if append else vfs.write)(HOST, where, data)
         elif append:
             where.parent.mkdir(parents=True, exist_ok=True)
             with where.open("ab") as f:
@@ -256,13 +256,13 @@ def io_exists(path):
 def io_delete(path):
     """Delete a file (a VFS directory with everything in it); a missing path is an error."""
     from harness.vfs.paths import VfsError
-    from harness.vfs.zones import SYSTEM
+    from harness.vfs.zones import HOST
     vfs, where = _io_target("io-delete", path)
     try:
         if vfs is not None:
             if not vfs.exists(where):
                 raise FileNotFoundError(2, "No such file or directory")
-            vfs.delete(SYSTEM, where)
+            vfs.delete(HOST, where)
         else:
             where.unlink()
     except (OSError, VfsError) as exc:

@@ -47,7 +47,10 @@ def caller() -> str:
     """The VFS caller of the running code: System inside a hook callback, else the
     calling context."""
     from harness.vfs.zones import SYSTEM
-    return SYSTEM if in_hook_callback() else thread_context().calling_context
+    context = thread_context()
+    if context.system_caller or in_hook_callback():
+        return SYSTEM
+    return context.calling_context
 
 
 def _vfs_path(who: str, uri) -> str:

@@ -28,7 +28,7 @@ import orjson
 
 from harness.atomic_file import write_atomically
 from harness.vfs.paths import VfsError, check_path, join, parts_of
-from harness.vfs.zones import SYSTEM, check_write
+from harness.vfs.zones import HOST, check_write
 
 
 class VfsNotFound(VfsError):
@@ -181,13 +181,14 @@ class Vfs:
         host = self._host(path)
         if host is None:  # the zone table covers every virtual mount
             raise VfsError(f"'{path}' is read-only")
-        if caller != SYSTEM and parts_of(path)[:1] == ["tools"]:
+        if caller != HOST and parts_of(path)[:1] == ["tools"]:
             self._check_tier(path)
         return host
 
     def _check_tier(self, path: str) -> None:
-        """A context never writes where a tool file would run unsandboxed: that would hand
-        sandboxed code the host's powers."""
+        """Only the host writes where a tool file would run unsandboxed: a tool call (as a
+        context, or as System from a sandboxed hook) doing so would hand sandboxed code
+        the host's powers."""
         if self.unsandboxed_tool_path(path[len("/tools/"):]):
             raise VfsError(f"'{path}' is a tool path of the unsandboxed tier: only the host "
                            "may write there")

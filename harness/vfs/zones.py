@@ -3,8 +3,8 @@
 Reading is allowed for everyone. A write (write, append, mkdir, delete, the destination
 of a copy, both ends of a move) is checked against ``ZONES`` in order; the first zone
 whose pattern covers the path decides. ``{owner}`` and ``{flock}`` match one path part.
-The System caller (the tool-output cache, ``(harness io)``, ``call-tool`` from a hook)
-passes every zone except the read-only virtual ones.
+The System caller (``call-tool`` from a hook) and the host (``(harness io)``, the
+tool-output cache) pass every zone except the read-only virtual ones.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from harness.vfs.paths import VfsError, parts_of
 
 SYSTEM = "system"  # the caller that is not a context (context names cannot be "system")
+#: the host itself: (harness io) in unsandboxed code, the tool-output cache, the inboxes.
+#: Like SYSTEM for the zones; only it may write tool files of the unsandboxed tier
+#: (harness.vfs.store). Not a valid context name either.
+HOST = "<host>"
 
 NOBODY, EVERYONE, OWNER, MEMBER, SYSTEM_ONLY = ("nobody", "everyone", "owner", "member",
                                                  "system-only")
@@ -71,7 +75,7 @@ def check_write(caller: str, path: str, is_member) -> None:
             continue
         if zone.who == NOBODY:
             raise VfsError(zone.refusal.format(path=path))
-        if caller == SYSTEM or zone.who == EVERYONE:
+        if caller in (SYSTEM, HOST) or zone.who == EVERYONE:
             return
         if zone.who == OWNER and bound["owner"] == caller:
             return
@@ -80,7 +84,7 @@ def check_write(caller: str, path: str, is_member) -> None:
         if zone.refusal is not None:
             raise VfsError(zone.refusal.format(caller=caller, path=path, **bound))
         break
-    if caller == SYSTEM:
+    if caller in (SYSTEM, HOST):
         return
     raise VfsError(f"context '{caller}' cannot write to '{path}' (writable zones: "
                    f"{WRITABLE.format(caller=caller)})")

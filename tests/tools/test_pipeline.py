@@ -129,3 +129,23 @@ def test_shell_exec_timeout_kills_the_process_group(tmp_path):
     import time
     time.sleep(2.5)
     assert not marker.exists()  # the background child died with its group
+
+
+def test_a_tool_of_the_home_with_a_gated_category_passes_the_same_gate(tmp_path):
+    tools = """\
+    (define-tool deploy (description "d") (category "shell")
+      (execute (lambda (a) "deployed")))
+    (define-tool ping (description "d") (category "network") (summary-params '("host"))
+      (parameters '((host . ((type . "string") (description . "where")))))
+      (execute (lambda (a) "pong")))
+    (define seen '())
+    (register-hook 'pre_fetch_url (lambda (p) (set! seen p) '()))
+    (define-tool seen (description "d") (execute (lambda (a) seen)))
+    """
+    home = make_home(tmp_path, {"mine.scm": tools})
+    refused = runtime(home, allow=None)
+    assert refused.call_tool("deploy").output == "no permission handler configured"
+    assert refused.call_tool("ping", {"host": "db1"}).denied
+    assert json.loads(refused.call_tool("seen").output) == {
+        "tool_name": "ping", "summary": "db1", "safety": "no_url"}
+    assert runtime(home, allow=True).call_tool("deploy").output == "deployed"

@@ -153,3 +153,31 @@ def test_hooks_of_a_call_run_in_its_context(tmp_path):
     """
     rt = Runtime(make_home(tmp_path, {"seen.scm": seen}))
     assert rt.call_tool("seen", context="carol").output == '["carol"]'
+
+
+PLUGIN = """\
+#!{python}
+import json, os, sys
+if sys.argv[1:] == ["--schema"]:
+    print(json.dumps({{"name": "repeat", "description": "repeat a word",
+                      "parameters": {{"type": "object", "properties": {{
+                          "word": {{"type": "string"}}, "times": {{"type": "integer"}}}},
+                          "required": ["word", "times"]}}}}))
+    sys.exit(0)
+args = json.loads(sys.stdin.read())
+print(json.dumps(args))
+"""
+
+
+def test_plugin_tools_are_checked_in_the_same_place(tmp_path):
+    import sys
+    home = make_home(tmp_path, {})
+    plugin = home / "plugins" / "repeat"
+    plugin.parent.mkdir()
+    plugin.write_text(PLUGIN.format(python=sys.executable))
+    plugin.chmod(0o755)
+    rt = Runtime(home)
+    assert json.loads(rt.call_tool("repeat", {"word": "hi", "times": "3"}).output) == {
+        "word": "hi", "times": 3}
+    refused = rt.call_tool("repeat", {"word": "hi", "times": 2.5})
+    assert refused.error == "argument 'times' must be an integer, got a number (2.5)"
