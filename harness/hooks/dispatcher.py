@@ -31,6 +31,7 @@ from harness.bridge import (
 )
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine
+from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.tools.context import thread_context
 from harness.tools.execution import describe_error, pooled_capture
@@ -161,7 +162,7 @@ class Dispatcher:
                 message = None
                 answer = NO_ANSWER
                 try:
-                    value = h.proc(scheme_payload)
+                    value = prompt(h.proc, scheme_payload)
                 except BaseException as exc:
                     if isinstance(exc, KeyboardInterrupt):
                         raise

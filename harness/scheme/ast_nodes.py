@@ -15,7 +15,9 @@ _var_ids = itertools.count()
 
 
 class Var:
-    """A local variable. ``assigned``: target of set!; ``captured``: used by an inner lambda."""
+    """A local variable. ``assigned``: target of set! (then it lives in a box, a one-element
+    Python list, so every copy of a frame a continuation makes shares it); ``captured``:
+    used by an inner lambda."""
 
     __slots__ = ("assigned", "captured", "name", "owner", "uid")
 
@@ -91,13 +93,15 @@ class Seq(Node):
 class Lambda(Node):
     """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only."""
 
-    __slots__ = ("body", "name", "params", "parent", "rest", "self_var")
+    __slots__ = ("arrives_boxed", "body", "name", "params", "parent", "rest", "self_var")
 
     def __init__(self, params: list[Var], rest: Var | None, body: Node, name: str | None,
                  pos: SourcePos | None = None) -> None:
         self.params, self.rest, self.body, self.name, self.pos = params, rest, body, name, pos
         self.self_var: Var | str | None = None  # what the lambda is bound to, if anything
         self.parent: Lambda | None = None
+        # the callers pass assigned parameters already in their boxes (resume procedures)
+        self.arrives_boxed = False
 
 
 class Let(Node):

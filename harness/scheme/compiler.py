@@ -20,6 +20,12 @@ Shape of the generated code for one top-level form::
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * Every Python node carries the Scheme line and column, so a traceback position *is* the
   Scheme source position.
+* For re-entrant continuations (continuations.py) every frame must be resumable at the
+  call it waits in, at no cost to code that never re-enters: each call that may run Scheme
+  code is a numbered *site* (sites.py); a variable that ``set!`` assigns lives in a box
+  (``v[0]``) so copies of a frame share it; and an operand evaluated before a call in the
+  same expression is kept in a temporary unless it can be computed again (a constant, a
+  variable, arithmetic on those), since Python's value stack cannot be read back.
 """
 
 from __future__ import annotations
@@ -45,8 +51,11 @@ from harness.scheme.ast_nodes import (
 )
 from harness.scheme.errors import SourcePos
 from harness.scheme.names import escape, global_name
+from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
 SCHEME_CODE_PREFIX = "scm:"
+#: the docstring of the body function of a procedure that returns tail-call markers
+BODY_DOC = "h:body"
 
 Stmts = list[ast.stmt]
 
@@ -69,7 +78,6 @@ class _Function:
     def __init__(self, lam: Lambda | None, parent: _Function | None) -> None:
         self.lam = lam
         self.parent = parent
-        self.nonlocals: set[str] = set()
         self.globals: set[str] = set()
         self.needs_trampoline = False
         self.loop_used = False
@@ -89,11 +97,13 @@ class Compiler:
         self._const_index: dict[int, str] = {}
         self._tmp = itertools.count()
         self.inline = env.inline_table()
+        self.unit: CompiledUnit | None = None
 
     # -- entry -------------------------------------------------------------------------------
     def compile(self, node: Node):
         """Return (code object, constants) for a top-level node."""
         _analyze(node)
+        self.unit = CompiledUnit(node, self.env, self.filename, self.budget_check)
         top = _Function(None, None)
         body = self.tail(node, top)
         fn = ast.FunctionDef(name="h_top", args=_arguments([], None), body=self._decls(top) + body,
@@ -107,6 +117,8 @@ class Compiler:
             # Generated tests like `x is 1` are deliberate (eq? on immediates).
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(module, SCHEME_CODE_PREFIX + self.filename, "exec")
+        if self.unit.sites:
+            register(code, self.unit)
         return code, self.constants
 
     # -- helpers ------------------------------------------------------------------------------
@@ -136,12 +148,22 @@ class Compiler:
             node.col_offset = node.end_col_offset = pos.col
         return node
 
+    def site(self, call: ast.Call, kind: str, node: Node | None, fn: _Function) -> ast.Call:
+        """Mark ``call`` as a resumable site (its number goes into its position)."""
+        call.h_site = self.unit.add_site(kind, node, fn.lam)
+        return call
+
+    def spill(self, e: ast.expr, node: Node, stmts: Stmts) -> ast.Name:
+        """Keep the value of ``e`` (compiled from ``node``) in a temporary."""
+        t = self.tmp()
+        stmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=e))
+        self.unit.spilled[id(node)] = t
+        return _name(t)
+
     def _decls(self, fn: _Function) -> Stmts:
         out: Stmts = []
         if fn.globals:
             out.append(ast.Global(names=sorted(fn.globals)))
-        if fn.nonlocals:
-            out.append(ast.Nonlocal(names=sorted(fn.nonlocals)))
         return out
 
     def _budget(self) -> Stmts:
@@ -196,8 +218,10 @@ class Compiler:
         if cls is Const:
             return [], self.constant(node.value)
         if cls is LocalRef:
-            name = self.var_name(node.var)
-            return [], self.at(_name(name), node.pos)
+            ref = _name(self.var_name(node.var))
+            if node.var.assigned:
+                ref = _sub0(ref)
+            return [], self.at(ref, node.pos)
         if cls is GlobalRef:
             return [], self.at(self.global_ref(node.name, node.env, fn), node.pos)
         if cls is Call:
@@ -246,27 +270,24 @@ class Compiler:
             name = self.var_name(var)
             if init.__class__ is Lambda:
                 out += self.function(init, name, fn)
+                if var.assigned:
+                    out.append(_assign(name, _box(_name(name))))
                 continue
             stmts, e = self.expr(init, fn)
             out += stmts
-            out.append(self.at(ast.Assign(targets=[_name(name, ast.Store())], value=e), init.pos))
+            out.append(self.at(_assign(name, _box(e) if var.assigned else e), init.pos))
         return out
 
     def set_local(self, node: SetLocal, fn: _Function) -> Stmts:
+        # set! marks its variable assigned, so the variable is a box: store into it
         name = self.var_name(node.var)
-        self._declare_nonlocal(node.var, fn)
         if node.value.__class__ is Lambda:
-            return self.function(node.value, name, fn)
-        stmts, e = self.expr(node.value, fn)
-        return stmts + [self.at(ast.Assign(targets=[_name(name, ast.Store())], value=e),
-                                node.pos)]
-
-    def _declare_nonlocal(self, var: Var, fn: _Function) -> None:
-        owner = var.owner
-        f = fn
-        while f is not None and f.lam is not owner:
-            f.nonlocals.add(self.var_name(var))
-            f = f.parent
+            t = f"{self.tmp()}_{escape(node.var.name)}"
+            stmts, e = self.function(node.value, t, fn), _name(t)
+        else:
+            stmts, e = self.expr(node.value, fn)
+        target = ast.Subscript(value=_name(name), slice=_const(0), ctx=ast.Store())
+        return stmts + [self.at(ast.Assign(targets=[target], value=e), node.pos)]
 
     def set_global(self, node: SetGlobal, fn: _Function) -> Stmts:
         py = global_name(node.name)
@@ -294,17 +315,25 @@ class Compiler:
             body = [ast.While(test=_const(True), body=prologue + body, orelse=[])]
         else:
             body = prologue + body
+        boxes = [] if lam.arrives_boxed else [
+            _assign(name, _box(_name(name)))
+            for var, name in zip(lam.params, fn.param_names) if var.assigned]
         if fn.rest_name:
-            body = [ast.Assign(targets=[_name(fn.rest_name, ast.Store())],
-                               value=ast.Call(func=_name("h_tuple_to_list"),
-                                              args=[_name(fn.rest_name)], keywords=[]))] + body
+            rest_list = ast.Call(func=_name("h_tuple_to_list"), args=[_name(fn.rest_name)],
+                                 keywords=[])
+            if lam.rest.assigned and not lam.arrives_boxed:
+                rest_list = _box(rest_list)
+            boxes.append(_assign(fn.rest_name, rest_list))
+        body = boxes + body
         args = _arguments(fn.param_names, fn.rest_name)
         if not fn.needs_trampoline:
             return [self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
                                             decorator_list=[], returns=None),
                             lam.pos)]
         body_name = f"{name}_b"
-        body_def = ast.FunctionDef(name=body_name, args=args, body=self._decls(fn) + body,
+        # the docstring marks the code of a body (continuations.py rebuilds its procedure)
+        body_def = ast.FunctionDef(name=body_name, args=args,
+                                   body=[ast.Expr(_const(BODY_DOC))] + self._decls(fn) + body,
                                    decorator_list=[], returns=None)
         call_args = [_name(p) for p in fn.param_names]
         if fn.rest_name:
@@ -315,14 +344,16 @@ class Compiler:
                                   keywords=[])
         else:
             first_call = ast.Call(func=_name(body_name), args=call_args, keywords=[])
+        self.site(first_call, WRAPPER, None, fn)
         outer_body = [
             ast.Assign(targets=[_name("r", ast.Store())], value=first_call),
             ast.If(test=ast.Compare(left=ast.Attribute(value=_name("r"), attr="__class__",
                                                        ctx=ast.Load()),
                                     ops=[ast.Is()], comparators=[_name("h_tuple")]),
                    body=[ast.Assign(targets=[_name("r", ast.Store())],
-                                    value=ast.Call(func=_name("h_trampoline"),
-                                                   args=[_name("r")], keywords=[]))],
+                                    value=self.site(ast.Call(func=_name("h_trampoline"),
+                                                             args=[_name("r")], keywords=[]),
+                                                    WRAPPER, None, fn))],
                    orelse=[]),
             ast.Return(value=_name("r")),
         ]
@@ -338,13 +369,13 @@ class Compiler:
         exprs: list[ast.expr] = []
         for a in args:
             s, e = self.expr(a, fn)
-            if s and exprs:
-                # keep left-to-right evaluation: earlier arguments go to temporaries
+            if exprs and (s or _may_call(e)):
+                # Statements: keep left-to-right evaluation, earlier arguments go to
+                # temporaries. A call: what waits on the value stack must be recomputable.
+                keep = _is_simple if s else _is_recomputable
                 for i, prev in enumerate(exprs):
-                    if not isinstance(prev, (ast.Constant, ast.Name)):
-                        t = self.tmp()
-                        stmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=prev))
-                        exprs[i] = _name(t)
+                    if not keep(prev):
+                        exprs[i] = self.spill(prev, args[i], stmts)
             stmts += s
             exprs.append(e)
         return stmts, exprs
@@ -368,11 +399,10 @@ class Compiler:
                 if e is not None:
                     return stmts, self.at(e, node.pos)
         fstmts, f = self.expr(node.fn, fn)
-        if fstmts:
-            t = self.tmp()
-            fstmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=f))
-            f = _name(t)
-        return fstmts + stmts, self.at(ast.Call(func=f, args=args, keywords=[]), node.pos)
+        if fstmts or (not _is_recomputable(f) and (stmts or any(map(_may_call, args)))):
+            f = self.spill(f, node.fn, fstmts)
+        call = self.at(ast.Call(func=f, args=args, keywords=[]), node.pos)
+        return fstmts + stmts, self.site(call, CALL, node, fn)
 
     def tail_call(self, node: Call, fn: _Function) -> Stmts:
         lam = fn.lam
@@ -387,12 +417,13 @@ class Compiler:
                 lam.rest is not None and len(node.args) >= nparams)):
             stmts, args = self._args(node.args, fn)
             names = list(fn.param_names)
-            values = args[:nparams]
+            values = [_box(v) if var.assigned else v for var, v in zip(lam.params, args)]
             if lam.rest is not None:
                 names.append(fn.rest_name)
-                values.append(ast.Call(func=_name("h_tuple_to_list"),
-                                       args=[ast.Tuple(elts=args[nparams:], ctx=ast.Load())],
-                                       keywords=[]))
+                rest_list = ast.Call(func=_name("h_tuple_to_list"),
+                                     args=[ast.Tuple(elts=args[nparams:], ctx=ast.Load())],
+                                     keywords=[])
+                values.append(_box(rest_list) if lam.rest.assigned else rest_list)
             fn.loop_used = True
             if not names:
                 return stmts + [ast.Continue()]
@@ -415,13 +446,60 @@ class Compiler:
             return stmts + [self.at(ast.Return(value=e), node.pos)]
         fstmts, f = self.expr(target, fn)
         stmts, args = self._args(node.args, fn)
-        if fstmts and stmts:
-            t = self.tmp()
-            fstmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=f))
-            f = _name(t)
+        if (fstmts and stmts) or (not _is_recomputable(f) and any(map(_may_call, args))):
+            f = self.spill(f, target, fstmts)
         fn.needs_trampoline = True
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+
+def _assign(name: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[_name(name, ast.Store())], value=value)
+
+
+def _box(e: ast.expr) -> ast.expr:
+    return ast.List(elts=[e], ctx=ast.Load())
+
+
+def _sub0(e: ast.expr) -> ast.expr:
+    return ast.Subscript(value=e, slice=_const(0), ctx=ast.Load())
+
+
+def _is_simple(e: ast.expr) -> bool:
+    return isinstance(e, (ast.Constant, ast.Name))
+
+
+def _may_call(e: ast.expr) -> bool:
+    """Whether evaluating ``e`` may call a procedure (and so run Scheme code)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Call):
+            return True
+        if not isinstance(x, (ast.Constant, ast.Name)):
+            stack.extend(ast.iter_child_nodes(x))
+    return False
+
+
+def _is_recomputable(e: ast.expr) -> bool:
+    """Whether ``e`` gives the same value when evaluated again after a call returns: a
+    constant, a variable (a box read is not), or arithmetic and tests on those. A global is
+    read again (R7RS leaves the order of operand evaluation unspecified)."""
+    cls = e.__class__
+    if cls is ast.Constant or cls is ast.Name:
+        return True
+    if cls is ast.BinOp:
+        return _is_recomputable(e.left) and _is_recomputable(e.right)
+    if cls is ast.UnaryOp:
+        return _is_recomputable(e.operand)
+    if cls is ast.Compare:
+        return _is_recomputable(e.left) and all(map(_is_recomputable, e.comparators))
+    if cls is ast.Attribute:
+        return _is_recomputable(e.value)
+    if cls is ast.Subscript:  # a global of another environment: env_table['s_name']
+        return (e.slice.__class__ is ast.Constant and type(e.slice.value) is str
+                and _is_recomputable(e.value))
+    return False
 
 
 def _is_scheme_procedure(proc) -> bool:
@@ -462,6 +540,10 @@ def _locate_all(module: ast.Module, pos: SourcePos | None) -> None:
             else:
                 node.lineno = node.end_lineno = line
                 node.col_offset = node.end_col_offset = col
+            site = fields.get("h_site")
+            if site is not None:  # see sites.py
+                node.end_lineno = node.lineno
+                node.end_col_offset = node.col_offset + 1 + site
         for name in shape[1]:
             value = fields.get(name)
             if value.__class__ is list:

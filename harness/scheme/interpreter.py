@@ -15,6 +15,7 @@ from pathlib import Path
 import harness.scheme.forms
 from harness.scheme.ast_nodes import Const
 from harness.scheme.compiler import Compiler
+from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, Symbol, list_to_py
 from harness.scheme.environment import Environment
 from harness.scheme.errors import (
@@ -119,7 +120,7 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
     namespace: dict = {}
     exec(code, env.table, namespace)  # noqa: S102 - code the compiler generated
     try:
-        return namespace["h_make"](*constants)()
+        return prompt(namespace["h_make"](*constants))
     except NATIVE_ERRORS as exc:
         # A Python-level failure of compiled code (an inlined primitive's TypeError, an
         # unbound variable's NameError): embedders only ever see Scheme conditions.

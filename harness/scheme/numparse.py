@@ -2,8 +2,8 @@
 
 ``parse_number`` is used by the reader and ``string->number``; ``format_number`` by the
 printer and ``number->string``. Exact results follow datatypes.py: ``int``, a normalised
-``Fraction``; inexact ones ``float`` or ``complex`` (there are no exact complex numbers:
-a complex literal with a non-zero imaginary part is always inexact).
+``Fraction``; inexact ones ``float`` or ``complex``. A complex literal whose parts are
+both exact (``1+2i``, ``1/2-i``) is an ``ExactComplex`` (exact_complex.py).
 
 Python refuses to convert an ``int`` of more than 4300 decimal digits to or from text, and
 does it in quadratic time; the divide-and-conquer helpers here have neither limit.
@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import cache
 
 from harness.scheme.errors import SizeLimitExceeded
+from harness.scheme.exact_complex import ExactComplex, exact_complex
 
 __all__ = [
     "MAX_EXACT_BITS", "MAX_EXACT_DIGITS", "format_number", "int_to_text", "parse_number",
@@ -28,7 +29,7 @@ __all__ = [
 MAX_EXACT_DIGITS = 1_000_000
 MAX_EXACT_BITS = int(MAX_EXACT_DIGITS * math.log2(10)) + 1
 
-Number = int | Fraction | float | complex
+Number = int | Fraction | float | complex | ExactComplex
 
 _DIGITS = {2: "01", 8: "0-7", 10: "0-9", 16: "0-9a-f"}
 # Python's own str<->int limit is 4300 digits; stay under it for the pieces we convert.
@@ -88,6 +89,8 @@ def parse_number(text: str, radix: int = 10) -> Number | None:
             return None
         if im_part == 0 and type(im_part) is not float:
             return re_part
+        if type(re_part) is not float and type(im_part) is not float:
+            return exact_complex(re_part, im_part)
         return _normal_complex(complex(to_inexact(re_part), to_inexact(im_part)))
     m = polar_re.fullmatch(text)
     if m is not None:
@@ -188,6 +191,8 @@ def to_inexact(x: Number) -> float | complex:
     """``x`` as an inexact number; exact values too large for a float become infinities."""
     if type(x) is float or type(x) is complex:
         return x
+    if type(x) is ExactComplex:
+        return complex(to_inexact(x.real), to_inexact(x.imag))
     try:
         return float(x)
     except OverflowError:
@@ -286,6 +291,13 @@ def format_number(x: Number, radix: int = 10) -> str:
         return f"{int_to_text(x.numerator, radix)}/{int_to_text(x.denominator, radix)}"
     if t is float:
         return _float_text(x, radix)
+    if t is ExactComplex:
+        imag = format_number(x.imag, radix)
+        if imag[0] != "-":
+            imag = "+" + imag
+        if imag in ("+1", "-1"):  # 1+i, -i
+            imag = imag[0]
+        return imag + "i" if x.real == 0 else format_number(x.real, radix) + imag + "i"
     if t is complex:
         imag = _float_text(x.imag, radix)
         if imag[0] not in "+-":

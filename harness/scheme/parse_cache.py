@@ -28,6 +28,7 @@ from pathlib import Path
 
 from harness.atomic_file import write_atomically
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
+from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.reader import SourceMap, read_all
 
 __all__ = ["MAX_CACHED_DEPTH", "PRUNE_AFTER", "ParseCache"]
@@ -41,9 +42,10 @@ _MAGIC = b"harness-read 1\n"
 _DIGEST_SIZE = 16
 _SUFFIX = ".read"
 # tags of the encoded compound values (atoms marshal as themselves; a symbol is its name)
-_PAIRS, _STRING, _CHAR, _VECTOR, _FRACTION = range(5)
+_PAIRS, _STRING, _CHAR, _VECTOR, _FRACTION, _EXACT_COMPLEX = range(6)
 _HERE = Path(__file__).parent
-_READER_SOURCES = ("grammar.lark", "reader.py", "numparse.py", "datatypes.py", "parse_cache.py")
+_READER_SOURCES = ("grammar.lark", "reader.py", "numparse.py", "exact_complex.py", "datatypes.py",
+                   "parse_cache.py")
 
 
 class _Uncacheable(Exception):
@@ -180,6 +182,9 @@ def _encode(x: object, smap: SourceMap, depth: int, seen: set[int]) -> object:
         return bytes(x.b)
     if cls is Fraction:
         return (_FRACTION, x.numerator, x.denominator)
+    if cls is ExactComplex:
+        return (_EXACT_COMPLEX, _encode(x.real, smap, depth, seen),
+                _encode(x.imag, smap, depth, seen))
     raise _Uncacheable  # a kind of datum this encoding does not know: read it each time
 
 
@@ -205,6 +210,8 @@ def _decode(x: object, positions: dict) -> object:
             return Vector([_decode(v, positions) for v in x[1]])
         if tag == _FRACTION:
             return Fraction(x[1], x[2])
+        if tag == _EXACT_COMPLEX:
+            return ExactComplex(_decode(x[1], positions), _decode(x[2], positions))
         raise ValueError(f"unknown tag {tag!r}")
     if x is None:
         return NIL

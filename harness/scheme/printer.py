@@ -31,6 +31,7 @@ from harness.scheme.datatypes import (
     Vector,
 )
 from harness.scheme.errors import ErrorObject, SizeLimitExceeded, error
+from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
 
@@ -270,7 +271,7 @@ def _bool_text(x: bool) -> str:
 # The common atoms by exact class, for one dict lookup per element in the printing loop.
 _DISPLAY_ATOM: dict[type, Callable[[object], str]] = {
     bool: _bool_text, int: _number_text, float: _number_text, Fraction: _number_text,
-    complex: _number_text, Nil: lambda _: "()", type(None): lambda _: "#<unspecified>",
+    complex: _number_text, ExactComplex: _number_text, Nil: lambda _: "()", type(None): lambda _: "#<unspecified>",
     Symbol: lambda x: x.name, String: lambda x: x.s, Char: lambda x: x.c,
 }
 _WRITE_ATOM = {**_DISPLAY_ATOM, Symbol: lambda x: symbol_literal(x.name),

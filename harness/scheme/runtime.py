@@ -22,6 +22,7 @@ from harness.scheme.datatypes import (
 from harness.scheme.errors import (
     DepthLimitExceeded,
     ErrorObject,
+    ResourceLimitExceeded,
     SchemeError,
     SizeLimitExceeded,
     error,
@@ -38,12 +39,16 @@ __all__ = ["RecordType"]
 # uses a generated caller with exactly len(args) positional arguments.
 
 _CALLERS: list = []
+#: the file name of the generated callers (case-lambda's too): a frame of one only passes a
+#: value through, which continuations.py relies on
+GENERATED_CALLER = "<harness-caller>"
 
 
 def _make_caller(n: int):
     args = ", ".join(f"a[{i}]" for i in range(n))
     namespace: dict = {}
-    exec(f"def call{n}(f, a):\n    return f({args})\n", namespace)  # noqa: S102 - fixed template
+    source = f"def call{n}(f, a):\n    return f({args})\n"
+    exec(compile(source, GENERATED_CALLER, "exec"), namespace)  # noqa: S102 - fixed template
     return namespace[f"call{n}"]
 
 
@@ -296,51 +301,56 @@ def assertion_failed(text):
     raise error(f"assertion failed: {text.s}")
 
 
-# -- continuations and dynamic-wind --------------------------------------------------------------
+# -- dynamic-wind -----------------------------------------------------------------------------------
+# The dynamic extents a thread is in form a chain of entries (before, after, outer entry):
+# a continuation remembers the chain it was captured in, and re-entering it runs the
+# after thunks out to the common entry and the before thunks back in (continuations.py).
 
 
-class ContinuationInvoked(BaseException):
-    """Unwinds the Python stack to the call/cc that made the continuation."""
-
-    def __init__(self, token, vals) -> None:
-        super().__init__()
-        self.token = token
-        self.vals = vals
+def winds():
+    """The innermost dynamic-wind entry of this thread (None outside every dynamic-wind)."""
+    return getattr(_state, "winds", None)
 
 
-def call_cc(proc):
-    """call/cc with escaping continuations (re-entry after exit is reported as an error)."""
-    token = [True]
-    owner = threading.get_ident()
+def set_winds(entry) -> None:
+    _state.winds = entry
 
-    def continuation(*vals):
-        if not token[0]:
-            raise error("continuation called after its extent ended: harness supports "
-                        "escaping continuations only (no re-entry)")
-        if threading.get_ident() != owner:
-            raise error("continuation called from another thread than the one that "
-                        "captured it")
-        raise ContinuationInvoked(token, vals)
 
+class ControlTransfer(BaseException):
+    """A jump to a continuation (continuations.py) unwinding the Python stack."""
+
+
+def _after_a_limit(after) -> None:
+    """Run an after thunk while a resource limit unwinds: whether it returns, escapes
+    through a continuation or fails, the limit error goes on (another limit wins)."""
     try:
-        return proc(continuation)
-    except ContinuationInvoked as exc:
-        if exc.token is token:
-            return values(*exc.vals)
-        raise
-    finally:
-        token[0] = False
+        after()
+    except (Exception, ControlTransfer):  # noqa: BLE001 - the limit error wins
+        return
 
 
 def dynamic_wind(before, thunk, after):
     before()
+    entry = (before, after, winds())
+    return wound(entry, thunk)
+
+
+def wound(entry, thunk):
+    """Run ``thunk`` inside the extent ``entry`` (its before thunk has run)."""
+    _state.winds = entry
     try:
         result = thunk()
     except BaseException as exc:
-        if not getattr(exc, "emergency", False):  # emergency-exit skips the after thunks
-            after()
+        _state.winds = entry[2]
+        # emergency-exit skips the after thunks; a re-entered continuation ran them already
+        if not getattr(exc, "emergency", False) and not getattr(exc, "rewound", False):
+            if isinstance(exc, ResourceLimitExceeded):
+                _after_a_limit(entry[1])
+            else:
+                entry[1]()
         raise
-    after()
+    _state.winds = entry[2]
+    entry[1]()
     return result
 
 
@@ -388,7 +398,8 @@ def case_lambda(*clauses):
             call = ", ".join(f"args[{k}]" for k in range(required))
             lines.append(f"    if n == {required}:\n        return c{i}({call})")
     lines.append("    return fail(n)")
-    exec("\n".join(lines), namespace)  # noqa: S102 - generated from clause arities only
+    # generated from clause arities only
+    exec(compile("\n".join(lines), GENERATED_CALLER, "exec"), namespace)  # noqa: S102
     return namespace["dispatch"]
 
 

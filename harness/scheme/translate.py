@@ -19,7 +19,7 @@ SOURCES: dict[str, str] = {}
 
 _TYPE_NAMES = {
     "int": "an integer", "float": "a real number", "Fraction": "a rational number",
-    "complex": "a complex number", "bool": "a boolean", "String": "a string",
+    "complex": "a complex number", "ExactComplex": "a complex number", "bool": "a boolean", "String": "a string",
     "Symbol": "a symbol", "Char": "a character", "Vector": "a vector",
     "Bytevector": "a bytevector", "list": "a pair", "Nil": "the empty list ()",
     "NoneType": "the unspecified value", "function": "a procedure", "Values": "multiple values",

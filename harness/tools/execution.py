@@ -6,6 +6,7 @@ import threading
 from dataclasses import dataclass
 from typing import Self
 
+from harness.scheme.continuations import prompt
 from harness.scheme.limits import Budget
 from harness.scheme.primitives.ports import (
     StringOutputPort,
@@ -115,7 +116,7 @@ class OutputCapture:
         marks = self.start_call(limits)
         result = SchemeCall()
         try:
-            result.value = proc(*args)
+            result.value = prompt(proc, *args)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise

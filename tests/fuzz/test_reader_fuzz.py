@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from harness.scheme.datatypes import EOF, NIL, Bytevector, Char, String, Symbol, Vector
 from harness.scheme.errors import ReadError
+from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.reader import read_all, read_one
 
 #: seconds one example may take before it counts as a hang
 EXAMPLE_ALARM = 2.0
-SCALARS = (bool, int, Fraction, float, complex, Symbol, Char, String, Bytevector)
+SCALARS = (bool, int, Fraction, float, complex, ExactComplex, Symbol, Char, String, Bytevector)
 COUNTS = {"inputs": 0, "data": 0, "read errors": 0, "known bugs": 0}
 #: private reader objects that may leak as data: none since the reader checks every datum
 KNOWN_LEAKS: set[str] = set()

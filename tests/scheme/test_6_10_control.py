@@ -48,9 +48,135 @@ def test_control(scheme, src, expected):
     assert scheme(src) == expected
 
 
-def test_reentering_a_continuation_is_a_clear_error(scheme):
-    msg = scheme.error("(define k #f) (+ 1 (call/cc (lambda (c) (set! k c) 1))) (k 2)")
-    assert "escaping continuations only" in msg
+# -- re-entrant continuations --------------------------------------------------------------
+
+REENTRY = [
+    # the continuation of a top-level form ends with that form
+    ("(define r #f) (+ 1 (call/cc (lambda (k) (set! r k) 1))) (r 5)", "6"),
+    # re-entering a dynamic-wind runs its before thunk again, leaving it its after thunk
+    (("(let ((path '()) (c #f)) (let ((add (lambda (s) (set! path (cons s path))))) "
+      "(dynamic-wind (lambda () (add 'connect)) (lambda () (add (call/cc (lambda (c0) "
+      "(set! c c0) 'talk1)))) (lambda () (add 'disconnect))) (if (< (length path) 4) "
+      "(c 'talk2) (reverse path))))"),
+     "(connect talk1 disconnect connect talk2 disconnect)"),
+    # operands evaluated before a call/cc keep their values; set! variables are shared
+    (("(define r #f) (define a #f) (define b #f) (define c #f) (define i 0) "
+      "(let () (set! r (+ 1 (+ 2 (+ 3 (call/cc (lambda (k) (set! a k) 4)))) "
+      "(+ 5 (+ 6 (call/cc (lambda (k) (set! b k) 7)))))) (if (not c) (set! c a)) "
+      "(set! i (+ i 1)) (case i ((1) (a 5)) ((2) (b 8)) ((3) (a 6)) ((4) (c 4))) r)"), "28"),
+    (("(let ((n 0) (k #f)) (call/cc (lambda (c) (set! k c))) (set! n (+ n 1)) "
+      "(if (< n 3) (k 'again)) n)"), "3"),
+    # map builds a fresh list on each return: earlier results are not changed
+    (("(let ((k #f) (n 0) (results '())) (let ((r (map (lambda (x) (call/cc (lambda (c) "
+      "(if (= x 2) (set! k c)) x))) '(1 2 3)))) (set! results (cons r results)) "
+      "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) results))"),
+     "((1 20 3) (1 10 3) (1 2 3))"),
+    # re-entry inside a named-let loop, a guard, a parameterize, a call-with-values
+    (("(let ((k #f) (acc '()) (done #f)) (let loop ((i 0)) (when (< i 3) (call/cc (lambda (c) "
+      "(when (= i 1) (set! k c)))) (set! acc (cons i acc)) (loop (+ i 1)))) "
+      "(unless done (set! done #t) (k #f)) (reverse acc))"), "(0 1 2 1 2)"),
+    (("(define kk #f) (guard (e (#t (list 'caught e))) (let ((v (call/cc (lambda (c) "
+      "(set! kk c) 1)))) (if (< v 3) (kk (+ v 1)) (raise v))))"), "(caught 3)"),
+    (("(define p (make-parameter 1)) (let ((k #f) (seen '())) (parameterize ((p 2)) "
+      "(call/cc (lambda (c) (set! k c))) (set! seen (cons (p) seen))) "
+      "(set! seen (cons (p) seen)) (if (< (length seen) 4) (k #f)) seen)"), "(1 2 1 2)"),
+    (("(let ((k #f) (n 0)) (let ((r (call-with-values (lambda () (values 1 (call/cc "
+      "(lambda (c) (set! k c) 2)))) list))) (set! n (+ n 1)) (if (< n 2) (k 20)) r))"),
+     "(1 20)"),
+    # escaping still works, inside and outside re-entered code
+    ("(+ 1 (call/cc (lambda (k) (+ 2 (k 3)))))", "4"),
+]
+
+
+@pytest.mark.parametrize("src,expected", REENTRY)
+def test_reentering_a_continuation(scheme, src, expected):
+    assert scheme(src) == expected
+
+
+GENERATORS = """
+(define (make-generator walk)       ; walk calls its argument on each element
+  (define return #f)
+  (define resume #f)
+  (lambda ()
+    (call/cc (lambda (r)
+      (set! return r)
+      (if resume
+          (resume #f)
+          (begin (walk (lambda (x) (call/cc (lambda (k) (set! resume k) (return x)))))
+                 (return 'done)))))))
+(define (tree-walk tree f)
+  (cond ((null? tree) #t)
+        ((pair? tree) (tree-walk (car tree) f) (tree-walk (cdr tree) f))
+        (else (f tree))))
+(define (same-fringe? a b)
+  (let ((ga (make-generator (lambda (f) (tree-walk a f))))
+        (gb (make-generator (lambda (f) (tree-walk b f)))))
+    (let loop ()
+      (let ((x (ga)) (y (gb)))
+        (cond ((not (eqv? x y)) #f) ((eq? x 'done) #t) (else (loop)))))))
+"""
+
+
+def test_generators_and_coroutines(scheme):
+    scheme(GENERATORS)
+    assert scheme("(define g (make-generator (lambda (f) (for-each f '(a b c))))) "
+                  "(list (g) (g) (g) (g) (g))") == "(a b c done done)"
+    assert scheme("(list (same-fringe? '(1 (2 3) 4) '((1 2) (3 4))) "
+                  "(same-fringe? '(1 2 3) '(1 (3 2))))") == "(#t #f)"
+
+
+def test_backtracking_with_amb(scheme):
+    scheme("""
+    (define fail-stack '())
+    (define (fail)
+      (if (null? fail-stack)
+          (error "no more choices")
+          (let ((k (car fail-stack))) (set! fail-stack (cdr fail-stack)) (k 'retry))))
+    (define (amb choices)
+      (call/cc (lambda (k)
+        (for-each (lambda (c) (call/cc (lambda (next) (set! fail-stack (cons next fail-stack))
+                                                      (k c))))
+                  choices)
+        (fail))))""")
+    assert scheme("(let* ((a (amb '(1 2 3 4))) (b (amb '(1 2 3 4)))) "
+                  "(if (not (= (+ a b) 7)) (fail)) (list a b))") == "(3 4)"
+    assert scheme("(set! fail-stack '()) (let ((x (amb '(1 2 3 4 5 6)))) (if (< x 5) (fail)) x)") \
+        == "5"
+    # a choice point left from an earlier form re-enters that form's continuation: its
+    # value becomes this form's value
+    assert scheme("(fail)") == "6"
+    assert "no more choices" in scheme.error("(set! fail-stack '()) (let ((x (amb '(1 2)))) "
+                                             "(fail))")
+
+
+def test_a_continuation_kept_from_inside_a_primitive_that_cannot_resume_it(scheme):
+    # escaping out of vector-map works; re-entering it says what is in the way
+    assert scheme("(call/cc (lambda (k) (vector-map (lambda (x) (k x)) #(1 2))))") == "1"
+    msg = scheme.error("(define vk #f) (vector-map (lambda (x) (call/cc (lambda (c) (set! vk c) "
+                       "x))) #(1 2)) (vk 5)")
+    assert "this continuation cannot be re-entered: it was captured inside vector-map" in msg
+    assert "1:" in msg  # with the position of the call
+
+
+@pytest.mark.parametrize("after", ["(k 'escaped)", "(error \"in after\")", "(k2 'again)"])
+def test_an_after_thunk_cannot_cancel_a_limit_error(after):
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define k2 #f) (call/cc (lambda (c) (set! k2 c)))")
+    with Budget(steps=20_000, seconds=5), pytest.raises(StepLimitExceeded):
+        interp.eval_string(f"(call/cc (lambda (k) (dynamic-wind (lambda () #f) "
+                           f"(lambda () (let loop () (loop))) (lambda () {after}))))")
+
+
+def test_reentry_is_charged_to_the_step_budget():
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    with Budget(steps=20_000, seconds=5), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(let ((k #f)) (call/cc (lambda (c) (set! k c))) (k 1))")
 
 
 @pytest.mark.parametrize("src,message", [

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import harness.scheme.primitives.numbers  # noqa: F401  (registers the procedures)
 from harness.scheme.datatypes import String, Values
 from harness.scheme.errors import SchemeError, SizeLimitExceeded
+from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.numparse import (
     format_number,
     int_to_text,
@@ -24,6 +25,10 @@ from tests.scheme.table_checks import each, failure_message, primitive_named
 INF, NAN = math.inf, math.nan
 
 
+
+def EC(re, im):
+    return ExactComplex(re, im)
+
 def proc(name: str):
     return primitive_named(name, (("scheme", "base"), ("scheme", "inexact"), ("scheme", "complex")))
 
@@ -32,7 +37,7 @@ def same(a, b) -> bool:
     """Equal in value AND exactness (2 and 2.0 differ; NaN equals NaN)."""
     if type(a) is not type(b):
         return False
-    if type(a) is complex:
+    if type(a) is complex or type(a) is EC:
         return same(a.real, b.real) and same(a.imag, b.imag)
     if type(a) is float and math.isnan(a):
         return math.isnan(b)
@@ -58,8 +63,10 @@ PARSES = [
     (".5", 0.5), ("1.", 1.0), ("-.5", -0.5), ("+.5", 0.5), ("1e10", 1e10), ("1E3", 1000.0),
     ("1.5e-3", 0.0015), ("-2.5e+2", -250.0), ("1e400", INF),
     ("+inf.0", INF), ("-inf.0", -INF), ("+nan.0", NAN), ("-nan.0", NAN), ("+INF.0", INF),
-    ("1+2i", complex(1, 2)), ("-i", complex(0, -1)), ("+i", complex(0, 1)), ("+I", 1j),
-    ("1.5-2.5i", complex(1.5, -2.5)), ("-3i", complex(0, -3)), ("1/2+3/4i", complex(.5, .75)),
+    # both parts exact: an exact complex number
+    ("1+2i", EC(1, 2)), ("-i", EC(0, -1)), ("+i", EC(0, 1)), ("+I", EC(0, 1)),
+    ("1.5-2.5i", complex(1.5, -2.5)), ("-3i", EC(0, -3)), ("1/2+3/4i", EC(Q(1, 2), Q(3, 4))),
+    ("1.0+2i", complex(1, 2)), ("#i1+2i", complex(1, 2)), ("#e1.5+2.5i", EC(Q(3, 2), Q(5, 2))),
     ("+inf.0i", complex(0, INF)), ("1-inf.0i", complex(1, -INF)),
     ("1+0i", 1), ("1+0.0i", 1.0),
     ("1@0", 1), ("2@0.0", 2.0), ("1@2", complex(math.cos(2), math.sin(2))),
@@ -68,7 +75,7 @@ PARSES = [
     ("#i1/3", 1 / 3), ("#i5", 5.0), ("#i1/0", INF), ("#i-1/0", -INF), ("#i0/0", NAN),
     ("#x-ff", -255), ("#XFF", 255), ("#x#e1F", 31), ("#e#x10", 16), ("#i#x10", 16.0),
     ("#b101", 5), ("#b-1/10", Q(-1, 2)), ("#o17", 15), ("#d10", 10), ("#D1.5", 1.5),
-    ("#x1/a", Q(1, 10)), ("#b1+1i", complex(1, 1)),
+    ("#x1/a", Q(1, 10)), ("#b1+1i", EC(1, 1)),
 ]
 
 NOT_NUMBERS = [
@@ -681,7 +688,8 @@ def test_exactness_conversion():
 
 EXACT_ERRORS_ROWS = [
     (INF, "exact: no exact representation of"), (NAN, "exact: no exact representation of"),
-    (1j, "exact: no exact representation of"), ("a", 'exact: expected a number, got "a"'),
+    (complex(1, INF), "exact: no exact representation of"),
+    ("a", 'exact: expected a number, got "a"'),
 ]
 
 
@@ -712,7 +720,7 @@ def test_number_to_string():
 STRING_TO_NUMBER_ROWS = [
     (("42",), 42), (("ff", 16), 255), (("#xff",), 255), (("101", 2), 5), (("1/2",), Q(1, 2)),
     (("1e2",), 100.0), (("abc",), False), (("",), False), (("1.5", 16), False),
-    (("#e1.5",), Q(3, 2)), (("+inf.0",), INF), (("1+i",), complex(1, 1)), (("-",), False),
+    (("#e1.5",), Q(3, 2)), (("+inf.0",), INF), (("1+i",), EC(1, 1)), (("1.0+i",), complex(1, 1)), (("-",), False),
     (("12", 8), 10), (("#d12", 8), 12), ((" 1",), False),
 ]
 
@@ -806,7 +814,7 @@ CASES = [
     ("(exact->inexact 1/4)", "0.25"), ("(exact 1.5)", "3/2"), ("(expt 2 100)",
                                                                "1267650600228229401496703205376"),
     ("(expt 2 -1)", "1/2"), ("(expt 2.0 0.5)", "1.4142135623730951"), ("(sqrt 16)", "4"),
-    ("(sqrt -4)", "+2.0i"), ("(sqrt 1/4)", "1/2"), ("(exact-integer-sqrt 17)", "4 1"),
+    ("(sqrt -4)", "+2i"), ("(sqrt -4.0)", "+2.0i"), ("(sqrt 1/4)", "1/2"), ("(exact-integer-sqrt 17)", "4 1"),
     ("(call-with-values (lambda () (floor/ -7 2)) list)", "(-4 1)"),
     ("(call-with-values (lambda () (truncate/ -7 2)) list)", "(-3 -1)"),
     ("(round 2.5)", "2.0"), ("(round 7/2)", "4"), ("(floor -3.5)", "-4.0"),
@@ -817,7 +825,7 @@ CASES = [
     ("(rational? +inf.0)", "#f"), ("(nan? +nan.0)", "#t"), ("(= 1 1.0 2/2)", "#t"),
     ("(< 1 2 3 3)", "#f"), ("(gcd 12 18)", "6"), ("(lcm 4 6)", "12"),
     ("(numerator 6/4)", "3"), ("(denominator 6/4)", "2"), ("(rationalize 3/10 1/10)", "1/3"),
-    ("(make-rectangular 1 2)", "1.0+2.0i"), ("(magnitude -5)", "5"), ("(exp 0)", "1.0"),
+    ("(make-rectangular 1 2.0)", "1.0+2.0i"), ("(magnitude -5)", "5"), ("(exp 0)", "1.0"),
     ("(log 100 10)", "2.0"), ("(atan 1 1)", "0.7853981633974483"), ("(square 1/2)", "1/4"),
     ("#e1.5", "3/2"), ("#x-FF", "-255"), ("1e21", "1e21"), ("-0.0", "-0.0"),
     ("(/ 1.0 0)", "+inf.0"), ("(- +inf.0 +inf.0)", "+nan.0"), ("(exact-integer? 5)", "#t"),
@@ -861,6 +869,43 @@ def test_scheme_level_errors(interp, src, message):
 def test_scheme_level_size_limit(interp):
     with pytest.raises(SizeLimitExceeded):
         interp.eval_string("(expt 10 100000000)")
+
+
+# -- exact complex numbers -----------------------------------------------------------------
+
+EXACT_COMPLEX = [
+    ("1+2i", "1+2i"), ("(exact? 1+2i)", "#t"), ("(inexact? 1+2i)", "#f"),
+    ("(real-part 1+2i)", "1"), ("(imag-part 1/2-3/4i)", "-3/4"), ("(* 1+2i 1-2i)", "5"),
+    ("(+ 1+2i 1-2i)", "2"), ("(/ 1+2i 2)", "1/2+i"), ("(- 1+2i)", "-1-2i"),
+    ("(make-rectangular 1 2)", "1+2i"), ("(make-rectangular 0 -1)", "-i"), ("0+1i", "+i"),
+    ("(sqrt -4)", "+2i"), ("(exact 1.5+2.5i)", "3/2+5/2i"), ("(inexact 1+2i)", "1.0+2.0i"),
+    ("(magnitude 3+4i)", "5"), ("(magnitude 1+i)", "1.4142135623730951"),
+    ("(expt +i 2)", "-1"), ("(expt 1+i 3)", "-2+2i"), ("(expt 1+i -1)", "1/2-1/2i"),
+    ("(= 1+2i (make-rectangular 1 2) 1.0+2.0i)", "#t"), ("(eqv? 1+2i 1+2i)", "#t"),
+    ("(eqv? 1+2i 1.0+2.0i)", "#f"), ("(equal? '(1+2i) (list (make-rectangular 1 2)))", "#t"),
+    ("(number->string 1/2+3/4i)", '"1/2+3/4i"'), ("(string->number \"-1-i\")", "-1-i"),
+    ("(* 2 +i)", "+2i"), ("(/ 1 +i)", "-i"), ("(+ 1+2i 0.5)", "1.5+2.0i"),
+    ("(zero? (- 1+i 1+i))", "#t"), ("(real? 1+2i)", "#f"), ("(complex? 1+2i)", "#t"),
+    (("(let ((h (make-hash-table))) (hash-table-set! h 1+2i 'x) "
+      "(hash-table-ref/default h (make-rectangular 1 2) 'none))"), "x"),
+    ("(exp 0+0i)", "1.0"), ("(angle +i)", "1.5707963267948966"),
+]
+
+
+@pytest.mark.parametrize("src,expected", EXACT_COMPLEX)
+def test_exact_complex_numbers(scheme, src, expected):
+    assert scheme(src) == expected
+
+
+@pytest.mark.parametrize("src,message", [
+    ("(< 1+2i 2)", "expected real numbers"), ("(/ 1+2i 0)", "division by zero"),
+    ("(abs 1+i)", "expected a real number"), ("(exact-integer? 1+i)", None),
+])
+def test_exact_complex_errors(scheme, src, message):
+    if message is None:
+        assert scheme(src) == "#f"
+    else:
+        assert message in scheme.error(src)
 
 
 def test_a_polar_literal_with_an_infinite_angle_reads_as_nan():

@@ -23,7 +23,7 @@ EVERY_KIND_OF_DATUM = """\
 ;; every kind of datum the reader makes
 (define (f x . rest) `(,x ,@rest . end))
 '(a "str\\tin\\x41;g" #\\x #\\space #\\x3bb #(1 #(2) "v") #u8(0 255) () #t #false)
-(1 -2 3/4 -6/8 1.5 -0.0 +inf.0 +nan.0 1e300 2+3i #x-ff #e1.25 123456789012345678901234567890)
+(1 -2 3/4 -6/8 1.5 -0.0 +inf.0 +nan.0 1e300 2+3i 1/2-i 2.5+3i #x-ff #e1.25 123456789012345678901234567890)
 #;(skipped datum) |odd symbol| (a . (b . (c)))
 #| block #| nested |# comment |#
 #!fold-case

@@ -135,7 +135,9 @@ def test_unsandboxed_step_budget_is_enforced(tmp_path):
 
 # -- continuations ------------------------------------------------------------------------
 
-ESCAPING = r"continuation called after its extent ended"
+# A continuation ends with the hook call (or file load) that captured it; it can be
+# re-entered only on the thread that captured it (fire_timed fires on a fresh thread).
+OTHER_THREAD = r"continuation called from another thread than the one that captured it"
 
 
 @pytest.mark.parametrize("tier", list(TIERS))
@@ -147,7 +149,11 @@ def test_continuation_kept_from_an_earlier_dispatch(tmp_path, tier):
     first = rt.fire("post_message", {})
     assert messages_of(first) == [] and answers_of(first) == BYSTANDERS
     result, elapsed = fire_timed(rt)
-    _assert_contained(result, elapsed, ESCAPING)
+    _assert_contained(result, elapsed, OTHER_THREAD)
+    # on the same thread the earlier call's continuation runs again inside this call
+    again = rt.fire("post_message", {})
+    assert messages_of(again) == []
+    assert answers_of(again) == ["again", *BYSTANDERS]
 
 
 @pytest.mark.parametrize("tier", list(TIERS))
@@ -157,17 +163,29 @@ def test_continuation_from_another_hook_of_the_same_dispatch(tmp_path, tier):
             + hook_on("post_message", "(saved 'from-the-second-hook)") + BYSTANDER)
     rt = Runtime(write_home(tmp_path, {TIERS[tier]: text, **OTHER_FILE}))
     result, elapsed = fire_timed(rt)
-    _assert_contained(result, elapsed, ESCAPING)
+    # the first hook's call resumes inside the second hook's call: its value is the answer
+    assert messages_of(result) == []
+    assert answers_of(result) == ["from-the-second-hook", *BYSTANDERS]
+    assert elapsed < SECONDS + SLACK
 
 
 @pytest.mark.parametrize("tier", list(TIERS))
 def test_continuation_of_the_file_load_called_from_a_hook(tmp_path, tier):
-    # with re-entrant continuations this would run the rest of the file load again
     text = ("(define k0 (call/cc (lambda (k) k)))\n"
             + hook_on("post_message", "(if (procedure? k0) (k0 'reentered) k0)") + BYSTANDER)
     rt = Runtime(write_home(tmp_path, {TIERS[tier]: text, **OTHER_FILE}))
     result, elapsed = fire_timed(rt)
-    _assert_contained(result, elapsed, ESCAPING)
+    _assert_contained(result, elapsed, OTHER_THREAD)
+    # on the loading thread: only the (define k0 ...) form runs again, not the file
+    assert messages_of(rt.fire("post_message", {})) == []
+    assert answers_of(rt.fire("post_message", {})) == ["reentered", *BYSTANDERS]
+
+
+@pytest.mark.parametrize("tier", list(TIERS))
+def test_endless_reentry_ends_on_the_budget(tmp_path, tier):
+    rt = _runtime(tmp_path, tier, "(let ((k #f)) (call/cc (lambda (c) (set! k c))) (k 1))")
+    result, elapsed = fire_timed(rt)
+    _assert_contained(result, elapsed, r"step budget of [\d,]+ steps exhausted|time limit")
 
 
 def test_load_time_runaway_is_a_load_error_and_the_other_files_load(tmp_path):

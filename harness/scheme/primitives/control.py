@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.scheme import runtime as rt
+from harness.scheme.continuations import call_cc
 from harness.scheme.datatypes import Promise, String, Symbol, py_to_list
 from harness.scheme.errors import ErrorObject, wrong_type
 from harness.scheme.parameters import make_parameter as _make_parameter
@@ -11,8 +12,8 @@ from harness.scheme.primitives import define, primitive
 BASE = "scheme base"
 
 define(BASE, "apply", rt.apply)
-define(BASE, "call-with-current-continuation", rt.call_cc)
-define(BASE, "call/cc", rt.call_cc)
+define(BASE, "call-with-current-continuation", call_cc)
+define(BASE, "call/cc", call_cc)
 define(BASE, "dynamic-wind", rt.dynamic_wind)
 define(BASE, "values", rt.values)
 define(BASE, "call-with-values", rt.call_with_values)

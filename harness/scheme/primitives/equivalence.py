@@ -19,6 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
+from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.numbers import as_int
 
@@ -36,7 +37,7 @@ _HASH_BUDGET = 32
 _HASH_MASK = (1 << 61) - 1
 
 _CONTAINERS = (list, Vector)
-_NUMBER_TYPES = frozenset((int, float, Fraction, complex))
+_NUMBER_TYPES = frozenset((int, float, Fraction, complex, ExactComplex))
 _EXACT_TYPES = frozenset((int, Fraction))
 
 
@@ -55,6 +56,8 @@ def is_eqv(a: object, b: object) -> bool:
         return _float_eqv(a, b)
     if t is complex:
         return _float_eqv(a.real, b.real) and _float_eqv(a.imag, b.imag)
+    if t is ExactComplex:
+        return a == b
     return False
 
 
@@ -230,6 +233,8 @@ def eqv_key(x: object) -> object:
         return (_FLOAT, x.hex())
     if t is complex:
         return (_COMPLEX, x.real.hex(), x.imag.hex())
+    if t is ExactComplex:
+        return (_COMPLEX, x.real, x.imag)
     # The caller keeps x alive beside its key, so its id cannot be reused meanwhile.
     return (_IDENTITY, id(x))
 
@@ -292,6 +297,8 @@ def _atom_hash(x: object) -> int:
         return _float_hash(x)
     if t is complex:
         return _float_hash(x.real) * 31 + _float_hash(x.imag)
+    if t is ExactComplex:
+        return hash(x)
     if t is String:
         return string_hash(x.s)
     if t is Symbol:

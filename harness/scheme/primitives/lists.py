@@ -452,9 +452,19 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
     check_procedure("map", f)
+    # Loops, not comprehensions: ``out`` stays a local, so a continuation captured inside
+    # ``f`` can resume the map (continuations.py: the position is len(out)).
+    out: list = []
+    append = out.append
     if not lists:
-        return from_items([f(x) for x in proper_items("map", lst)])
-    return from_items([call_n(f, row) for row in _rows("map", (lst, *lists))])
+        items = proper_items("map", lst)
+        for x in items:
+            append(f(x))
+    else:
+        items = list(_rows("map", (lst, *lists)))
+        for x in items:
+            append(call_n(f, x))
+    return from_items(out)
 
 
 @primitive(BASE, SRFI1)

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from harness.scheme.datatypes import DEFAULT, String, Values
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
+from harness.scheme.exact_complex import ExactComplex, exact_complex
 from harness.scheme.numparse import (
     MAX_EXACT_BITS,
     MAX_EXACT_DIGITS,
@@ -32,11 +33,13 @@ from harness.scheme.numparse import (
 )
 from harness.scheme.primitives import primitive
 
-Number = int | Fraction | float | complex
+Number = int | Fraction | float | complex | ExactComplex
 
-_NUMBER_TYPES = frozenset((int, Fraction, float, complex))
+_NUMBER_TYPES = frozenset((int, Fraction, float, complex, ExactComplex))
 _REAL_TYPES = frozenset((int, Fraction, float))
 _EXACT_TYPES = frozenset((int, Fraction))
+_EXACT_NUMBER_TYPES = frozenset((int, Fraction, ExactComplex))
+_COMPLEX_TYPES = frozenset((complex, ExactComplex))
 _INT_ONLY = frozenset((int,))
 _RADIXES = (2, 8, 10, 16)
 _INF = math.inf
@@ -177,12 +180,12 @@ def integer_p(x: object) -> bool:
 
 @primitive(BASE)
 def exact_p(z: object) -> bool:
-    return type(_number("exact?", z)) in _EXACT_TYPES
+    return type(_number("exact?", z)) in _EXACT_NUMBER_TYPES
 
 
 @primitive(BASE)
 def inexact_p(z: object) -> bool:
-    return type(_number("inexact?", z)) not in _EXACT_TYPES
+    return type(_number("inexact?", z)) not in _EXACT_NUMBER_TYPES
 
 
 @primitive(BASE)
@@ -364,7 +367,7 @@ def div(first: object, *more: object) -> Number:
 def _div2(a: Number, b: Number) -> Number:
     ta, tb = type(a), type(b)
     if b == 0:
-        if ta in _EXACT_TYPES and tb in _EXACT_TYPES:
+        if ta in _EXACT_NUMBER_TYPES and tb in _EXACT_TYPES:
             raise error("/: division by zero")
         return _divide_by_zero(a, b)
     if ta is int and tb is int:
@@ -380,6 +383,8 @@ def _div2(a: Number, b: Number) -> Number:
 def _divide_by_zero(a: Number, b: Number) -> float | complex:
     """IEEE division of ``a`` by a zero ``b`` (one of them inexact)."""
     sign = math.copysign(1.0, b.real if type(b) is complex else float(b))
+    if type(a) is ExactComplex:
+        a = to_inexact(a)
     if type(a) is complex:
         return complex(_ieee_over_zero(a.real, sign), _ieee_over_zero(a.imag, sign))
     return _ieee_over_zero(to_inexact(a), sign)
@@ -590,6 +595,8 @@ def _real_or_complex(who: str, real_fn: Callable, complex_fn: Callable) -> Calla
     real domain (``math`` raises ValueError there) and for complex arguments."""
     def fn(z: object) -> float | complex:
         z = _number(who, z)
+        if type(z) is ExactComplex:
+            z = to_inexact(z)
         if type(z) is complex:
             try:
                 return normalise(complex_fn(z))
@@ -618,6 +625,8 @@ acos = primitive(INEXACT, name="acos")(_real_or_complex("acos", math.acos, cmath
 
 def _log1(z: Number) -> float | complex:
     t = type(z)
+    if t is ExactComplex:
+        z, t = to_inexact(z), complex
     if t is complex:
         return normalise(cmath.log(z))
     if _is_nan(z):
@@ -645,6 +654,8 @@ def atan(y: object, x: object = DEFAULT) -> float | complex:
     """R7RS ``atan``: one argument (real or complex), or two reals as in ``atan2``."""
     if x is DEFAULT:
         z = _number("atan", y)
+        if type(z) is ExactComplex:
+            z = to_inexact(z)
         if type(z) is complex:
             try:
                 return normalise(cmath.atan(z))
@@ -666,11 +677,15 @@ def sqrt(z: object) -> Number:
     gives an inexact imaginary number."""
     z = normalise(_number("sqrt", z))
     t = type(z)
+    if t is ExactComplex:
+        z, t = to_inexact(z), complex
     if t is complex:
         return normalise(cmath.sqrt(z))
     if z < 0:
         root = sqrt(-z)
-        return complex(0.0, to_inexact(root))
+        if type(root) is not float:
+            return exact_complex(0, root)  # (sqrt -4) is +2i
+        return complex(0.0, root)
     if t is int:
         root = math.isqrt(z)
         return root if root * root == z else _float_sqrt(z)
@@ -715,6 +730,14 @@ def expt(z1: object, z2: object) -> Number:
     tb, tp = type(base), type(power)
     if tp is int and tb in _EXACT_TYPES:
         return _exact_power(base, power)
+    if tp is int and tb is ExactComplex:
+        _exact_size_check("expt", (_bits(base.real) + _bits(base.imag)) * abs(power))
+        if power < 0 and base == 0:
+            raise error("expt: division by zero")
+        return base ** power
+    if tb is ExactComplex or tp is ExactComplex:
+        base, power = to_inexact(base), to_inexact(power)
+        tb, tp = type(base), type(power)
     if tp is Fraction and tb in _EXACT_TYPES and base >= 0:
         root = _exact_root(base, power.denominator)
         if root is not None:
@@ -808,7 +831,9 @@ def exact(z: object) -> int | Fraction:
     t = type(z)
     if t is complex:
         if z.imag != 0:
-            raise error("exact: no exact representation of", z)
+            if not (math.isfinite(z.real) and math.isfinite(z.imag)):
+                raise error("exact: no exact representation of", z)
+            return exact_complex(exact(z.real), exact(z.imag))
         z, t = z.real, float
     if t is float:
         if not math.isfinite(z):
@@ -868,6 +893,8 @@ def make_rectangular(x1: object, x2: object) -> Number:
     re_part, im_part = _real("make-rectangular", x1), _real("make-rectangular", x2)
     if type(im_part) is not float and im_part == 0:
         return normalise(re_part)
+    if type(re_part) is not float and type(im_part) is not float:
+        return exact_complex(re_part, im_part)
     return normalise(complex(to_inexact(re_part), to_inexact(im_part)))
 
 
@@ -883,18 +910,20 @@ def make_polar(x3: object, x4: object) -> Number:
 @primitive(COMPLEX)
 def real_part(z: object) -> Number:
     z = _number("real-part", z)
-    return z.real if type(z) is complex else normalise(z)
+    return z.real if type(z) in _COMPLEX_TYPES else normalise(z)
 
 
 @primitive(COMPLEX)
 def imag_part(z: object) -> Number:
     z = _number("imag-part", z)
-    return z.imag if type(z) is complex else 0
+    return z.imag if type(z) in _COMPLEX_TYPES else 0
 
 
 @primitive(COMPLEX)
 def magnitude(z: object) -> Number:
     z = _number("magnitude", z)
+    if type(z) is ExactComplex:  # exact when the sum of squares is an exact square
+        return sqrt(z.real * z.real + z.imag * z.imag)
     return normalise(abs(z))
 
 
@@ -902,8 +931,8 @@ def magnitude(z: object) -> Number:
 def angle(z: object) -> Number:
     z = _number("angle", z)
     t = type(z)
-    if t is complex:
-        return cmath.phase(z)
+    if t is complex or t is ExactComplex:
+        return cmath.phase(complex(z))
     if t is float:
         return math.atan2(0.0, z)
     return math.pi if z < 0 else 0

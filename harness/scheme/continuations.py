@@ -1,0 +1,455 @@
+"""Re-entrant continuations: ``call/cc``, the prompts that re-enter them, and re-winding.
+
+Compiled Scheme runs on Python's own stack, which cannot be copied. So:
+
+* **Escaping** (calling ``k`` while its ``call/cc`` is still running) raises
+  ``ContinuationInvoked``, which unwinds to that ``call/cc``: the cost of an exception.
+* **Capture is lazy.** When a ``call/cc`` returns (or an error leaves it) and ``k`` is
+  still referenced from somewhere (its reference count says so), the frames waiting for
+  that ``call/cc`` are read as they are at that moment, which is exactly the state they
+  were in when ``call/cc`` was called: each frame of compiled code is waiting in a
+  numbered call site (sites.py) with its locals, and the few higher-order primitives that
+  call procedures (map, for-each, dynamic-wind, guard, …) have a record here. Code whose
+  continuations are never kept pays one reference count per ``call/cc`` and nothing else.
+* **Re-entry** (calling ``k`` after its ``call/cc`` returned) runs the after thunks of the
+  dynamic-winds being left and the before thunks of those being entered, then raises
+  ``ContinuationReentered`` to the nearest ``prompt`` (a top-level form, a hook or tool
+  call), which resumes the recorded frames innermost last: a compiled frame resumes
+  through a procedure compiled, once per site, from the rest of its body (resume.py).
+
+A continuation captured inside a procedure harness cannot resume (a primitive without a
+record here, such as ``sort`` or ``vector-map``, or a call from the host) can still escape;
+re-entering it is an error that names what is in the way.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import CellType, CodeType, FrameType, FunctionType
+
+from harness.scheme import runtime as rt
+from harness.scheme.compiler import BODY_DOC
+from harness.scheme.datatypes import Values
+from harness.scheme.errors import ErrorObject, SchemeError, error
+from harness.scheme.limits import charge
+from harness.scheme.parameters import pop_binding, push_binding
+from harness.scheme.primitives import lists
+from harness.scheme.sites import CALL, is_compiled, site_of
+
+
+class ContinuationInvoked(rt.ControlTransfer):
+    """Unwinds the Python stack to the running ``call/cc`` of ``continuation``."""
+
+    def __init__(self, continuation: Continuation, vals: tuple) -> None:
+        super().__init__()
+        self.continuation = continuation
+        self.vals = vals
+
+
+class ContinuationReentered(rt.ControlTransfer):
+    """Unwinds to the nearest prompt, which resumes ``continuation`` with ``vals``."""
+
+    rewound = True  # the dynamic-wind after thunks have run already (runtime.wound)
+
+    def __init__(self, continuation: Continuation, vals: tuple) -> None:
+        super().__init__("a continuation was re-entered outside of any Scheme evaluation")
+        self.continuation = continuation
+        self.vals = vals
+
+
+class Continuation:
+    """The procedure ``call/cc`` passes. ``frames`` (innermost first) once captured;
+    ``blocker`` says why it cannot be re-entered, if it cannot."""
+
+    __slots__ = ("blocker", "frames", "live", "owner", "winds")
+
+    def __init__(self) -> None:
+        self.live = True  # its call/cc is running: calling it escapes
+        self.owner = threading.get_ident()
+        self.frames: list | None = None
+        self.blocker = "it was never captured"
+        self.winds = rt.winds()
+
+    def __call__(self, *vals):
+        if threading.get_ident() != self.owner:
+            raise error("continuation called from another thread than the one that "
+                        "captured it")
+        if self.live:
+            raise ContinuationInvoked(self, vals)
+        if self.frames is None:
+            raise error(f"this continuation cannot be re-entered: {self.blocker}")
+        charge(len(self.frames))
+        _rewind(self.winds)
+        raise ContinuationReentered(self, vals)
+
+    def capture(self, frame: FrameType | None) -> None:
+        """Record the frames from ``frame`` down to the nearest prompt."""
+        records: list = []
+        while frame is not None:
+            code = frame.f_code
+            if code is _PROMPT_CODE:
+                self._captured(records)
+                return
+            if code in _PASS_THROUGH or code.co_filename == rt.GENERATED_CALLER:
+                frame = frame.f_back
+                continue
+            hit = site_of(frame)
+            if hit is not None:
+                unit, index = hit
+                if unit.sites[index].kind is CALL:
+                    records.append(SchemeFrame(unit, index, dict(frame.f_locals), code))
+                else:
+                    _add(records, _TRAMPOLINE)
+            elif is_compiled(code):
+                self.blocker = "it was captured where compiled code cannot resume"
+                return
+            else:
+                record = _RECORDS.get(code, _unknown)(frame)
+                if record is None:
+                    self.blocker = f"it was captured inside {_describe(frame)}"
+                    return
+                if record is not _PASS:
+                    _add(records, record)
+            frame = frame.f_back
+        self.blocker = "it was captured outside of any Scheme evaluation"
+
+    def _captured(self, records: list) -> None:
+        self.frames = records
+        charge(len(records))  # reading the frames is work the program asked for
+
+    def resume(self, vals: tuple):
+        """Run the recorded frames on the current stack with ``vals`` as the value of the
+        ``call/cc`` (called by a prompt)."""
+        value = vals[0] if len(vals) == 1 else Values(vals)
+        return _resume_from(self.frames, len(self.frames) - 1, value)
+
+
+def call_cc(proc):
+    """``call-with-current-continuation``."""
+    k = Continuation()
+    try:
+        result = proc(k)
+    except (ContinuationInvoked, ContinuationReentered) as exc:
+        exc.with_traceback(None)  # its frames would keep k referenced
+        if exc.continuation is not k or exc.__class__ is ContinuationReentered:
+            k.live = False
+            if sys.getrefcount(k) > _UNREFERENCED:
+                k.capture(sys._getframe(1))
+            raise
+        vals = exc.vals
+        del exc
+        result = rt.values(*vals)
+    except SchemeError:  # a condition some guard may catch: k may be kept and re-entered
+        k.live = False
+        k.capture(sys._getframe(1))
+        raise
+    except BaseException:  # a resource limit or an exit: nothing runs after it
+        k.live = False
+        raise
+    k.live = False
+    if sys.getrefcount(k) > _UNREFERENCED:
+        k.capture(sys._getframe(1))
+    return result
+
+
+# sys.getrefcount(k) in call_cc when nothing else holds k: the local and the argument
+_UNREFERENCED = 2
+
+
+def prompt(fn, *args):
+    """``fn(*args)`` as the bottom of the continuations it captures: re-entering one of
+    them (from here or from a later prompt) unwinds to here and resumes its frames."""
+    try:
+        return fn(*args)
+    except ContinuationReentered as exc:
+        pending = exc.with_traceback(None)
+    while True:
+        try:
+            return pending.continuation.resume(pending.vals)
+        except ContinuationReentered as exc:
+            pending = exc.with_traceback(None)
+
+
+_PROMPT_CODE: CodeType = prompt.__code__
+
+
+def _rewind(target) -> None:
+    """Leave the current dynamic extents for those of ``target`` (entry chains of
+    runtime.wound): after thunks out to the common entry, then before thunks in."""
+    inside = set()
+    entry = target
+    while entry is not None:
+        inside.add(id(entry))
+        entry = entry[2]
+    current = rt.winds()
+    while current is not None and id(current) not in inside:
+        rt.set_winds(current[2])
+        current[1]()
+        current = rt.winds()
+    entering = []
+    entry = target
+    while entry is not current:
+        entering.append(entry)
+        entry = entry[2]
+    for entry in reversed(entering):
+        entry[0]()
+        rt.set_winds(entry)
+
+
+def _add(records: list, record) -> None:
+    # A trampoline waiting for a trampoline adds nothing (the inner one returns a value,
+    # never a tail call): without this each re-entry would add one to the next capture.
+    if record is not _TRAMPOLINE or not records or records[-1] is not _TRAMPOLINE:
+        records.append(record)
+
+
+def _resume_from(frames: list, i: int, value):
+    if i < 0:
+        return value
+    return frames[i].resume(_Inner(frames, i - 1, value))
+
+
+class _Inner:
+    """The thunk a resumed frame calls for the value of the call it was waiting in."""
+
+    __slots__ = ("frames", "i", "value")
+
+    def __init__(self, frames: list, i: int, value) -> None:
+        self.frames, self.i, self.value = frames, i, value
+
+    def __call__(self):
+        return _resume_from(self.frames, self.i, self.value)
+
+
+# -- frame records: each resumes the rest of one frame, given the thunk of its waiting call --
+
+class SchemeFrame:
+    """A frame of compiled code (``code``) waiting at ``site`` of ``unit``, with its
+    locals."""
+
+    __slots__ = ("code", "saved", "site", "unit")
+
+    def __init__(self, unit, site: int, saved: dict, code: CodeType) -> None:
+        self.unit, self.site, self.saved, self.code = unit, site, saved, code
+
+    def resume(self, thunk):
+        from harness.scheme.resume import resume_procedure
+        fn, names = resume_procedure(self.unit, self.site)
+        saved = self.saved
+        args = [saved[n] if n in saved else self._procedure() for n in names]
+        value = thunk()  # once bound, this frame only passes the procedure's value on
+        return rt.call_n(fn, (value, *args))
+
+    def _procedure(self):
+        """The procedure this frame runs, for a loop that calls itself by name (its name
+        is no local: the calls became a loop). Same code, cells of the same values."""
+        code = self.code
+        cells = tuple(CellType(self.saved[name]) for name in code.co_freevars)
+        fn = FunctionType(code, self.unit.env.table, code.co_name, None, cells)
+        if code.co_consts and code.co_consts[0] == BODY_DOC:
+            return _Procedure(fn)
+        return fn
+
+
+class _Procedure:
+    """A procedure of a body that returns tail-call markers (as the compiler's wrapper)."""
+
+    __slots__ = ("h_body",)
+
+    def __init__(self, body) -> None:
+        self.h_body = body
+
+    def __call__(self, *args):
+        r = rt.call_n(self.h_body, args)
+        return rt.trampoline(r)
+
+
+class _Trampoline:
+    """A trampoline (or a procedure's wrapper) waiting for the body it bounced to."""
+
+    __slots__ = ()
+
+    def resume(self, thunk):
+        value = thunk()
+        return rt.trampoline(value)
+
+
+class _Around:
+    """A primitive frame that keeps some dynamic state around the call it waits in (a
+    guard, a handler, a dynamic-wind extent, call-with-values' producer): resuming calls
+    the primitive again with the thunk in the place of its body."""
+
+    __slots__ = ("args", "fn", "place")
+
+    def __init__(self, fn, place: int, *args) -> None:
+        self.fn, self.place, self.args = fn, place, args
+
+    def resume(self, thunk):
+        args = list(self.args)
+        args.insert(self.place, thunk)
+        return rt.call_n(self.fn, args)
+
+
+class _HandlerReturned:
+    """A handler of an error that ran after unwinding: returning from it is an error."""
+
+    __slots__ = ("payload",)
+
+    def __init__(self, payload) -> None:
+        self.payload = payload
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return rt.raise_(ErrorObject("exception handler returned from a non-continuable raise",
+                                     (self.payload,)))
+
+
+class _Parameterize:
+    __slots__ = ("bindings",)
+
+    def __init__(self, bindings: list) -> None:
+        self.bindings = bindings  # (parameter, its value then)
+
+    def resume(self, thunk):
+        pushed = []
+        try:
+            for p, v in self.bindings:
+                push_binding(p, v, convert=False)
+                pushed.append(p)
+            return thunk()
+        finally:
+            for p in reversed(pushed):
+                pop_binding(p)
+
+
+class _Map:
+    """map waiting for the call on element ``len(done)`` of ``items``."""
+
+    __slots__ = ("done", "f", "items", "rows")
+
+    def __init__(self, f, items: list, done: list, rows: bool) -> None:
+        self.f, self.items, self.done, self.rows = f, items, done, rows
+
+    def resume(self, thunk):
+        out = [*self.done, thunk()]  # a copy: each re-entry builds its own list
+        f = self.f
+        for x in self.items[len(out):]:
+            out.append(rt.call_n(f, x) if self.rows else f(x))
+        return lists.from_items(out)
+
+
+class _ForEach:
+    """for-each (over one list) waiting for the call on the car of ``cell``."""
+
+    __slots__ = ("cell", "f")
+
+    def __init__(self, f, cell) -> None:
+        self.f, self.cell = f, cell
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return lists.for_each(self.f, self.cell[1])
+
+
+_TRAMPOLINE = _Trampoline()
+_PASS = object()  # a frame that only passes the value of its call on
+
+
+def _unknown(frame: FrameType):
+    return None
+
+
+def _locals_record(make):
+    """A record maker reading the frame's locals (None when the frame cannot resume)."""
+    def record(frame: FrameType):
+        return make(frame.f_locals)
+    return record
+
+
+def _guard_record(v):
+    return _PASS if "payload" in v else _Around(rt.guard, 0, v["handler"])
+
+
+def _handler_record(v):
+    if "payload" in v:
+        return _HandlerReturned(v["payload"])
+    return _Around(rt.with_exception_handler, 1, v["handler"])
+
+
+def _parameterize_record(v):
+    if len(v.get("pushed", ())) != len(v["params"]):
+        return None  # inside a converter
+    return _Parameterize([(p, p()) for p in v["params"]])
+
+
+def _wound_record(v):
+    if "result" in v or "exc" in v:
+        return None  # inside the after thunk
+    return _Around(rt.wound, 1, v["entry"])
+
+
+def _after_call(v):
+    """A resume method's own frame: itself until its waiting call returned."""
+    return _PASS if "value" in v else v["self"]
+
+
+def _map_resume_record(v):
+    if "out" not in v:
+        return v["self"]
+    m = v["self"]
+    return _Map(m.f, m.items, list(v["out"]), m.rows)
+
+
+def _values_record(v):
+    return _PASS if "v" in v else _Around(rt.call_with_values, 0, v["consumer"])
+
+
+def _map_record(v):
+    if "items" not in v:
+        return None
+    return _Map(v["f"], v["items"], list(v["out"]), bool(v["lists"]))
+
+
+def _for_each_record(v):
+    return _ForEach(v["f"], v["cell"]) if "cell" in v and not v["lists"] else None
+
+
+def _describe(frame: FrameType) -> str:
+    """Name what stops a capture: the primitive the frame belongs to, else the function."""
+    from harness.scheme.primitives import PROCEDURE_NAMES
+    primitives = {getattr(p, "__code__", None): name for p, name in PROCEDURE_NAMES.items()}
+    f = frame
+    while f is not None and f.f_code is not _PROMPT_CODE and not is_compiled(f.f_code):
+        name = primitives.get(f.f_code)
+        if name is not None:
+            return f"{name} (a primitive that cannot resume it)"
+        f = f.f_back
+    return f"{frame.f_code.co_name} (host code)"
+
+
+#: primitives (and the resume methods above) whose frames only return the value they wait for
+_PASS_THROUGH = frozenset(f.__code__ for f in (
+    rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
+    _Around.resume,
+))
+
+_RECORDS = {
+    rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
+    _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
+    rt.guard.__code__: _locals_record(_guard_record),
+    rt.with_exception_handler.__code__: _locals_record(_handler_record),
+    rt.parameterize.__code__: _locals_record(_parameterize_record),
+    rt.dynamic_wind.__code__: _locals_record(lambda v: _PASS if "entry" in v else None),
+    rt.wound.__code__: _locals_record(_wound_record),
+    rt.call_with_values.__code__: _locals_record(_values_record),
+    lists.map_.__code__: _locals_record(_map_record),
+    lists.for_each.__code__: _locals_record(_for_each_record),
+    SchemeFrame.resume.__code__: _locals_record(_after_call),
+    _Trampoline.resume.__code__: _locals_record(
+        lambda v: _PASS if "value" in v else _TRAMPOLINE),
+    _HandlerReturned.resume.__code__: _locals_record(_after_call),
+    _Parameterize.resume.__code__: _locals_record(lambda v: v["self"]),
+    _Map.resume.__code__: _locals_record(_map_resume_record),
+    _ForEach.resume.__code__: _locals_record(_after_call),
+}
