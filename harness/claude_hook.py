@@ -78,8 +78,8 @@ def answer_event(runtime, data: bytes | str) -> HookReply:
     errors = list(result["errors"])
     if event.equivalent and not _settled(outcome):
         _fire_equivalent(runtime, event, payload, outcome, errors)
-    _known_load_errors(runtime, errors)
-    return render(event, outcome, errors)
+    unique = {(e["source"], e["message"]): e for e in errors}  # both dispatches list load errors
+    return render(event, outcome, list(unique.values()))
 
 
 def _settled(outcome: dict) -> bool:
@@ -123,14 +123,6 @@ def _fire_equivalent(runtime, event: ClaudeEvent, payload: dict, outcome: dict,
         result = runtime.fire(point, {"context_name": "default", "message_count": 0,
                                       "summary": payload.get("custom_instructions") or ""})
     errors.extend(result["errors"])
-
-
-def _known_load_errors(runtime, errors: list) -> None:
-    """Tool files that fail to load, unless the dispatch listed them already."""
-    seen = {e["message"] for e in errors}
-    for path, message in runtime.load_errors.items():
-        if message not in seen:
-            errors.append({"source": f"scm:{path}", "message": message})
 
 
 def render(event: ClaudeEvent, outcome: dict, errors: list | None = None) -> HookReply:

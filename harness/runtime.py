@@ -62,12 +62,14 @@ class Runtime:
     """Plugins and Scheme tool files of one home, and the dispatcher that fires hooks.
 
     Raises HomeNotFoundError when the home is not a directory and ConfigError when its
-    harness.toml is malformed (``config`` given: used instead of reading harness.toml)."""
+    harness.toml is malformed (``config`` given: used instead of reading harness.toml).
+    ``retry_failed_plugins``: run the ``--schema`` of plugins whose last one failed again
+    (otherwise the cached failure stands until the executable changes)."""
 
     def __init__(self, home: str | os.PathLike | None = None, *, watch: bool = False,
                  permission_handler: PermissionHandler | None = None,
                  load_plugins: bool = True, model: Model | None = None,
-                 config: Config | None = None) -> None:
+                 config: Config | None = None, retry_failed_plugins: bool = False) -> None:
         self.home = resolve_home(home)
         if not self.home.is_dir():
             raise HomeNotFoundError(self.home)
@@ -85,7 +87,8 @@ class Runtime:
                                  home=self.home, schema_timeout=self.config.schema_timeout,
                                  hook_timeout=self.config.hook_timeout,
                                  tool_timeout=self.config.tool_timeout,
-                                 concurrent_observers=self.config.concurrent_observers)
+                                 concurrent_observers=self.config.concurrent_observers,
+                                 retry_failed=retry_failed_plugins)
         self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
         #: where shell_exec runs and relative file paths of the builtin tools start

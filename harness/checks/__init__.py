@@ -40,9 +40,8 @@ def check_home(home: str | os.PathLike | None = None) -> list[Finding]:
         config = load_config(root / "harness.toml")
     except ConfigError as exc:
         config, config_error = Config(), str(exc)
-    runtime = Runtime(root, config=config)
+    runtime = Runtime(root, config=config, retry_failed_plugins=True)
     try:
-        runtime.plugins.reload(retry_failed=True)
         subject = HomeUnderCheck(root, config, config_error, runtime)
         findings: list[Finding] = []
         for check in HOME_CHECKS:

@@ -174,13 +174,12 @@ def hook_point_named(name: str):
 def _fire(args) -> int:
     from harness.hooks.outcome import blocks_or_denies
     point = hook_point_named(args.hook)
-    if args.payload is None:
+    payload = None if args.payload is None else _json_argument(args.payload, "the payload")
+    rt = open_runtime(args, _approve if args.allow else None)
+    if payload is None:
         print(f"harness fire: no payload given: using the sample payload of {point.name} "
               f"(harness sample {point.name} prints it)", file=sys.stderr)
         payload = point.sample_payload()
-    else:
-        payload = _json_argument(args.payload, "the payload")
-    rt = open_runtime(args, _approve if args.allow else None)
     try:
         rt.dispatcher.trace_enabled = args.trace
         result = rt.fire(point.name, payload)

@@ -73,14 +73,16 @@ class PluginSet:
     `home` (optional) is exported to plugins as HARNESS_HOME and CHIBI_HOME and holds the
     schema cache file (`home/.cache/plugin-schemas.json`) unless `cache` is given.
     `concurrent_observers` bounds how many plugins of an observe / advisory point run at
-    once (1: one after the other, like every other point).
+    once (1: one after the other, like every other point). `retry_failed`: the first load
+    runs a cached ``--schema`` failure again.
     """
 
     def __init__(self, plugins_dir: str | os.PathLike, *, home: str | os.PathLike | None = None,
                  cache: SchemaCache | None = None, schema_timeout: float = SCHEMA_TIMEOUT,
                  hook_timeout: float = HOOK_TIMEOUT, tool_timeout: float = TOOL_TIMEOUT,
                  env: Mapping[str, str] | None = None,
-                 concurrent_observers: int = CONCURRENT_OBSERVERS) -> None:
+                 concurrent_observers: int = CONCURRENT_OBSERVERS,
+                 retry_failed: bool = False) -> None:
         self.plugins_dir = Path(plugins_dir)
         if cache is None:
             cache_file = Path(home) / ".cache" / "plugin-schemas.json" if home else None
@@ -94,7 +96,7 @@ class PluginSet:
             self.env.setdefault("HARNESS_HOME", os.fspath(home))
             self.env.setdefault("CHIBI_HOME", os.fspath(home))
         self._state = _State((), {}, {}, ())
-        self.reload()
+        self.reload(retry_failed)
 
     # --- loading ---
 

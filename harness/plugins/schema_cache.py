@@ -153,15 +153,14 @@ class SchemaCache:
         self.timeout = timeout
         self.runs = 0
         self._entries: dict[str, dict] = {}
-        self._ran: set[str] = set()  # the plugins this cache ran: their failures are fresh
         self._loaded = False
         self._dirty = False
         self._lock = threading.Lock()
 
     def cached(self, plugin: PluginFile, retry_failed: bool = False) -> PluginSchemas | None:
         """The plugin's schemas if the cache holds them for its file as it is now (with
-        ``retry_failed``: not a failure read from the cache file), else None (this runs
-        nothing, so a warm start can skip starting threads for the runs)."""
+        ``retry_failed``: not a failure), else None (this runs nothing, so a warm start can
+        skip starting threads for the runs)."""
         key = os.fspath(plugin.path)
         try:
             st = os.stat(key)
@@ -171,8 +170,7 @@ class SchemaCache:
 
     def schemas_of(self, plugin: PluginFile, retry_failed: bool = False) -> PluginSchemas:
         """The plugin's schemas: from the cache if its file is unchanged (and, with
-        ``retry_failed``, its answer is not a failure read from the cache file), else by
-        running it."""
+        ``retry_failed``, its answer is not a failure), else by running it."""
         key = os.fspath(plugin.path)
         try:
             st = os.stat(key)
@@ -185,7 +183,6 @@ class SchemaCache:
         schemas = read_schemas(plugin, self.timeout)
         with self._lock:
             self.runs += 1
-            self._ran.add(key)
             self._entries[key] = _entry_of(stamp, schemas)
             self._dirty = True
         return schemas
@@ -194,9 +191,8 @@ class SchemaCache:
         with self._lock:
             self._load_file()
             entry = self._entries.get(key)
-            # a retry runs a failure again unless it is this cache's own, just made
             if (entry is not None and entry["stamp"] == stamp
-                    and not (retry_failed and entry.get("failed") and key not in self._ran)):
+                    and not (retry_failed and entry.get("failed"))):
                 return _schemas_from(entry)
         return None
 

@@ -28,7 +28,6 @@ what is written on a thread while a call runs there goes to that call
 from __future__ import annotations
 
 import ctypes
-import io
 import os
 import sys
 import threading
@@ -206,9 +205,10 @@ class _Monitor:
 _monitor = _Monitor()
 
 
-class _RoutedStream(io.TextIOBase):
+class _RoutedStream:
     """Stands for sys.stdout or sys.stderr: what a Python hook or tool writes while it runs
-    goes to its call's output; everything else to the stream it replaced."""
+    goes to its call's output; everything else to the stream it replaced. Anything but
+    writing (encoding, fileno, isatty, buffer, ...) is the replaced stream's."""
 
     def __init__(self, target, index: int) -> None:
         self.target = target
@@ -229,11 +229,9 @@ class _RoutedStream(io.TextIOBase):
                 parts.append("\n[output truncated]\n")
         return len(text)
 
-    def flush(self) -> None:
-        self.target.flush()
-
-    def writable(self) -> bool:
-        return True
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
 
     def __getattr__(self, name: str):
         return getattr(self.target, name)  # encoding, fileno, isatty, buffer, ...

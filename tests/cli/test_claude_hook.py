@@ -309,3 +309,12 @@ def test_a_handler_that_runs_claude_hook_itself_does_not_recurse(tmp_path, claud
     home = make_home(tmp_path, toml_handlers("PreToolUse", None, inner, script("no_rm_rf.sh")))
     code, _, err = claude_hook(home, bash("rm -rf /"))
     assert (code, err) == (2, "rm -rf is not allowed here\n")
+
+
+def test_a_tool_file_that_fails_to_load_is_reported_once(tmp_path, claude_hook):
+    home = make_home(tmp_path, tools={"broken.scm": "(register-hook 'pre_tool\n"})
+    code, out, err = claude_hook(home, bash("ls"))
+    assert code == 0
+    message = answer_of(out)["systemMessage"]
+    assert message.startswith("harness: 1 hook error: ")
+    assert "broken.scm:1:1:" in message and err.count("broken.scm:1:1:") == 1

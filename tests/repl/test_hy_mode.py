@@ -102,3 +102,19 @@ def test_piped_entries_are_complete_hy_forms(tmp_path):
     assert shown[1].startswith("outcome  {}")
     assert "Premature end of input" in out.getvalue()
     runtime.close()
+
+
+def test_tab_completes_names_bound_at_the_hy_prompt(hy_repl):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from harness.repl.completion import ReplCompleter
+    hy_repl.execute("(defn word-count [args] 0)")
+
+    def complete(text: str) -> list[str]:
+        found = ReplCompleter(hy_repl).get_completions(
+            Document(text), CompleteEvent(completion_requested=True))
+        return [c.text for c in found]
+
+    assert complete("(word-") == ["word-count"]  # as Hy spells it
+    assert complete(",hy o") == ["on", "off"]

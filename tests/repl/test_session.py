@@ -186,3 +186,16 @@ def test_a_session_over_an_empty_home(tmp_path):
     session = ReplSession(Runtime(tmp_path))
     assert session.execute("(* 6 7)") == "42"
     assert "no hooks registered" in session.execute(",hooks")
+
+
+def test_reload_runs_a_failed_plugin_schema_again(tmp_path):
+    ready = tmp_path / "ready"
+    plugin = tmp_path / "plugins" / "late"
+    plugin.parent.mkdir()
+    plugin.write_text(f"#!/bin/sh\n[ -e {ready} ] || exit 1\n"
+                      "echo '{\"name\": \"late\", \"description\": \"d\"}'\n")
+    plugin.chmod(0o755)
+    session = ReplSession(Runtime(tmp_path))
+    assert "plugin:late: --schema exited with code 1" in session.execute(",fire on_start")
+    ready.touch()
+    assert session.execute(",reload") == "reloaded 0 tool files, 1 plugin"

@@ -126,3 +126,17 @@ def test_what_a_call_prints_is_its_own_and_the_rest_goes_where_it_went(capsys):
     assert slot.call(chatty, None, 1.0) == "done"
     assert slot.printed_text() == ("to the call\n", "an error\n")
     assert capsys.readouterr().out == "to the host\n"
+
+
+def test_the_routed_streams_are_the_real_ones_for_everything_but_writing():
+    real = sys.__stdout__
+    saved = sys.stdout
+    sys.stdout = real
+    try:
+        route_print_output()
+        assert sys.stdout is not real
+        assert sys.stdout.encoding == real.encoding
+        assert sys.stdout.fileno() == real.fileno()
+        assert sys.stdout.isatty() == real.isatty()
+    finally:
+        sys.stdout = saved
