@@ -118,6 +118,8 @@ class HandlerSet:
         self._errors: dict[str, str] = {}  # file -> why its current text does not load
         self._table = HandlerTable()
         self._threads: ThreadPoolExecutor | None = None
+        #: nothing declared and nothing to report: a dispatch may skip the handlers
+        self.idle = True
         self.configure(config or HooksConfig())
 
     # -- sources -------------------------------------------------------------------------
@@ -173,6 +175,7 @@ class HandlerSet:
                 del self._errors[stale]
             self._table = build_table([self._loaded[s.path] for s in self.sources
                                        if s.path in self._loaded])
+            self.idle = not (self._table.by_point or self._table.problems or self._errors)
             return error
 
     @property
