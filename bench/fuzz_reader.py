@@ -120,8 +120,8 @@ def test_one_input(data: bytes) -> None:
 
 
 def run_atheris() -> None:
-    from harness.scheme.limits import ensure_recursion_limit
-    ensure_recursion_limit(100_000)
+    from harness.scheme.limits import enter_deep_recursion
+    enter_deep_recursion()  # as when a tool file loads
     argv = [a for a in sys.argv if a != "--strict"]
     atheris.Setup(argv, test_one_input)
     atheris.Fuzz()

@@ -18,11 +18,13 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from json.encoder import encode_basestring
 
 import orjson
 
 from harness.hooks.outcome import NO_ANSWER
 from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, frozen_string
+from harness.scheme.limits import charge
 
 __all__ = ["NO_ANSWER", "BridgeError", "dumps", "json_to_scheme", "loads", "scheme_to_json"]
 
@@ -49,8 +51,18 @@ def loads(text: bytes | str) -> object:
 
 
 def _exact_loads(text: bytes | str) -> object:
+    from harness.scheme.errors import SizeLimitExceeded
     from harness.scheme.numparse import text_to_int
-    return json.loads(text, parse_int=text_to_int)
+
+    def exact(digits: str) -> int:
+        if digits[0] == "-":  # text_to_int reads digits without a sign
+            return -text_to_int(digits[1:])
+        return text_to_int(digits)
+
+    try:
+        return json.loads(text, parse_int=exact)
+    except SizeLimitExceeded as exc:  # (a BaseException: the caller expects ValueError)
+        raise ValueError(f"invalid JSON: {exc.message}") from None
 
 
 def _has_lossy_float(value: object) -> bool:
@@ -71,59 +83,91 @@ def _has_lossy_float(value: object) -> bool:
 
 def dumps(value: object) -> bytes:
     """Compact JSON (UTF-8 bytes). Big integers are written exactly; NaN and infinities
-    become null (as orjson does); a lone surrogate becomes U+FFFD."""
+    become null (as orjson does); a lone surrogate becomes U+FFFD. Values of any depth:
+    what orjson refuses goes to an iterative encoder (``json.dumps`` recurses in C)."""
     try:
         return orjson.dumps(value)
-    except TypeError:  # int beyond 64 bits, lone surrogate, non-str key: exact slow path
-        huge: list[int] = []
-        text = json.dumps(_finite(value, huge), separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False)
-        # integers too long for Python's int->str limit went through as marker strings
-        for i, n in enumerate(huge):
-            text = text.replace(json.dumps(_huge_marker(i)), _int_text(n), 1)
+    except TypeError:  # int beyond 64 bits, lone surrogate, non-str key, over 254 levels
+        text = _encode(value)
         # a lone surrogate has no UTF-8 form: U+FFFD stands in for it, as in decoding
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode()
 
 
-_HUGE_DIGITS = 4000  # below Python's default int->str limit of 4300 digits
+class _Token(str):
+    """Punctuation and encoded keys on the encoder's stack (not values to encode)."""
+
+    __slots__ = ()
 
 
-def _huge_marker(i: int) -> str:
-    return f"\x00harness-huge-int-{i}\x00"
+_OPEN_OBJECT, _CLOSE_OBJECT = _Token("{"), _Token("}")
+_OPEN_ARRAY, _CLOSE_ARRAY = _Token("["), _Token("]")
+_COMMA = _Token(",")
+
+
+def _encode(value: object) -> str:
+    """JSON text of a JSON-like value with an explicit stack (no recursion at all)."""
+    out: list[str] = []
+    emit = out.append
+    stack: list = [value]
+    push = stack.append
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is _Token:
+            emit(v)
+        elif t is str:
+            emit(encode_basestring(v))
+        elif v is None or v is True or v is False:
+            emit("null" if v is None else "true" if v else "false")
+        elif t is int or (isinstance(v, int) and t is not bool):
+            emit(_int_text(int(v)))
+        elif t is float or isinstance(v, float):
+            emit(float.__repr__(v) if math.isfinite(v) else "null")
+        elif isinstance(v, dict):
+            push(_CLOSE_OBJECT)
+            items = list(v.items())
+            for i in range(len(items) - 1, -1, -1):
+                key, item = items[i]
+                push(item)
+                push(_Token(encode_basestring(_key_string(key)) + ":"))
+                if i:
+                    push(_COMMA)
+            emit(_OPEN_OBJECT)
+        elif isinstance(v, (list, tuple)):
+            push(_CLOSE_ARRAY)
+            for i in range(len(v) - 1, -1, -1):
+                push(v[i])
+                if i:
+                    push(_COMMA)
+            emit(_OPEN_ARRAY)
+        elif isinstance(v, str):
+            emit(encode_basestring(str(v)))
+        else:
+            raise TypeError(f"Type is not JSON serializable: {t.__name__}")
+    return "".join(out)
+
+
+def _key_string(key: object) -> str:
+    """An object key as json.dumps writes it (str, or the JSON text of a scalar)."""
+    if isinstance(key, str):
+        return str(key)
+    if key is None or key is True or key is False:
+        return "null" if key is None else "true" if key else "false"
+    if isinstance(key, int):
+        return _int_text(int(key))
+    if isinstance(key, float):
+        return float.__repr__(key)
+    raise TypeError(f"Dict key must be str, not {type(key).__name__}")
+
+
+_REPR_DIGITS = 4000  # below Python's default int->str limit of 4300 digits
 
 
 def _int_text(n: int) -> str:
+    if n.bit_length() < _REPR_DIGITS * 3.32:
+        return int.__repr__(n)
     from harness.scheme.numparse import int_to_text
     return int_to_text(n)
-
-
-def _finite(value: object, huge: list[int]) -> object:
-    """A copy of `value` with NaN / infinities replaced by None (the json module would
-    write them as invalid JSON tokens) and integers with more than _HUGE_DIGITS digits by
-    marker strings (their values appended to `huge`)."""
-    def fix(v: object) -> object:
-        if type(v) is float and not math.isfinite(v):
-            return None
-        if type(v) is int and v.bit_length() > _HUGE_DIGITS * 3.32:
-            huge.append(v)
-            return _huge_marker(len(huge) - 1)
-        return v
-
-    root = [fix(value)]
-    stack = [root]
-    while stack:
-        container = stack.pop()
-        pairs = container.items() if type(container) is dict else enumerate(container)
-        for key, v in list(pairs):
-            t = type(v)
-            if t is dict:
-                v = dict(v)
-                stack.append(v)
-            elif t is list or t is tuple:
-                v = list(v)
-                stack.append(v)
-            container[key] = fix(v)
-    return root[0]
 
 
 # --- JSON values -> Scheme -----------------------------------------------------------------
@@ -247,8 +291,8 @@ def _key_text(x: object) -> str:
 def _describe(x: object) -> str:
     """A short description of a Scheme value for an error message."""
     try:
-        from harness.scheme.printer import write_string  # lazy: the printer is optional here
-        text = write_string(x)
+        from harness.scheme.printer import write_truncated  # lazy: the printer is optional
+        text = write_truncated(x, 60)
     except Exception:  # noqa: BLE001 - a description must never hide the real error
         text = type(x).__name__
     if len(text) > 60:
@@ -263,32 +307,56 @@ def _describe(x: object) -> str:
 
 
 def _where(where: str, path: list) -> str:
-    inside = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    inside = "".join(f"[{p}]" if isinstance(p, int) else "..." if p == "..." else f".{p}"
+                     for p in path)
     return f"{where}: answer{inside}" if inside else f"{where}: answer"
 
 
-def scheme_to_json(value: object, where: str = "hook answer") -> object:
+#: how deep a hook answer may nest (orjson writes up to 254 levels, and the answer sits a
+#: few levels down in a dispatch result)
+ANSWER_DEPTH = 200
+#: values and keys an answer may hold, counted as converted: shared structure counts each
+#: time it is reached, so a small DAG cannot expand into an exponential answer
+ANSWER_NODES = 250_000
+#: characters of text (strings, keys, digits) an answer may hold
+ANSWER_CHARS = 64 * 1024 * 1024
+#: ``json-stringify`` writes text for Scheme, not data for the host: it may nest as deep
+#: as the reader reads
+TEXT_DEPTH = 10_000
+_CHARGE_EVERY = 1024  # converted values per charge against the running budget
+
+
+def scheme_to_json(value: object, where: str = "hook answer", max_depth: int = ANSWER_DEPTH,
+                   max_nodes: int = ANSWER_NODES, max_chars: int = ANSWER_CHARS) -> object:
     """A Scheme value as a JSON-like Python value (NO_ANSWER for a top-level '()).
 
     Raises BridgeError naming `where` (e.g. "pre_tool hook in tools/guard.scm:3") and the
-    path of the offending part for a value that has no JSON form (char, procedure, ...).
+    path of the offending part for a value that has no JSON form (char, procedure, ...),
+    nests more than ``max_depth`` levels, or holds more than ``max_nodes`` values or
+    ``max_chars`` characters of text. The conversion counts against the running budget.
     """
     if value is NIL or value is None:
         return NO_ANSWER  # '() or an unspecified result: the hook had nothing to say
-    converter = _ToJson(where)
+    converter = _ToJson(where, max_depth, max_nodes, max_chars)
     return converter.run(value)
 
 
 class _ToJson:
     """One conversion: an explicit stack of open containers, each with its path segment."""
 
-    __slots__ = ("open_ids", "stack", "where")
+    __slots__ = ("chars", "max_chars", "max_depth", "max_nodes", "nodes", "open_ids",
+                 "stack", "where")
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, max_depth: int, max_nodes: int, max_chars: int) -> None:
         self.where = where
         # frame: [keys or None, scheme values, next index, results, path segment, id]
         self.stack: list[list] = []
         self.open_ids: set[int] = set()
+        self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self.max_chars = max_chars
+        self.nodes = 0
+        self.chars = 0
 
     def run(self, value: object) -> object:
         done, result = self.leaf_or_open(value, None)
@@ -320,24 +388,49 @@ class _ToJson:
                 return built
             stack[-1][3].append(built)
 
+    def count(self, chars: int, segment: object) -> None:
+        """One more value (with ``chars`` characters of text): charge the budget now and
+        then, and refuse an answer past the caps."""
+        self.nodes += 1
+        if chars:
+            self.chars += chars
+            if self.chars > self.max_chars:
+                raise self.error(f"holds more than {self.max_chars:,} characters of text",
+                                 segment)
+        if self.nodes % _CHARGE_EVERY == 0:
+            if self.nodes > self.max_nodes:
+                raise self.error(f"holds more than {self.max_nodes:,} values (shared "
+                                 "structure counts each time it is reached)", segment)
+            charge(_CHARGE_EVERY)
+
     def leaf_or_open(self, x: object, segment: object) -> tuple[bool, object]:
         """(True, json value) for a leaf, or (False, None) after pushing a container frame."""
         t = type(x)
         if t is String:
+            self.count(len(x.s), segment)
             return True, x.s
-        if t is int or t is float or t is bool:
+        if t is int:
+            self.count(x.bit_length() // 3 if x > 0xFFFFFFFF or x < -0xFFFFFFFF else 0,
+                       segment)
+            return True, x
+        if t is float or t is bool:
+            self.count(0, segment)
             return True, x
         if x is NIL:
+            self.count(0, segment)
             return True, []
         if t is list:
             return self.open_list(x, segment)
         if t is Symbol:
+            self.count(len(x.name), segment)
             return True, None if x is _NULL else x.name
         if t is Vector:
             return self.open(None, x.items, segment, id(x))
         if t is Fraction:
+            self.count(0, segment)
             return True, int(x) if x.denominator == 1 else float(x)
         if t is str:
+            self.count(len(x), segment)
             return True, x
         if t is dict:
             return self.open_table(list(x.items()), segment, id(x))
@@ -362,7 +455,10 @@ class _ToJson:
         if all(type(e) is list and _is_key(e[0]) for e in elements):
             seen: dict[str, object] = {}
             for e in elements:
-                seen.setdefault(_key_text(e[0]), e[1])  # like assoc: the first entry wins
+                key = _key_text(e[0])
+                if key not in seen:  # like assoc: the first entry wins
+                    self.count(len(key), segment)
+                    seen[key] = e[1]
             return self.open(list(seen.keys()), list(seen.values()), segment, id(x))
         return self.open(None, elements, segment, id(x))
 
@@ -376,12 +472,16 @@ class _ToJson:
             else:
                 raise self.error(f"hash table key {_describe(k)} is not a string or symbol",
                                  segment)
+            self.count(len(keys[-1]), segment)
         return self.open(keys, [v for _, v in items], segment, ident)
 
     def open(self, keys: list | None, values: list, segment: object,
              ident: int) -> tuple[bool, object]:
         if ident in self.open_ids:
             raise self.error("a value that contains itself has no JSON form", segment)
+        if len(self.stack) >= self.max_depth:
+            raise self.error(f"nested more than {self.max_depth} levels deep", segment)
+        self.count(0, segment)
         self.open_ids.add(ident)
         self.stack.append([keys, values, 0, [], segment, ident])
         return False, None
@@ -390,4 +490,6 @@ class _ToJson:
         path = [f[4] for f in self.stack[1:]] if self.stack else []
         if self.stack and segment is not None:
             path.append(segment)
+        if len(path) > 12:  # a deep path is mostly noise: its start and its end
+            path = [*path[:4], "...", *path[-6:]]
         return BridgeError(f"{_where(self.where, path)}: {message}")

@@ -66,6 +66,8 @@ _DEFAULT_LIMITS = {
     "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
     "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
 }
+#: the limits of each tier when harness.toml says nothing (``harness run`` uses these)
+DEFAULT_LIMITS = _DEFAULT_LIMITS
 
 
 #: any key is allowed in this table (its entries are checked where they are read)

@@ -5,7 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.bridge import BridgeError, dumps, json_to_scheme, loads, scheme_to_json
+from harness.bridge import (
+    ANSWER_DEPTH,
+    BridgeError,
+    dumps,
+    json_to_scheme,
+    loads,
+    scheme_to_json,
+)
 from harness.hooks.outcome import NO_ANSWER
 from harness.scheme.datatypes import NIL, Char, String, Vector, is_frozen, py_to_list, sym
 
@@ -75,12 +82,52 @@ def test_long_and_deep_values_do_not_recurse():
         child = [0]
         node.append(child)
         node = child
-    back = scheme_to_json(json_to_scheme(deep))
+    back = scheme_to_json(json_to_scheme(deep), max_depth=30_000)
     depth = 0
     while isinstance(back, list):  # compare by walking: == itself would recurse
         back = back[-1]
         depth += 1
     assert depth == 20_001
+    assert dumps(back) == b"0"
+
+
+def test_an_answer_nested_too_deep_is_an_error_naming_the_cap():
+    deep = NIL
+    for _ in range(ANSWER_DEPTH + 1):
+        deep = slist(deep)
+    with pytest.raises(BridgeError, match=f"nested more than {ANSWER_DEPTH} levels deep"):
+        scheme_to_json(deep, where="post_message hook at x.scm:1")
+    for _ in range(2):  # just under the cap: fine, and orjson writes it
+        deep = deep[0]
+    assert dumps(scheme_to_json(deep)).startswith(b"[[[[")
+
+
+def test_shared_structure_cannot_expand_past_the_node_cap():
+    dag = slist(1)
+    for _ in range(40):  # 2**40 leaves once expanded
+        dag = slist(dag, dag)
+    with pytest.raises(BridgeError, match="holds more than 1,000 values"):
+        scheme_to_json(dag, max_nodes=1000)
+
+
+def test_text_past_the_character_cap_is_an_error():
+    big = s("x" * 1000)
+    with pytest.raises(BridgeError, match="holds more than 10,000 characters"):
+        scheme_to_json(slist(*[big] * 11), max_chars=10_000)
+
+
+def test_dumps_writes_what_orjson_refuses_without_recursing():
+    deep: list = [1]
+    for _ in range(100_000):
+        deep = [deep]
+    text = dumps({"a": deep, "n": 2 ** 70, 1: None})
+    assert text.startswith(b'{"a":' + b"[" * 100_001 + b"1]")
+    assert text.endswith(b',"n":1180591620717411303424,"1":null}')
+
+
+def test_dumps_of_many_huge_integers_is_linear():
+    huge = [10 ** 5000 + i for i in range(200)]
+    assert loads(dumps(huge)) == huge
 
 
 # --- Scheme -> JSON ---------------------------------------------------------------------------
@@ -272,3 +319,14 @@ def test_payload_read_with_assoc_in_scheme():
     proc = interp.eval_string(
         '(lambda (p) (cdr (assoc "command" (cdr (assoc "arguments" p)))))')
     assert proc(payload) == s("ls")
+
+
+def test_negative_integers_beyond_the_direct_conversion_stay_exact():
+    # found by tests/fuzz/test_answer_fuzz.py: the sign went into the digit conversion
+    for n in (-(10 ** 4400) - 7, -(2 ** 20000) + 3):
+        assert loads(dumps(n)) == n
+
+
+def test_an_integer_too_long_for_scheme_is_bad_json_not_a_crash():
+    with pytest.raises(ValueError, match="exceeds"):
+        loads("[" + "9" * 1_000_001 + "]")

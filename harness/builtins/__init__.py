@@ -106,6 +106,14 @@ def builtin_tools(parse_cache=None) -> BuiltinTools:
     return _shared
 
 
+def lenient_count(arguments: dict, name: str, default: int, minimum: int = 0) -> int:
+    """chibi's lenient integers: anything but an integer >= ``minimum`` is the default."""
+    value = arguments.get(name, default)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+        return value
+    return default
+
+
 def python_tool(name: str, description: str, parameters: dict, category: str):
     """Decorator: the function as a builtin PythonTool (``TOOLS`` of its module)."""
     def make(fn) -> PythonTool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import threading
 
+from harness.config import DEFAULT_LIMITS
+
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
 # that a deep recursion through a C boundary cannot overflow the default 8 MiB stack.
 _STACK_BYTES = 512 * 1024 * 1024
@@ -16,14 +18,23 @@ def register(sub) -> None:
     run.add_argument("args", nargs="*", help="arguments for (command-line)")
     run.add_argument("--unsandboxed", action="store_true",
                      help="run with file, process and environment access (default: sandboxed)")
-    run.add_argument("--steps", type=int, default=None,
-                     help="step budget (sandboxed default: unlimited for run)")
-    run.add_argument("--timeout", type=float, default=None, help="wall-clock limit in seconds")
+    _limit_options(run)
     run.set_defaults(run=_run)
     ev = sub.add_parser("eval", help="evaluate Scheme expressions and print the last value")
     ev.add_argument("expr", help="one or more Scheme expressions")
     ev.add_argument("--unsandboxed", action="store_true")
+    _limit_options(ev)
     ev.set_defaults(run=_eval)
+
+
+def _limit_options(parser) -> None:
+    sandboxed = DEFAULT_LIMITS["sandboxed"]
+    parser.add_argument("--steps", type=int, default=None,
+                        help=f"step budget (sandboxed default: {sandboxed.steps:,}; "
+                             "unsandboxed: none)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help=f"wall-clock limit in seconds (sandboxed default: "
+                             f"{sandboxed.seconds:g}; unsandboxed: none)")
 
 
 def _in_big_stack(fn):
@@ -45,30 +56,46 @@ def _in_big_stack(fn):
 
 def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
              timeout=None, argv=None, print_value=False) -> int:
+    """Run a program in its tier. The sandboxed tier has the default sandboxed limits
+    (steps, seconds, memory) unless ``steps``/``timeout`` say otherwise; the unsandboxed
+    tier only those given."""
     from harness.scheme.errors import ResourceLimitExceeded, SchemeError
     from harness.scheme.interpreter import Interpreter, format_error
     from harness.scheme.limits import Budget
     from harness.scheme.primitives import system
 
     tier = "unsandboxed" if unsandboxed else "sandboxed"
+    memory = None
+    if not unsandboxed:
+        sandboxed = DEFAULT_LIMITS["sandboxed"]
+        steps = sandboxed.steps if steps is None else steps
+        timeout = sandboxed.seconds if timeout is None else timeout
+        memory = sandboxed.max_memory
     try:
         interp = Interpreter(tier=tier, budget_check="flag" if steps is None else "steps")
         if argv is not None:
             system.COMMAND_LINE = tuple(argv)
-        with Budget(steps=steps, seconds=timeout):
+        with Budget(steps=steps, seconds=timeout, max_memory=memory):
             if source_kind == "file":
                 value = interp.load_file(text_or_path)
             else:
                 value = interp.eval_string(text_or_path, "<eval>")
-        if print_value and value is not None:
-            from harness.scheme.printer import write_string
-            print(write_string(value))
+            if print_value and value is not None:  # printing is part of the budget
+                from harness.scheme.printer import write_string
+                print(write_string(value))
         _flush()
         return 0
     except system.SchemeExit as exc:
         _flush()
         return exc.code
-    except (SchemeError, ResourceLimitExceeded, RecursionError, MemoryError) as exc:
+    except ResourceLimitExceeded as exc:
+        _flush()
+        print(format_error(exc), file=sys.stderr)
+        if not unsandboxed:
+            print("harness: the sandboxed tier's limits apply; change them with --steps "
+                  "and --timeout", file=sys.stderr)
+        return 1
+    except (SchemeError, RecursionError, MemoryError) as exc:
         _flush()
         print(format_error(exc), file=sys.stderr)
         return 1
@@ -96,5 +123,5 @@ def _run(args) -> int:
 
 
 def _eval(args) -> int:
-    return _in_big_stack(lambda: _execute("text", args.expr, args.unsandboxed,
-                                          print_value=True))
+    return _in_big_stack(lambda: _execute("text", args.expr, args.unsandboxed, args.steps,
+                                          args.timeout, print_value=True))

@@ -36,6 +36,7 @@ from typing import BinaryIO
 import orjson
 
 from harness.bridge import dumps
+from harness.scheme.errors import ResourceLimitExceeded
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -194,7 +195,8 @@ class RpcServer:
             result = method(message.get("params"))
         except RpcError as exc:
             response = error_response(message.get("id"), exc.code, exc.message, exc.data)
-        except Exception as exc:  # noqa: BLE001 - one bad request must not end the server
+        except (Exception, ResourceLimitExceeded) as exc:  # noqa: BLE001 - one bad request
+            # must not end the server
             response = error_response(message.get("id"), INTERNAL_ERROR,
                                       f"Internal error: {type(exc).__name__}: {exc}")
         else:

@@ -33,6 +33,7 @@ from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
+from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import thread_context
 from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
@@ -252,11 +253,14 @@ def _payload_object(payload: object) -> dict:
 
 
 def _answer_of(value: object, where: str) -> tuple[object, str | None]:
-    """(answer, None) for a Scheme hook's result, or (NO_ANSWER, why it has no JSON form)."""
+    """(answer, None) for a Scheme hook's result, or (NO_ANSWER, why it has no JSON form
+    or why converting it ran out of the hook's budget)."""
     try:
         return scheme_to_json(value, where=where), None
     except BridgeError as exc:
         return NO_ANSWER, str(exc)
+    except ResourceLimitExceeded as exc:
+        return NO_ANSWER, f"{where}: converting the answer: {exc.message}"
 
 
 def _trace_entry(source: str, start: float, output: tuple[str, str], message: str | None,

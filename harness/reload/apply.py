@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from harness.config import ConfigError, load_config
 from harness.reload.files import content_digest, is_tool_path, tool_files_under
+from harness.scheme.errors import ResourceLimitExceeded
 
 if TYPE_CHECKING:
     from harness.runtime import Runtime
@@ -52,7 +53,7 @@ class Reloader:
             {"config": self.reload_config, "plugins": self.reload_plugins,
              "tree": self.resync_tree, "file": self.reload_file,
              "handlers": self.reload_handlers}[kind](path)
-        except Exception as exc:  # the worker must outlive any bug
+        except (Exception, ResourceLimitExceeded) as exc:  # the worker must outlive any bug
             log.exception("hot reload of %s failed", path)
             self.report("failed", path, error=f"{type(exc).__name__}: {exc}")
 

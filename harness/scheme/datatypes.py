@@ -27,6 +27,7 @@ No Scheme value except a pair is subscriptable, so the compiler can inline
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
 from typing import ClassVar
 
@@ -55,15 +56,45 @@ __all__ = [
     "is_true",
     "list_to_py",
     "py_to_list",
+    "split_list",
     "sym",
 ]
+
+
+class _WeakInterned:
+    """A table of interned values by name that keeps no value alive: a symbol or char
+    that nothing refers to any more is dropped (no program can tell: a new one made later
+    is the only one of its name). A program making a million symbols no longer grows the
+    process for good."""
+
+    __slots__ = ("refs",)
+
+    def __init__(self) -> None:
+        self.refs: dict[str, weakref.ref] = {}
+
+    def get(self, name: str) -> object:
+        ref = self.refs.get(name)
+        return None if ref is None else ref()
+
+    def add(self, name: str, value: object) -> object:
+        refs = self.refs
+
+        def forget(dead: weakref.ref, name: str = name) -> None:
+            if refs.get(name) is dead:
+                del refs[name]
+
+        refs[name] = weakref.ref(value, forget)
+        return value
+
+    def __len__(self) -> int:
+        return len(self.refs)
 
 
 class Symbol:
     """An identifier; ``Symbol.intern(name)`` returns the unique symbol of that name."""
 
     __slots__ = ("__weakref__", "name")
-    _table: ClassVar[dict[str, Symbol]] = {}
+    _table: ClassVar[_WeakInterned] = _WeakInterned()
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -72,7 +103,7 @@ class Symbol:
     def intern(cls, name: str) -> Symbol:
         s = cls._table.get(name)
         if s is None:
-            s = cls._table[name] = cls(name)
+            s = cls._table.add(name, cls(name))
         return s
 
     def is_interned(self) -> bool:
@@ -103,21 +134,28 @@ NIL = Nil()
 class Char:
     """A character. ``Char.of(c)`` returns the unique Char for the one-character string c."""
 
-    __slots__ = ("c",)
-    _table: ClassVar[dict[str, Char]] = {}
+    __slots__ = ("__weakref__", "c")
+    _table: ClassVar[_WeakInterned] = _WeakInterned()
+    _ascii: ClassVar[dict[str, Char]] = {}  # kept for good: the common ones stay fast
 
     def __init__(self, c: str) -> None:
         self.c = c
 
     @classmethod
     def of(cls, c: str) -> Char:
-        ch = cls._table.get(c)
+        ch = cls._ascii.get(c)
         if ch is None:
-            ch = cls._table[c] = cls(c)
+            ch = cls._table.get(c)
+            if ch is None:
+                ch = cls._table.add(c, cls(c))
         return ch
 
     def __repr__(self) -> str:
         return f"#\\{self.c}"
+
+
+for _code in range(128):
+    Char._ascii[chr(_code)] = Char._table.add(chr(_code), Char(chr(_code)))
 
 
 class String:
@@ -311,10 +349,35 @@ def py_to_list(items, tail: object = NIL) -> object:
     return result
 
 
-def list_to_py(x: object) -> list:
-    """The elements of a proper Scheme list as a Python list (stops at the first non-pair)."""
+def split_list(x: object) -> tuple[list, object]:
+    """The elements of a (possibly dotted) Scheme list and what it ends in (``NIL`` for a
+    proper list).
+
+    A circular list is an error (Brent's algorithm finds the cycle within twice its
+    length): source text can make one with datum labels, and a hostile program any time.
+    Walking a long list counts against the running budget."""
     out = []
+    append = out.append
+    tortoise = x
+    power = steps = 1
     while x.__class__ is list:
-        out.append(x[0])
+        append(x[0])
         x = x[1]
-    return out
+        if x is tortoise:
+            from harness.scheme.errors import error
+            raise error("expected a finite list, got a circular list")
+        if steps == power:
+            tortoise = x
+            power += power
+            steps = 0
+        steps += 1
+    if len(out) > 1000:
+        from harness.scheme.limits import charge
+        charge(len(out))
+    return out, x
+
+
+def list_to_py(x: object) -> list:
+    """The elements of a Scheme list as a Python list, up to its first non-pair (a
+    circular list is an error: see ``split_list``)."""
+    return split_list(x)[0]

@@ -74,8 +74,8 @@ def error(message: str, *irritants: object, kind: str = "error",
 
 def wrong_type(who: str, expected: str, value: object) -> SchemeError:
     """``who: expected <expected>, got <value>`` — the standard argument-type error."""
-    from harness.scheme.printer import write_string
-    return error(f"{who}: expected {expected}, got {write_string(value)}", value)
+    from harness.scheme.printer import write_truncated
+    return error(f"{who}: expected {expected}, got {write_truncated(value)}", value)
 
 
 def syntax_error(message: str, where: SourcePos | None, *irritants: object) -> SchemeError:
@@ -119,12 +119,24 @@ class SizeLimitExceeded(ResourceLimitExceeded):
     kind = "size"
 
 
+#: how much of a long source line an excerpt shows around the caret
+EXCERPT_WIDTH = 160
+
+
 def caret_excerpt(source: str | None, where: SourcePos | None) -> str:
-    """The source line of ``where`` with a caret under its column ('' if unknown)."""
+    """The source line of ``where`` with a caret under its column ('' if unknown); of a
+    long line, EXCERPT_WIDTH characters around the column ("..." marks a cut)."""
     if source is None or where is None:
         return ""
     lines = source.splitlines()
     if not 1 <= where.line <= len(lines):
         return ""
     text = lines[where.line - 1].expandtabs(1)
-    return f"{text}\n{' ' * max(where.col - 1, 0)}^"
+    col = max(where.col - 1, 0)
+    if len(text) > EXCERPT_WIDTH:
+        start = max(0, min(col - EXCERPT_WIDTH // 4, len(text) - EXCERPT_WIDTH))
+        head = "..." if start else ""
+        tail = "..." if start + EXCERPT_WIDTH < len(text) else ""
+        text = head + text[start:start + EXCERPT_WIDTH] + tail
+        col = col - start + len(head)
+    return f"{text}\n{' ' * col}^"

@@ -21,8 +21,9 @@ from harness.scheme.ast_nodes import (
     SetGlobal,
     Var,
 )
-from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, sym
+from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, split_list, sym
 from harness.scheme.errors import SourcePos, syntax_error
+from harness.scheme.limits import CHUNK, charge
 from harness.scheme.syntax import (
     Alias,
     Rewriter,
@@ -49,6 +50,10 @@ def special(name: str):
     return register
 
 
+#: ``(define ((f a) b) ...)`` nests at most this deep (a datum label can make it endless)
+MAX_CURRIED = 1000
+
+
 class Expander:
     """Expands the forms of one compilation unit; ``smap`` gives source positions."""
 
@@ -57,6 +62,7 @@ class Expander:
         self.smap = smap
         self.file = smap.name if smap is not None else "<unknown>"
         self.extra_maps: list = []  # source maps of included files
+        self.work = 0  # expansions since the last charge (expansion counts as steps)
 
     # -- positions -----------------------------------------------------------------------
     def pos(self, x: object, fallback: SourcePos | None) -> SourcePos | None:
@@ -91,7 +97,16 @@ class Expander:
                 return self.expand_toplevel(self._record_definitions(x, scope, where), scope)
         return self.expand(x, scope, where)
 
+    def count(self) -> None:
+        """One more expansion: every 1,000 count against the running budget (a macro
+        that expands forever or a huge program stops at its load's limits)."""
+        self.work += 1
+        if self.work >= CHUNK:
+            self.work = 0
+            charge(CHUNK)
+
     def expand(self, x: object, scope: Scope, where: SourcePos | None = None) -> Node:
+        self.count()
         if is_identifier(x):
             return self._variable(x, scope, where)
         if x.__class__ is not list:
@@ -113,7 +128,7 @@ class Expander:
         fn = self.expand(head, scope, where)
         args = []
         rest = x[1]
-        while rest.__class__ is list:
+        for _ in split_list(rest)[0]:  # (refuses a circular list)
             args.append(self.expand(rest[0], scope, self.pos(rest, where)))
             rest = rest[1]
         if rest is not NIL:
@@ -135,6 +150,7 @@ class Expander:
     def _macroexpand_head(self, x, scope: Scope, where):
         """Expand macro uses at the head of ``x`` until a special form or other form."""
         while x.__class__ is list and is_identifier(x[0]):
+            self.count()
             b = resolve(x[0], scope)
             if isinstance(b, Macro):
                 x = b.expand(x, scope, where)
@@ -199,7 +215,11 @@ class Expander:
         if rest.__class__ is not list:
             raise self.error("define: bad syntax", where)
         target = rest[0]
+        curried = 0
         while target.__class__ is list:  # procedure (possibly curried) definition
+            curried += 1
+            if curried > MAX_CURRIED:
+                raise self.error("define: procedure name nested too deep", where)
             lam = [sym("lambda"), [target[1], rest[1]]]
             lam[0] = _LAMBDA_KEY
             rest = [target[0], [lam, NIL]]
@@ -296,10 +316,7 @@ class Expander:
 
     # -- define-values ------------------------------------------------------------------
     def _formals_idents(self, formals) -> list:
-        out = []
-        while formals.__class__ is list:
-            out.append(formals[0])
-            formals = formals[1]
+        out, formals = split_list(formals)
         if formals is not NIL:
             out.append(formals)
         return out

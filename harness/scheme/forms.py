@@ -21,7 +21,7 @@ from harness.scheme.ast_nodes import (
     SetLocal,
     Var,
 )
-from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, list_to_py, sym
+from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, list_to_py, split_list, sym
 from harness.scheme.expander import (
     S_ARROW,
     S_ELSE,
@@ -38,11 +38,7 @@ E = Expander
 
 
 def _parts(exp: E, x, where, least: int, most: int | None, usage: str) -> list:
-    items = []
-    rest = x
-    while rest.__class__ is list:
-        items.append(rest[0])
-        rest = rest[1]
+    items, rest = split_list(x)
     if rest is not NIL or len(items) < least or (most is not None and len(items) > most):
         raise exp.error(f"bad syntax: expected {usage}", where)
     return items
@@ -165,7 +161,9 @@ def _bindings(exp: E, spec, where, form: str) -> list[tuple[object, object]]:
     for b in _parts(exp, spec, where, 0, None, f"({form} ((name value) ...) body ...)"):
         items = _parts(exp, b, where, 1, 2, f"({form} ((name value) ...) body ...)")
         if not is_identifier(items[0]):
-            raise exp.error(f"{form}: expected an identifier, got {items[0]!r}", where)
+            from harness.scheme.printer import write_truncated
+            raise exp.error(f"{form}: expected an identifier, got "
+                            f"{write_truncated(strip(items[0]))}", where)
         out.append((items[0], items[1] if len(items) == 2 else None))
     return out
 
@@ -512,9 +510,9 @@ def _syntax_rules(exp: E, x, scope, where):
 @special("syntax-error")
 def _syntax_error(exp: E, x, scope, where):
     items = list_to_py(strip(x[1]))
-    from harness.scheme.printer import write_string
+    from harness.scheme.printer import write_truncated
     msg = items[0].s if items and isinstance(items[0], String) else "syntax error"
-    raise exp.error(" ".join([msg] + [write_string(i) for i in items[1:]]), where)
+    raise exp.error(" ".join([msg] + [write_truncated(i, 400) for i in items[1:]]), where)
 
 
 # -- dynamic forms built on runtime procedures -----------------------------------------------------
@@ -611,8 +609,8 @@ special("let*-values")(lambda exp, x, scope, where: _let_values(exp, x, scope, w
 @special("assert")
 def _assert(exp: E, x, scope, where):
     (expr,) = _parts(exp, x[1], where, 1, 1, "(assert expression)")
-    from harness.scheme.printer import write_string
-    text = write_string(strip(expr))
+    from harness.scheme.printer import write_truncated
+    text = write_truncated(strip(expr), 1000)
     return If(exp.expand(expr, scope, where), Const(None),
               Call(Const(rt.assertion_failed), [Const(String(text))], where), where)
 

@@ -62,13 +62,32 @@ def _cons(a):
     return ast.List(elts=list(a), ctx=ast.Load())
 
 
-def _binop(op: ast.operator, unary: ast.unaryop | None = None, min_args: int = 2) -> Template:
+def _is_number_literal(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and type(e.value) in (int, float, complex)
+
+
+def _number(e: ast.expr) -> ast.expr:
+    """``+e``: Python's unary plus is the identity on numbers and a TypeError on anything
+    else a Scheme value can be (a pair, a string, a symbol...). Without it Python would
+    compare or concatenate two pairs (lists) instead of failing, recursing in C on long
+    ones; a number literal needs no check."""
+    if _is_number_literal(e):
+        return e
+    return ast.UnaryOp(op=ast.UAdd(), operand=e)
+
+
+def _binop(op: ast.operator, unary: ast.unaryop | None = None, min_args: int = 2,
+           check_first: bool = False) -> Template:
+    """``a op b op ...``; ``check_first``: checked with ``_number`` when no operand is a
+    number literal (``+``: a number plus a non-number fails in Python, two pairs do not)."""
     def t(a):
         if len(a) == 1 and unary is not None:
             return ast.UnaryOp(op=unary, operand=a[0])
         if len(a) < min_args or len(a) > 4:
             return None
         e = a[0]
+        if check_first and not any(_is_number_literal(x) for x in a):
+            e = _number(e)
         for x in a[1:]:
             e = ast.BinOp(left=e, op=op, right=x)
         return e
@@ -76,17 +95,34 @@ def _binop(op: ast.operator, unary: ast.unaryop | None = None, min_args: int = 2
 
 
 def _compare(op_cls) -> Template:
+    """Chained comparisons of checked operands (``_number``). Python's chains evaluate a
+    later operand only when the earlier comparisons hold, so a chain is inlined only when
+    its later operands are names or constants (Scheme evaluates every argument)."""
+    equality = op_cls is ast.Eq
+
     def t(a):
         if len(a) < 2 or len(a) > 4:
             return None
-        return ast.Compare(left=a[0], ops=[op_cls() for _ in a[1:]], comparators=list(a[1:]))
+        if len(a) > 2 and not all(isinstance(x, (ast.Name, ast.Constant)) for x in a[2:]):
+            return None
+        if len(a) == 2 and not equality:
+            # an order comparison of a number with a non-number fails in Python: a check
+            # of one side is enough, and none beside a literal
+            if _is_number_literal(a[0]) or _is_number_literal(a[1]):
+                operands = list(a)
+            else:
+                operands = [_number(a[0]), a[1]]
+        else:
+            operands = [_number(x) for x in a]
+        return ast.Compare(left=operands[0], ops=[op_cls() for _ in a[1:]],
+                           comparators=operands[1:])
     return t
 
 
 def _zero_p(a):
     if len(a) != 1:
         return None
-    return ast.Compare(left=a[0], ops=[ast.Eq()], comparators=[ast.Constant(0)])
+    return ast.Compare(left=_number(a[0]), ops=[ast.Eq()], comparators=[ast.Constant(0)])
 
 
 TEMPLATES: dict[tuple[str, str], Template] = {
@@ -103,7 +139,7 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "pair?"): _pair_p,
     ("scheme base", "not"): _is_false,
     ("scheme base", "eq?"): _eq,
-    ("scheme base", "+"): _binop(ast.Add()),
+    ("scheme base", "+"): _binop(ast.Add(), check_first=True),
     ("scheme base", "-"): _binop(ast.Sub(), ast.USub()),
     ("scheme base", "<"): _compare(ast.Lt),
     ("scheme base", ">"): _compare(ast.Gt),

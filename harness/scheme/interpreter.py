@@ -7,6 +7,7 @@ source position; ``format_error`` renders ``FILE:LINE:COL: message`` with a care
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,6 +20,7 @@ from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, Symbol, list_to_py
 from harness.scheme.environment import Environment
 from harness.scheme.errors import (
+    DepthLimitExceeded,
     ErrorObject,
     ReadError,
     ResourceLimitExceeded,
@@ -26,7 +28,7 @@ from harness.scheme.errors import (
     caret_excerpt,
     syntax_error,
 )
-from harness.scheme.expander import SPECIALS, Expander, special
+from harness.scheme.expander import MAX_CURRIED, SPECIALS, Expander, special
 from harness.scheme.libraries import (
     PRELUDE_LIBRARIES,
     RESERVED_PREFIXES,
@@ -37,7 +39,7 @@ from harness.scheme.libraries import (
     library_key,
     register_library,
 )
-from harness.scheme.limits import ensure_recursion_limit
+from harness.scheme.limits import MAX_C_NESTING, deep_recursion
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.runtime import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
@@ -58,7 +60,6 @@ def _spec(key: tuple) -> object:
 def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
                      imports=STANDARD_LIBRARIES, name: str = "user") -> Environment:
     """A fresh environment of ``tier`` with the libraries ``imports`` imported."""
-    ensure_recursion_limit()
     sandboxed = tier == "sandboxed"
     if budget_check is None:
         budget_check = "steps" if sandboxed else "flag"
@@ -104,17 +105,44 @@ def prescan(env: Environment, forms: list) -> None:
             stack.extend(list_to_py(f[1]))
         elif head is S_DEFINE and f[1].__class__ is list:
             target = f[1][0]
-            while target.__class__ is list:
+            for _ in range(MAX_CURRIED):  # a datum label can make the nesting endless
+                if target.__class__ is not list:
+                    break
                 target = target[0]
             if is_identifier(target):
                 env.declare(base_symbol(target).name)
 
 
+_nesting = threading.local()
+
+
 def eval_form(env: Environment, form: object, smap: SourceMap | None,
               scope: Scope | None = None) -> object:
-    """Expand, compile and run one top-level form."""
+    """Expand, compile and run one top-level form (with the recursion window open: see
+    limits.py). A form evaluated inside another (``eval``, ``load``, an import) starts its
+    code through C calls: that nesting is bounded like any other C-level recursion."""
+    depth = getattr(_nesting, "depth", 0)
+    if depth >= MAX_C_NESTING:
+        raise DepthLimitExceeded(f"recursion too deep: eval, load or import nested more "
+                                 f"than {MAX_C_NESTING} deep")
+    _nesting.depth = depth + 1
+    try:
+        with deep_recursion:
+            return _eval_form(env, form, smap, scope)
+    finally:
+        _nesting.depth = depth
+
+
+def _eval_form(env: Environment, form: object, smap: SourceMap | None,
+               scope: Scope | None) -> object:
     exp = Expander(env, smap)
-    node = exp.expand_toplevel(form, scope or Scope(None, env))
+    try:
+        node = exp.expand_toplevel(form, scope or Scope(None, env))
+    except (SchemeError, ResourceLimitExceeded) as exc:
+        if error_position(exc) is None and smap is not None:
+            # an error of a data walk or a limit: the position of the form being expanded
+            exc.where = smap.pos_of(form)
+        raise
     filename = smap.name if smap is not None else "<eval>"
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}
@@ -292,6 +320,8 @@ def error_message(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, RecursionError):
         return "recursion too deep"
+    if isinstance(exc, MemoryError):
+        return "out of memory"
     return condition_from_native(exc).message
 
 

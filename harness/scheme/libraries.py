@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from harness.scheme.datatypes import NIL, Symbol, list_to_py
+from harness.scheme.datatypes import NIL, Symbol, list_to_py, split_list
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import base_symbol, is_identifier, strip
 
@@ -112,9 +112,7 @@ def library_key(spec: object) -> tuple:
 
 
 def _list_end(x):
-    while x.__class__ is list:
-        x = x[1]
-    return x
+    return split_list(x)[1]
 
 
 def _builtin(key: tuple) -> Library | None:
@@ -138,12 +136,31 @@ def _builtin(key: tuple) -> Library | None:
     return Library(key, exports)
 
 
+def _library_path(key: tuple) -> Path | None:
+    """``scheme_lib/PART/.../LAST.sld`` for a library name whose parts are plain names, or
+    None: a part like ``..`` or ``a/b`` must not reach outside scheme_lib/."""
+    for part in key:
+        if not part or part.startswith(".") or any(c in part for c in "/\\\0:"):
+            return None
+    path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
+    try:
+        path.resolve().relative_to(SCHEME_LIB.resolve())
+    except (ValueError, OSError):
+        return None
+    return path
+
+
+def _library_file(key: tuple) -> bool:
+    path = _library_path(key)
+    return path is not None and path.is_file()
+
+
 def library_exists(key: tuple) -> bool:
     """Whether ``key`` names a library harness has, without loading it."""
     from harness.scheme.primitives import load_all
     key = _ALIASES.get(key, key)
     return (key in _libraries or key in SYNTAX_EXPORTS or key in load_all()
-            or key in LARGE_NAMES or SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld").is_file())
+            or key in LARGE_NAMES or _library_file(key))
 
 
 def find_library(key: tuple) -> Library | None:
@@ -152,10 +169,9 @@ def find_library(key: tuple) -> Library | None:
         lib = _libraries.get(key)
         if lib is not None:
             return lib
-        path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
-        if path.is_file():
+        if _library_file(key):
             from harness.scheme.interpreter import load_library_file
-            load_library_file(path)
+            load_library_file(_library_path(key))
             lib = _libraries.get(key)
             if lib is not None:
                 return lib

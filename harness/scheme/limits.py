@@ -1,15 +1,51 @@
-"""Budgets that stop runaway Scheme code: steps, wall-clock time, recursion depth, sizes.
+"""Budgets that stop runaway Scheme code: steps, wall-clock time, memory, recursion, sizes.
 
 Compiled code checks the budget at every procedure entry and loop iteration, in one of
 three ways chosen per environment (``budget_check``):
 
 * ``"steps"``: ``h_step()`` pops one item off a shared list (a C call, no Python
   arithmetic: ~1.4x on call-heavy code, measured in bench/); when the list runs dry
-  ``refill`` charges a chunk of steps to the running thread's ``Budget`` and checks its
-  deadline.
+  ``refill`` charges a chunk of steps to the running thread's budgets and checks their
+  deadlines and memory.
 * ``"flag"``: ``if h_limits.stop`` (~1.1x); a monitor thread raises the flag when some
-  thread's deadline passes. Time limits only.
+  thread's deadline passes or the process outgrows a budget's memory.
 * ``"none"``: no check (trusted code, benchmarks).
+
+Primitives that walk or build big data call ``charge`` with its size, so their work and
+their allocations count like the loop they stand for.
+
+**Nesting.** A budget entered while another is running on the same thread (a ``call-tool``
+inside a hook, a dispatch fired from a tool) does not start afresh: every charge is made
+against every budget on the thread's stack, so the caller pays for what its callees do and
+a callee stops at the caller's deadline or memory limit if that comes first.
+
+**Limit errors stick.** Once a budget has run out, every later check of it fails again, and
+``dynamic-wind`` re-raises the limit error even when an after thunk escapes through a
+continuation (runtime.py): Scheme code cannot catch or cancel a limit.
+
+**Recursion (the decision, measured on CPython 3.11.7).** A Scheme procedure is a Python
+function and a non-tail call a Python frame; Python-to-Python calls use no C stack, so a
+million-deep Scheme recursion is only a matter of the recursion limit, which is
+interpreter-wide. Raising it for good (as before) let every C-recursive operation in the
+process — the host's ``json.dumps`` or ``==`` on deep data included — run past the C stack
+and die with SIGSEGV (``f(*args)`` recursion: ~20,000 levels on an 8 MiB stack, list
+comparison ~20,000, ``json.dumps`` ~50,000, all far below 1,100,000). So:
+
+* the limit is raised to ``DEFAULT_DEPTH`` only while Scheme code runs (``deep_recursion``:
+  entered by every ``Budget`` and every top-level form, counted across threads so that one
+  thread's exit does not lower it under another that still runs Scheme) and restored when
+  the last one leaves: ~0.1 µs per dispatch, no thread hand-off;
+* every C-recursive path reachable from Scheme is iterative or bounded: the primitives
+  call procedures with Python-level calls (tests/scheme/test_c_stack_safety.py), a call
+  with too many arguments for a generated caller counts its C nesting
+  (``MAX_C_NESTING``), inlined comparisons refuse non-numbers before Python compares
+  lists, and the bridge and printer walk data with explicit stacks and depth caps;
+* the command line, ``serve`` and the REPL run Scheme on threads with large stacks as a
+  second line of defence.
+
+Running every call on a big-stack thread instead was rejected: a hand-off costs more than a
+whole no-op dispatch (5-9 µs). The price of the choice: host code running *on another
+thread* at the moment a Scheme call runs sees the raised limit.
 """
 
 from __future__ import annotations
@@ -20,13 +56,28 @@ import threading
 import time
 from typing import Self
 
-from harness.scheme.errors import SizeLimitExceeded, StepLimitExceeded, TimeLimitExceeded
+from harness.scheme.errors import (
+    ResourceLimitExceeded,
+    SizeLimitExceeded,
+    StepLimitExceeded,
+    TimeLimitExceeded,
+)
 
 CHUNK = 1000
 MAX_ALLOC = 10_000_000  # largest string/vector/list a single primitive call may allocate
 DEFAULT_STEPS = 10_000_000
 DEFAULT_SECONDS = 5.0
-DEFAULT_DEPTH = 1_100_000  # Python frames: a 1,000,000-deep Scheme recursion must work
+DEFAULT_DEPTH = 1_100_000  # Python frames while Scheme runs: a 1,000,000-deep recursion works
+#: C-level calls into Scheme one thread may nest (each costs a few hundred bytes of C stack;
+#: CPython's own default recursion limit is 1,000)
+MAX_C_NESTING = 1000
+#: how often a budget with a memory limit reads the resident size (seconds), unless a
+#: primitive is about to allocate a lot
+MEMORY_CHECK_INTERVAL = 0.001
+#: a charge of at least this many units reads the resident size at once
+BIG_CHARGE = 100_000
+#: how often the monitor thread reads the resident size for budgets that do not count steps
+MEMORY_POLL = 0.01
 
 _CHUNK_ITEMS = [None] * CHUNK
 _step_items: list = list(_CHUNK_ITEMS)
@@ -45,40 +96,51 @@ _local = threading.local()
 
 
 class Budget:
-    """The limits of one call: ``steps`` left (None = unlimited) and a ``deadline``."""
+    """The limits of one call: ``steps`` left (None = unlimited), a ``deadline`` and
+    ``max_memory`` bytes the process may grow by (None = unlimited).
 
-    __slots__ = ("active", "deadline", "expired", "max_memory", "max_steps",
-                 "memory_start", "seconds", "steps", "watch")
+    Entering it (``with``) pushes it on the thread's budget stack (see the module
+    docstring: nested budgets are all charged) and lets Scheme recursion run deep.
+    """
+
+    __slots__ = ("active", "deadline", "exceeded", "expired", "max_memory", "max_steps",
+                 "memory_checked", "memory_start", "seconds", "steps", "watch", "watched")
 
     def __init__(self, steps: int | None = DEFAULT_STEPS,
-                 seconds: float | None = DEFAULT_SECONDS, watch: bool = True) -> None:
-        self.max_steps = steps
-        self.steps = steps
-        self.seconds = seconds
-        self.deadline = None if seconds is None else time.monotonic() + seconds
-        self.expired = False
+                 seconds: float | None = DEFAULT_SECONDS, watch: bool = True,
+                 max_memory: int | None = None) -> None:
         self.active = False
+        self.expired = False  # the monitor saw it run out (its flag is up)
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
-        # bytes the process may grow by during the call (None: unlimited); checked with the
-        # step budget, against the resident size when the call started
-        self.max_memory: int | None = None
+        self._start(steps, seconds, max_memory)
+
+    def _start(self, steps: int | None, seconds: float | None,
+               max_memory: int | None) -> None:
+        self.max_steps = self.steps = steps
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.max_memory = max_memory
+        # the baseline is read at the first check: short calls never touch /proc
         self.memory_start: int | None = None
+        self.memory_checked = 0.0
+        # the limit this budget ran out of, raised again at every later check
+        self.exceeded: ResourceLimitExceeded | None = None
+        # registered with the monitor (code that counts steps registers at its first
+        # refill: most calls end before, and never pay for it)
+        self.watched = False
 
     def reset(self, steps: int | None, seconds: float | None,
               max_memory: int | None = None) -> None:
         """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
-        self.max_memory = max_memory
-        # the baseline is read at the first charge: short calls never touch /proc
-        self.memory_start = None
-        self.max_steps = self.steps = steps
-        self.seconds = seconds
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self._start(steps, seconds, max_memory)
         if self.expired:
             _monitor.forget(self)
             self.expired = False
-        if self.active and self.deadline is not None and self.watch:
+        if self.active and self.watch and (self.deadline is not None
+                                           or max_memory is not None):
+            self.watched = True
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
@@ -87,7 +149,9 @@ class Budget:
         except AttributeError:
             _local.stack = [self]
         self.active = True
-        if self.deadline is not None and self.watch:
+        enter_deep_recursion()
+        if self.watch and (self.deadline is not None or self.max_memory is not None):
+            self.watched = True
             _monitor.watch(self)
         return self
 
@@ -97,6 +161,17 @@ class Budget:
         _monitor.watched.pop(self, None)  # one dict operation: atomic under the GIL
         if self.expired:
             _monitor.forget(self)
+        leave_deep_recursion()
+
+    def fail(self, error: ResourceLimitExceeded) -> ResourceLimitExceeded:
+        """Remember that this budget ran out (``error``); return the error to raise."""
+        self.exceeded = error
+        return error
+
+    def failure(self) -> ResourceLimitExceeded | None:
+        """A fresh copy of the error this budget ran out with, or None."""
+        done = self.exceeded
+        return None if done is None else type(done)(done.message)
 
 
 def _stack() -> list:
@@ -113,61 +188,173 @@ def current() -> Budget | None:
 
 
 def refill() -> None:
-    """The step list ran dry: charge this thread's budget and check its deadline."""
+    """The step list ran dry: charge this thread's budgets and check their limits."""
     _step_items.extend(_CHUNK_ITEMS)
     charge(CHUNK)
 
 
-def charge(steps: int) -> None:
-    """Count ``steps`` against this thread's budget and check its deadline and memory.
+def charge(steps: int, nbytes: int = 0) -> None:
+    """Count ``steps`` against every budget of this thread and check their deadlines and
+    memory; ``nbytes`` is what the caller is about to allocate (checked before it is).
 
-    Primitives that walk big data call it with the size of the data, so a runaway
-    ``(map car huge-list)`` is counted like the loop it is."""
-    budget = current()
-    if budget is None:
+    Primitives that walk or build big data call it with the size of the data, so a
+    runaway ``(map car huge-list)`` or a loop of ``vector-copy`` is counted like the loop
+    it is."""
+    try:
+        stack = _local.stack
+    except AttributeError:
         return
-    if budget.steps is not None:
-        budget.steps -= steps
-        if budget.steps < 0:
-            raise StepLimitExceeded(f"step budget of {budget.max_steps:,} steps exhausted")
-    if budget.deadline is not None and time.monotonic() > budget.deadline:
-        raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
-    if budget.max_memory is not None:
-        resident = resident_bytes()
-        if budget.memory_start is None:
-            budget.memory_start = resident
-        elif resident - budget.memory_start > budget.max_memory:
-            raise SizeLimitExceeded(f"memory limit of {budget.max_memory >> 20} MB exceeded")
+    if not stack:
+        return
+    now = time.monotonic()
+    resident = None
+    for budget in stack:
+        if budget.exceeded is not None:
+            raise budget.failure()
+        if not budget.watched and budget.deadline is not None:
+            # a call that runs this long gets the monitor too: it empties the step list
+            # when the deadline passes, so one slow step after another cannot run on
+            # for a whole chunk of steps
+            budget.watched = True
+            _monitor.watch(budget)
+        if budget.steps is not None:
+            budget.steps -= steps
+            if budget.steps < 0:
+                raise budget.fail(StepLimitExceeded(
+                    f"step budget of {budget.max_steps:,} steps exhausted"))
+        if budget.deadline is not None and now > budget.deadline:
+            raise budget.fail(_time_error(budget))
+        if budget.max_memory is not None and (
+                nbytes or steps >= BIG_CHARGE
+                or now - budget.memory_checked >= MEMORY_CHECK_INTERVAL):
+            if resident is None:
+                resident = resident_bytes()
+            budget.memory_checked = now
+            if _over_memory(budget, resident, nbytes):
+                raise budget.fail(_memory_error(budget))
 
+
+def charge_alloc(n: int, item_bytes: int = 8) -> None:
+    """A primitive is about to build ``n`` elements of about ``item_bytes`` each: count
+    the work (when it is more than a chunk) and refuse it if the memory would not fit."""
+    if n > CHUNK:
+        charge(n, n * item_bytes)
+
+
+#: elements (characters, bytes, vector slots) a primitive handles at C speed for one step
+BULK_ITEMS_PER_STEP = 16
+
+
+#: about how long one step takes (for refusing work that would overrun the deadline)
+STEP_SECONDS = 50e-9
+
+
+def charge_work(steps: int) -> None:
+    """Count ``steps`` of work a primitive is about to do in one piece (a bignum
+    division, say: it cannot be interrupted once started), refusing it if it would end
+    past a deadline even when the step budget is unlimited."""
+    charge(steps)
+    seconds = steps * STEP_SECONDS
+    if seconds < 0.01:
+        return
+    now = time.monotonic()
+    for budget in _stack():
+        if budget.deadline is not None and now + seconds > budget.deadline:
+            raise budget.fail(TimeLimitExceeded(
+                f"time limit of {budget.seconds:g} s exceeded (the next operation alone "
+                f"would take about {seconds:.2g} s)"))
+
+
+def charge_bulk(n: int, nbytes: int = 0) -> None:
+    """A primitive copies, scans or converts ``n`` elements at C speed (allocating about
+    ``nbytes``): count it as n/16 steps, so that big data cannot be walked over and over
+    for free, while a hook may still scan a megabyte prompt a few times."""
+    if n > CHUNK:
+        charge(n // BULK_ITEMS_PER_STEP, nbytes)
+
+
+def _over_memory(budget: Budget, resident: int, coming: int = 0) -> bool:
+    """Has the process grown (or would it grow, by ``coming`` bytes) past the budget's
+    memory limit since the budget's first check?"""
+    start = budget.memory_start
+    if start is None:
+        start = budget.memory_start = resident
+    return resident + coming - start > budget.max_memory
+
+
+def _time_error(budget: Budget) -> TimeLimitExceeded:
+    return TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
+
+
+def _memory_error(budget: Budget) -> SizeLimitExceeded:
+    return SizeLimitExceeded(f"memory limit of {budget.max_memory >> 20} MB exceeded")
+
+
+# -- resident memory -------------------------------------------------------------------------
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_statm: int | None = None  # an open /proc/self/statm (pread on it: ~1 µs, open+read ~10 µs)
+
+
+def _reopen_statm() -> None:
+    global _statm
+    if _statm is not None:
+        try:
+            os.close(_statm)
+        except OSError:
+            pass
+    try:
+        _statm = os.open("/proc/self/statm", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        _statm = -1
+
+
+if hasattr(os, "register_at_fork"):  # /proc/self was resolved at open: a child reopens it
+    os.register_at_fork(after_in_child=lambda: _reopen_statm() if _statm is not None
+                        else None)
 
 
 def resident_bytes() -> int:
     """The process's resident memory (Linux: /proc/self/statm; elsewhere peak RSS)."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except OSError:
-        import resource
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    if _statm is None:
+        _reopen_statm()
+    if _statm >= 0:
+        try:
+            return int(os.pread(_statm, 64, 0).split()[1]) * _PAGE
+        except (OSError, IndexError, ValueError):
+            pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def raise_if_exceeded() -> None:
+    """Raise again the limit error of a budget of this thread that ran out (inside a
+    nested call whose failure its caller would otherwise see as an ordinary error)."""
+    for budget in _stack():
+        failed = budget.failure()
+        if failed is not None:
+            raise failed
 
 
 def interrupt() -> None:
-    """The stop flag is up: stop this thread if its own deadline passed."""
-    budget = current()
-    if budget is not None and budget.expired:
-        raise TimeLimitExceeded(f"time limit of {budget.seconds:g} s exceeded")
+    """The stop flag is up: stop this thread if one of its budgets ran out."""
+    for budget in _stack():
+        failed = budget.failure()
+        if failed is not None:
+            raise failed
+        if budget.expired:
+            raise budget.fail(_time_error(budget))
     if not _monitor.any_expired():
         flags.stop = False
 
 
 class _Monitor:
-    """One daemon thread that raises ``flags.stop`` when a watched deadline passes.
+    """One daemon thread that raises ``flags.stop`` when a watched deadline passes or the
+    process grows past a watched budget's memory limit.
 
     Budgets in a call are kept in a dict (adding and dropping one is O(1), no heap of stale
-    deadlines); the thread sleeps until the earliest of them and is woken only when a new
-    deadline comes before the one it sleeps towards.
+    deadlines); the thread sleeps until the earliest deadline (or the next memory poll) and
+    is woken only when a new deadline comes before the time it sleeps towards.
     """
 
     def __init__(self) -> None:
@@ -178,7 +365,11 @@ class _Monitor:
         self._wake_at: float | None = None  # when the thread wakes next (None: not planned)
 
     def watch(self, budget: Budget) -> None:
-        """Watch ``budget`` (again, after its deadline changed) until its call ends."""
+        """Watch ``budget`` (again, after its limits changed) until its call ends."""
+        wake = budget.deadline
+        if budget.max_memory is not None:
+            poll = time.monotonic() + MEMORY_POLL
+            wake = poll if wake is None else min(wake, poll)
         with self._cond:
             self.watched[budget] = None
             if self._thread is None:
@@ -186,8 +377,8 @@ class _Monitor:
                                                 daemon=True)
                 self._thread.start()
             # Waking the monitor costs a GIL hand-off: only when it must wake earlier.
-            if self._wake_at is None or budget.deadline < self._wake_at:
-                self._wake_at = budget.deadline
+            if self._wake_at is None or wake < self._wake_at:
+                self._wake_at = wake
                 self._cond.notify()
 
     def forget(self, budget: Budget) -> None:
@@ -198,22 +389,37 @@ class _Monitor:
         with self._cond:
             return bool(self._fired)
 
+    def _expire(self, budget: Budget, error: ResourceLimitExceeded | None) -> None:
+        if budget.active and not budget.expired:
+            if error is not None:
+                budget.fail(error)
+            budget.expired = True
+            self._fired.add(budget)
+            flags.stop = True  # code that checks the flag stops at its next check
+            _step_items.clear()  # code that counts steps refills (and checks) at its next
+
     def _run(self) -> None:
         with self._cond:
             while True:
                 now = time.monotonic()
                 earliest = None
+                resident = None
                 for budget in list(self.watched):
                     deadline = budget.deadline
-                    if deadline is None:
-                        continue
-                    if deadline <= now:
-                        if budget.active and not budget.expired:
-                            budget.expired = True
-                            self._fired.add(budget)
-                            flags.stop = True
+                    if deadline is not None and deadline <= now:
+                        self._expire(budget, None)
                         self.watched.pop(budget, None)
-                    elif earliest is None or deadline < earliest:
+                        continue
+                    if budget.max_memory is not None and budget.active:
+                        if resident is None:
+                            resident = resident_bytes()
+                        if _over_memory(budget, resident):
+                            self._expire(budget, _memory_error(budget))
+                            self.watched.pop(budget, None)
+                            continue
+                        deadline = now + MEMORY_POLL if deadline is None \
+                            else min(deadline, now + MEMORY_POLL)
+                    if deadline is not None and (earliest is None or deadline < earliest):
                         earliest = deadline
                 self._wake_at = earliest
                 self._cond.wait(None if earliest is None else earliest - now)
@@ -222,7 +428,51 @@ class _Monitor:
 _monitor = _Monitor()
 
 
-def ensure_recursion_limit(depth: int = DEFAULT_DEPTH) -> None:
-    """Let Scheme recursion go ``depth`` Python frames deep (compiled calls use no C stack)."""
-    if sys.getrecursionlimit() < depth:
-        sys.setrecursionlimit(depth)
+# -- the recursion window --------------------------------------------------------------------
+
+_deep_lock = threading.Lock()
+_deep_users = 0  # Scheme calls running (all threads)
+_host_limit: int | None = None  # the recursion limit to restore when the last one ends
+
+
+def enter_deep_recursion() -> None:
+    """Scheme code starts running on this thread: let it recurse ``DEFAULT_DEPTH`` frames
+    deep (see the module docstring). Pair with ``leave_deep_recursion``."""
+    global _deep_users, _host_limit
+    with _deep_lock:
+        if _deep_users == 0:
+            limit = sys.getrecursionlimit()
+            if limit < DEFAULT_DEPTH:
+                _host_limit = limit
+                sys.setrecursionlimit(DEFAULT_DEPTH)
+        _deep_users += 1
+
+
+def leave_deep_recursion() -> None:
+    """The Scheme code of ``enter_deep_recursion`` is done; the last one out restores the
+    host's recursion limit."""
+    global _deep_users, _host_limit
+    with _deep_lock:
+        _deep_users -= 1
+        if _deep_users == 0 and _host_limit is not None:
+            try:
+                sys.setrecursionlimit(_host_limit)
+                _host_limit = None
+            except RecursionError:  # this thread is deeper than that: the next exit does it
+                pass
+
+
+class DeepRecursion:
+    """``with DeepRecursion():`` runs Scheme code outside a Budget (an embedder's
+    ``Interpreter.eval_string``) with the recursion window open."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        enter_deep_recursion()
+
+    def __exit__(self, *exc) -> None:
+        leave_deep_recursion()
+
+
+deep_recursion = DeepRecursion()

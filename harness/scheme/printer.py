@@ -36,6 +36,7 @@ from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
 
 __all__ = [
+    "MAX_MESSAGE_CHARS",
     "MAX_WRITTEN_CHARS",
     "char_literal",
     "describe_condition",
@@ -45,6 +46,7 @@ __all__ = [
     "write_shared_string",
     "write_simple_string",
     "write_string",
+    "write_truncated",
 ]
 
 #: the longest text one call may produce (a shared DAG can stand for an exponential tree)
@@ -90,19 +92,40 @@ def display_string(obj: object, limit: int = MAX_WRITTEN_CHARS) -> str:
     return _render(obj, False, _labels_for_cycles(obj), limit)
 
 
+#: the longest message a condition gives (its irritants are cut shorter)
+MAX_MESSAGE_CHARS = 2000
+#: how much of a value an error message shows
+IRRITANT_CHARS = 300
+#: nodes of a value looked at for datum labels before a truncated text is written
+_LABEL_BUDGET = 10_000
+
+
+def write_truncated(obj: object, limit: int = IRRITANT_CHARS) -> str:
+    """``write`` text for messages: at most about ``limit`` characters (a longer text is
+    cut, ending in "..."), never an error, and bounded work: cycles are labelled if they
+    show within the first nodes of the value, else printed until the cut."""
+    return _render(obj, True, _labels_for_cycles(obj, _LABEL_BUDGET), limit, truncate=True)
+
+
 def describe_condition(payload: object) -> str:
-    """The message a user sees for a raised object.
+    """The message a user sees for a raised object, at most about MAX_MESSAGE_CHARS long.
 
     An error object gives its message followed by its written irritants, except that an
     irritant the message already ends with (as in primitive errors "car: expected a pair,
     got ()") is not repeated. Any other raised object gives "uncaught exception: <written>".
     """
     if not isinstance(payload, ErrorObject):
-        return "uncaught exception: " + write_string(payload)
-    irritants = [write_string(x) for x in payload.irritants]
-    if irritants and payload.message.endswith(irritants[-1]):
-        return payload.message
-    return " ".join([payload.message, *irritants])
+        return "uncaught exception: " + write_truncated(payload, MAX_MESSAGE_CHARS)
+    message = payload.message
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS] + "..."
+    irritants = [write_truncated(x) for x in payload.irritants[:8]]
+    if len(payload.irritants) > 8:
+        irritants.append("...")
+    if irritants and message.endswith(irritants[-1]):
+        return message
+    text = " ".join([message, *irritants])
+    return text if len(text) <= 2 * MAX_MESSAGE_CHARS else text[:2 * MAX_MESSAGE_CHARS] + "..."
 
 
 # -- literals of atoms ---------------------------------------------------------------------
@@ -264,6 +287,35 @@ def _atom_text(x: object, readable: bool) -> str:
     return _opaque_text(x)
 
 
+def _short_atom_text(x: object, limit: int) -> str:
+    """An atom's ``write`` text for a truncated rendering: big strings, symbols,
+    bytevectors and numbers are cut before they are written out in full."""
+    cls = x.__class__
+    if cls is String:
+        return string_literal(x.s[:limit + 1])
+    if cls is Symbol:
+        return symbol_literal(x.name[:limit + 1])
+    if cls is Bytevector:
+        return "#u8(" + " ".join(map(str, x.b[:limit // 2 + 1])) + ")"
+    if cls is int and x.bit_length() > 4000:
+        return f"#<exact integer of {x.bit_length()} bits>"
+    if cls is Fraction and x.numerator.bit_length() + x.denominator.bit_length() > 4000:
+        return "#<exact rational number of " \
+               f"{x.numerator.bit_length() + x.denominator.bit_length()} bits>"
+    if cls is complex or cls is int or cls is Fraction or cls is float:
+        return _number_text(x)
+    return _atom_text(x, True)
+
+
+@lru_cache(maxsize=8)
+def _short_atoms(limit: int) -> dict[type, Callable[[object], str]]:
+    """The atom table of a truncated rendering with cut ``limit``."""
+    table: dict[type, Callable[[object], str]] = dict(_WRITE_ATOM)
+    for cls in (String, Symbol, int, Fraction):
+        table[cls] = lambda x, limit=limit: _short_atom_text(x, limit)
+    return table
+
+
 def _bool_text(x: bool) -> str:
     return "#t" if x else "#f"
 
@@ -304,16 +356,21 @@ def _record_fields(r: Record) -> list:
     return [getattr(r, f"f{i}", None) for i in range(len(r.rtd.fields))]
 
 
-def _shared_nodes(root: object) -> frozenset[int]:
-    """Ids of the nodes reachable from ``root`` more than once."""
+def _shared_nodes(root: object, budget: int | None = None) -> frozenset[int]:
+    """Ids of the nodes reachable from ``root`` more than once (among the first ``budget``
+    nodes met, when given)."""
     if not _is_node(root):
         return frozenset()
     seen: set[int] = set()
     shared: set[int] = set()
     stack = [root]
     while stack:
+        if budget is not None and len(seen) > budget:
+            break
         x = stack.pop()
         while x.__class__ is list:  # walk a list's spine in place
+            if budget is not None and len(seen) > budget:
+                break
             i = id(x)
             if i in seen:
                 shared.add(i)
@@ -335,10 +392,11 @@ def _shared_nodes(root: object) -> frozenset[int]:
     return frozenset(shared)
 
 
-def _labels_for_cycles(root: object) -> frozenset[int]:
+def _labels_for_cycles(root: object, budget: int | None = None) -> frozenset[int]:
     """Ids of the nodes a depth-first walk reaches again while still inside them: labelling
-    exactly these breaks every cycle (each cycle has such a back edge)."""
-    shared = _shared_nodes(root)
+    exactly these breaks every cycle (each cycle has such a back edge). With ``budget``,
+    only cycles among the first nodes met are looked for."""
+    shared = _shared_nodes(root, budget)
     if not shared:
         return shared
     inside: set[int] = set()
@@ -346,12 +404,16 @@ def _labels_for_cycles(root: object) -> frozenset[int]:
     targets: set[int] = set()
     # Entries are nodes to enter, or the int id of a node to leave (no node is an int).
     stack: list = [root]
+    entered = 0
     while stack:
         x = stack.pop()
         if x.__class__ is int:
             inside.discard(x)
             finished.add(x)
             continue
+        entered += 1
+        if budget is not None and entered > budget:
+            break
         i = id(x)
         if i in inside:
             targets.add(i)
@@ -373,15 +435,29 @@ _DATUM, _TAIL, _TEXT = 0, 1, 2  # print a value / continue a list at this cdr / 
 _CHUNK = 4096  # join pieces this often so a long text costs its characters, not objects
 
 
-def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) -> str:
+def _render(root: object, readable: bool, labelled: frozenset[int], limit: int,
+            truncate: bool = False) -> str:
+    try:
+        return _render_text(root, readable, labelled, limit, truncate)
+    except _Cut as cut:
+        return cut.text
+
+
+def _render_text(root: object, readable: bool, labelled: frozenset[int], limit: int,
+                 truncate: bool) -> str:
     if not _is_node(root):
-        text = _atom_text(root, readable)
+        text = _short_atom_text(root, limit) if truncate else _atom_text(root, readable)
         if len(text) > limit:
+            if truncate:
+                return text[:limit] + "..."
             raise _too_long(limit)
         return text
-    atom_text = _WRITE_ATOM if readable else _DISPLAY_ATOM
+    if truncate:
+        atom_text = _short_atoms(limit)
+    else:
+        atom_text = _WRITE_ATOM if readable else _DISPLAY_ATOM
     numbers: dict[int, int] = {}
-    out = _Text(limit)
+    out = _Text(limit, truncate)
     pieces = out.pieces
     stack: list[tuple[int, object]] = [(_DATUM, root)]
     while stack:
@@ -394,7 +470,7 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
                     break
                 pieces.append(" ")
                 pieces.append(write(x[0]))
-                if len(pieces) >= _CHUNK:
+                if len(pieces) >= out.chunk:
                     out.flush()
                 x = x[1]
             if x is NIL:
@@ -412,7 +488,7 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
         elif x.__class__ in atom_text:
             piece = atom_text[x.__class__](x)
         elif not _is_node(x):
-            piece = _atom_text(x, readable)
+            piece = _short_atom_text(x, limit) if truncate else _atom_text(x, readable)
         elif labelled and id(x) in numbers:
             piece = f"#{numbers[id(x)]}#"
         else:
@@ -422,31 +498,49 @@ def _render(root: object, readable: bool, labelled: frozenset[int], limit: int) 
                 piece = f"#{numbers[id(x)]}="
             piece += _open_node(x, stack)
         pieces.append(piece)
-        if len(pieces) >= _CHUNK:
+        if len(pieces) >= out.chunk:
             out.flush()
     return out.text()
 
 
+class _Cut(Exception):
+    """A truncated rendering reached its limit; ``text`` is what it shows."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class _Text:
-    """Printed pieces, joined into chunks as they come, with a cap on the total length."""
+    """Printed pieces, joined into chunks as they come, with a cap on the total length
+    (past it: an error, or with ``truncate`` the text so far ending in "...")."""
 
-    __slots__ = ("chunks", "limit", "pieces", "size")
+    __slots__ = ("chunk", "chunks", "limit", "pieces", "size", "truncate")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, truncate: bool = False) -> None:
         self.pieces: list[str] = []
         self.chunks: list[str] = []
         self.size = 0
         self.limit = limit
+        self.truncate = truncate
+        self.chunk = 16 if truncate else _CHUNK  # pieces joined at a time
 
     def flush(self) -> None:
-        if limits.flags.stop:  # a long print still obeys the caller's time limit
-            limits.interrupt()
+        pieces = len(self.pieces)
         chunk = "".join(self.pieces)
         self.pieces.clear()
         self.size += len(chunk)
         if self.size > self.limit:
+            if self.truncate:
+                text = "".join(self.chunks) + chunk
+                raise _Cut(text[:self.limit] + "...")
             raise _too_long(self.limit)
         self.chunks.append(chunk)
+        if self.truncate:
+            return  # (error messages are written after a budget ran out: never charged)
+        if limits.flags.stop:  # a long print still obeys the caller's time limit
+            limits.interrupt()
+        limits.charge(pieces)  # and its step budget and deadline
 
     def text(self) -> str:
         self.flush()

@@ -28,6 +28,7 @@ from harness.scheme.errors import (
     error,
     wrong_type,
 )
+from harness.scheme.limits import MAX_C_NESTING
 from harness.scheme.parameters import is_parameter, pop_binding, push_binding
 
 __all__ = ["RecordType"]
@@ -58,8 +59,24 @@ def _make_caller(n: int):
 MAX_GENERATED_ARITY = 64
 
 
+_c_nesting = threading.local()
+
+
 def _star_call(f, args):
-    return f(*args)
+    """``f(*args)``: a C-level call, so its nesting is counted (see limits.MAX_C_NESTING)."""
+    try:
+        depth = _c_nesting.depth
+    except AttributeError:
+        depth = 0
+    if depth >= MAX_C_NESTING:
+        raise DepthLimitExceeded(f"recursion too deep: calls with more than "
+                                 f"{MAX_GENERATED_ARITY} arguments nested more than "
+                                 f"{MAX_C_NESTING} deep")
+    _c_nesting.depth = depth + 1
+    try:
+        return f(*args)
+    finally:
+        _c_nesting.depth = depth
 
 
 def caller_for(n: int):
@@ -101,10 +118,7 @@ def apply(proc, *args):
     """(apply proc arg ... list)."""
     if not args:
         raise _apply_without_list()
-    spread = args[-1]
-    items = list_to_py(spread)
-    if _list_tail(spread) is not NIL:
-        raise wrong_type("apply", "a proper list as last argument", spread)
+    items = _spread("apply", args[-1])
     if not callable(proc):
         raise error(f"apply: attempt to apply non-procedure {_show(proc)}", proc)
     return call_n(proc, (*args[:-1], *items))
@@ -114,10 +128,7 @@ def apply_marker(proc, *args):
     """``apply`` in tail position: a tail-call marker instead of a call."""
     if not args:
         raise _apply_without_list()
-    spread = args[-1]
-    items = list_to_py(spread)
-    if _list_tail(spread) is not NIL:
-        raise wrong_type("apply", "a proper list as last argument", spread)
+    items = _spread("apply", args[-1])
     return (proc, (*args[:-1], *items))
 
 
@@ -125,9 +136,26 @@ def _apply_without_list():
     return error("apply: expected a procedure and a list of arguments, got no list")
 
 
-def _list_tail(x):
+def _spread(who: str, lst) -> list:
+    """The elements of the proper list ``lst`` (an error for a dotted or circular one)."""
+    if _list_end(lst) is not NIL:
+        raise wrong_type(who, "a proper list as last argument", lst)
+    return list_to_py(lst)
+
+
+def _list_end(x):
+    """The final cdr of a list; for a circular list, a pair."""
+    tortoise = x
+    power = steps = 1
     while x.__class__ is list:
         x = x[1]
+        if x is tortoise:
+            return x
+        if steps == power:
+            tortoise = x
+            power += power
+            steps = 0
+        steps += 1
     return x
 
 
@@ -139,15 +167,10 @@ def cons(a, d):
 
 
 def append2(a, b):
+    """``(append a b)`` for unquote-splicing: ``a`` must be a proper list."""
     if a is NIL:
         return b
-    items = []
-    x = a
-    while x.__class__ is list:
-        items.append(x[0])
-        x = x[1]
-    if x is not NIL:
-        raise wrong_type("unquote-splicing", "a proper list", a)
+    items = _spread("unquote-splicing", a)
     for item in reversed(items):
         b = [item, b]
     return b
@@ -506,5 +529,5 @@ def record_modifier(rtd: RecordType, index: int):
 
 
 def _show(x) -> str:
-    from harness.scheme.printer import write_string
-    return write_string(x)
+    from harness.scheme.printer import write_truncated
+    return write_truncated(x)

@@ -8,8 +8,9 @@ macro's definition scope (see syntax.py).
 
 from __future__ import annotations
 
-from harness.scheme.datatypes import NIL, Symbol, Vector, sym
+from harness.scheme.datatypes import NIL, Symbol, Vector, split_list, sym
 from harness.scheme.errors import syntax_error
+from harness.scheme.limits import CHUNK, charge
 from harness.scheme.syntax import Alias, Scope, is_identifier, same_binding
 
 ELLIPSIS = sym("...")
@@ -46,9 +47,9 @@ class Macro:
                 continue
             renames: dict = {}
             return self._instantiate(template, binds, renames)
-        from harness.scheme.printer import write_string
+        from harness.scheme.printer import write_truncated
         raise syntax_error(f"{self.name}: no syntax-rules pattern matches "
-                           f"{write_string(_strip_for_message(form))}", where)
+                           f"{write_truncated(_strip_for_message(form))}", where)
 
     # -- matching ------------------------------------------------------------------------
     def _is_ellipsis(self, x: object) -> bool:
@@ -172,6 +173,8 @@ class Macro:
         return tmpl
 
     def _instantiate_seq(self, items: list, binds: dict, renames: dict) -> list:
+        if len(items) > CHUNK:
+            charge(len(items))
         out = []
         i, n = 0, len(items)
         while i < n:
@@ -183,10 +186,10 @@ class Macro:
                 out.append(self._instantiate(t, binds, renames))
                 i += 1
                 continue
-            results = [t]
             expanded = self._expand_ellipsis(t, binds, renames, depth)
+            if len(expanded) > CHUNK:
+                charge(len(expanded))  # a macro doubling its input each time stops
             out.extend(expanded)
-            del results
             i += 1 + depth
         return out
 
@@ -235,12 +238,7 @@ class _Seq:
         self.items = items
 
 
-def _split(x) -> tuple[list, object]:
-    items = []
-    while x.__class__ is list:
-        items.append(x[0])
-        x = x[1]
-    return items, x
+_split = split_list
 
 
 def _datum_equal(a, b) -> bool:

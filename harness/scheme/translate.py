@@ -13,6 +13,7 @@ from types import TracebackType
 from harness.scheme.compiler import SCHEME_CODE_PREFIX
 from harness.scheme.errors import ErrorObject, SchemeError, SourcePos
 from harness.scheme.names import scheme_name
+from harness.scheme.printer import MAX_MESSAGE_CHARS
 
 #: source name -> text, for carets and for naming inlined primitives
 SOURCES: dict[str, str] = {}
@@ -154,7 +155,9 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
                     f"{describe_type(m[3])}")
         m = re.match(r"bad operand type for unary (\S+): '(\w+)'", msg)
         if m:
-            return f"{m[1]}: expected a number, got {describe_type(m[2])}"
+            # also the check inlined arithmetic and comparisons make (inline.py)
+            op = _operator_at(where) or m[1]
+            return f"{op}: expected a number, got {describe_type(m[2])}"
         m = re.match(r'can only concatenate (\w+) \(not "(\w+)"\) to', msg)
         if m:
             op = _operator_at(where) or "+"
@@ -164,7 +167,17 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
             return f"*: expected numbers, got {describe_type(m[1])}"
     op = _operator_at(where)
     prefix = f"{op}: " if op else ""
-    return f"{prefix}{msg}" if msg else f"{prefix}{type(exc).__name__}"
+    if isinstance(exc, (MemoryError, OverflowError, RecursionError)) or not msg:
+        # Python's name of the failure means nothing to a Scheme programmer
+        return prefix + _PLAIN_FAILURES.get(type(exc).__name__, "internal error")
+    return f"{prefix}{msg[:MAX_MESSAGE_CHARS]}"
+
+
+_PLAIN_FAILURES = {
+    "MemoryError": "out of memory", "OverflowError": "number too large",
+    "RecursionError": "recursion too deep", "ZeroDivisionError": "division by zero",
+    "KeyError": "no such key", "IndexError": "index out of range",
+}
 
 
 def _describe_value_of_type(type_name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from harness.scheme.datatypes import String
+from harness.scheme.datatypes import String, frozen_string
 from harness.tools.python_calls import CallSlot
 
 
@@ -24,8 +24,7 @@ class ThreadContext:
     def __init__(self) -> None:
         self.runtime = None
         self.tier: str | None = None
-        # a Python str until Scheme reads it (most dispatches never do), then its String
-        self.context_name: str | String = "default"
+        self.context_name = "default"  # Scheme reads it as an immutable String
         #: the context of the running tool call (--context NAME): what a dispatch without
         #: a context_name in its payload runs as
         self.calling_context = "default"
@@ -81,13 +80,12 @@ def current_tier() -> str | None:
 
 
 def current_context_name() -> String:
-    """The context of the running dispatch or tool call (Scheme's ``%context-name%``): one
-    String for the whole dispatch, made when Scheme first asks for it."""
-    context = thread_context()
-    name = context.context_name
-    if type(name) is str:
-        name = context.context_name = String(name)
-    return name
+    """The context of the running dispatch or tool call (Scheme's ``%context-name%``).
+
+    Every file of a dispatch may read it, so no file may change what another sees: it is
+    the shared immutable String of the name (string-set! and string-fill! refuse it), or,
+    for a name too long to share, a fresh String at each reference."""
+    return frozen_string(thread_context().context_name)
 
 
 def in_hook_callback() -> bool:

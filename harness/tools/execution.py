@@ -116,6 +116,7 @@ class OutputCapture:
         marks = self.start_call(limits)
         result = SchemeCall()
         try:
+            # (a C-level call: nested calls are bounded by call-tool's nesting limit)
             result.value = prompt(proc, *args)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
@@ -155,9 +156,19 @@ def call_scheme(proc, args: tuple, limits: Limits, watch_deadline: bool = True) 
 
 
 def describe_error(exc: BaseException) -> str:
-    """One-paragraph description of a Scheme call's failure with its source position."""
+    """One-paragraph description of a Scheme call's failure with its source position.
+
+    Never raises (but KeyboardInterrupt): what a hostile file raised can be huge, cyclic
+    or deep, and describing it must not become a second failure that escapes to the
+    host."""
     from harness.scheme.interpreter import format_error
     from harness.scheme.primitives.system import SchemeExit
-    if isinstance(exc, SchemeExit):
-        return f"exit called with status {exc.code}"
-    return format_error(exc)
+    try:
+        if isinstance(exc, SchemeExit):
+            return f"exit called with status {exc.code}"
+        return format_error(exc)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as failure:  # noqa: BLE001 - see the docstring
+        return (f"error: a {type(exc).__name__} whose message could not be shown "
+                f"({type(failure).__name__})")

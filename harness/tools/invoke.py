@@ -122,7 +122,13 @@ def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
         else:
             error = describe_error(call.error)
         return ToolRun(error=error, stdout=call.stdout, stderr=call.stderr)
-    return ToolRun(scheme_result_text(call.value), stdout=call.stdout, stderr=call.stderr)
+    from harness.scheme.errors import ResourceLimitExceeded
+    try:
+        text = scheme_result_text(call.value)
+    except ResourceLimitExceeded as exc:  # a result too big to write out
+        return ToolRun(error=f"tool {tool.name}: its result: {exc.message}",
+                       stdout=call.stdout, stderr=call.stderr)
+    return ToolRun(text, stdout=call.stdout, stderr=call.stderr)
 
 
 def _plain_message(exc: BaseException) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
-from harness.scheme.errors import error, wrong_type
+from harness.scheme.errors import DepthLimitExceeded, error, wrong_type
+from harness.scheme.limits import MAX_ALLOC, charge_alloc, raise_if_exceeded
 from harness.scheme.primitives import define, primitive
+from harness.scheme.printer import MAX_WRITTEN_CHARS
 from harness.tools.context import current_load, current_runtime
 
 HOOKS, TOOLS, JSON, IO, DOCS = (
@@ -101,9 +104,17 @@ def register_tool(name, clauses):
     collector.add_tool(tool_name, values, _call_site_line())
 
 
+#: how deep call-tool calls may nest on one thread (a tool that calls itself ends here)
+MAX_TOOL_NESTING = 32
+_nesting = threading.local()
+
+
 @primitive(TOOLS)
 def call_tool(name, args=NIL):
-    """(call-tool name args-alist) -> the tool's result string, through every hook."""
+    """(call-tool name args-alist) -> the tool's result string, through every hook.
+
+    The called tool and its hooks run inside the caller's budget (limits.py): what they
+    spend is charged to the caller too, and the caller's limits bound them."""
     runtime = current_runtime()
     if runtime is None:
         raise error("call-tool: no runtime is running this code")
@@ -117,7 +128,24 @@ def call_tool(name, args=NIL):
         arguments = {}
     if not isinstance(arguments, dict):
         raise wrong_type("call-tool", "an alist of arguments", args)
-    result = runtime.call_tool(tool, arguments)
+    depth = getattr(_nesting, "depth", 0)
+    if depth >= MAX_TOOL_NESTING:
+        # remembered, so that every level re-raises it as it is (not wrapped 32 times)
+        _nesting.overflow = (f"recursion too deep: tool calls nested more than "
+                             f"{MAX_TOOL_NESTING} deep (call-tool {tool})")
+        raise DepthLimitExceeded(_nesting.overflow)
+    _nesting.depth = depth + 1
+    try:
+        result = runtime.call_tool(tool, arguments)
+    finally:
+        _nesting.depth = depth
+        overflow = getattr(_nesting, "overflow", None)
+        if depth == 0:
+            _nesting.overflow = None
+    if overflow is not None:
+        raise DepthLimitExceeded(overflow)
+    # a limit of the caller that ran out inside the call stays a limit error (uncatchable)
+    raise_if_exceeded()
     if result.error is not None:
         raise error(f"call-tool {tool}: {result.error}")
     return String(result.output)
@@ -139,6 +167,7 @@ def json_parse(text):
     from harness.bridge import json_to_scheme, loads
     if not isinstance(text, String):
         raise wrong_type("json-parse", "a string", text)
+    charge_alloc(len(text.s), 16)  # the data it builds is about as big as the text
     try:
         return json_to_scheme(loads(text.s))
     except ValueError as exc:
@@ -147,9 +176,10 @@ def json_parse(text):
 
 @primitive(JSON)
 def json_stringify(value):
-    from harness.bridge import NO_ANSWER, BridgeError, dumps, scheme_to_json
+    from harness.bridge import NO_ANSWER, TEXT_DEPTH, BridgeError, dumps, scheme_to_json
     try:
-        data = scheme_to_json(value, where="json-stringify")
+        data = scheme_to_json(value, where="json-stringify", max_depth=TEXT_DEPTH,
+                              max_nodes=MAX_ALLOC, max_chars=MAX_WRITTEN_CHARS)
     except BridgeError as exc:
         raise error(f"json-stringify: {exc}") from None
     if data is NO_ANSWER:

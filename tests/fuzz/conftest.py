@@ -1,9 +1,10 @@
-"""Print how many inputs the reader fuzz tests ran (issue 6 asks for the count)."""
+"""Print how many inputs the fuzz tests ran (issues 6 and 11 ask for the counts)."""
 
 import sys
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    module = sys.modules.get("test_reader_fuzz")
-    if module is not None and module.COUNTS["inputs"]:
-        terminalreporter.write_line(module.summary_line())
+    for name in ("test_reader_fuzz", "test_answer_fuzz"):
+        module = sys.modules.get(name)
+        if module is not None and next(iter(module.COUNTS.values())):
+            terminalreporter.write_line(module.summary_line())

@@ -126,9 +126,10 @@ def test_a_capture_hides_parameterize_bindings_made_before_it():
 def test_context_name_is_fresh_for_each_dispatch(tmp_path):
     home = make_home(tmp_path, {"a.scm": answer_hook(
         "pre_message",
-        "(begin (string-set! %context-name% 0 #\\X) (list (cons \"prompt\" %context-name%)))")})
+        "(let ((c (string-copy %context-name%))) (string-set! c 0 #\\X) "
+        "(list (cons \"prompt\" c)))")})
     rt = Runtime(home)
-    for _ in range(2):  # a hook that mutates the name does not change the next dispatch's
+    for _ in range(2):  # a hook that changes its copy does not change the next dispatch's
         assert rt.fire("pre_message", {"prompt": "p", "context_name": "coding"})[
             "outcome"] == {"prompt": "Xoding"}
     assert rt.fire("pre_message", {"prompt": "p"})["outcome"] == {"prompt": "Xefault"}
@@ -201,4 +202,4 @@ def test_payload_keys_cannot_be_changed_but_their_copies_and_values_can(tmp_path
         assert result["outcome"] == {"prompt": "Prompt Pi"}
         messages = [e["message"] for e in result["errors"]]
         assert len(messages) == 2
-        assert all("keys of a hook payload cannot be changed" in m for m in messages)
+        assert all("this string is shared and cannot be changed" in m for m in messages)

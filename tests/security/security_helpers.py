@@ -219,3 +219,29 @@ def fire_task(home: Path, hook: str = "post_message", payload: dict | None = Non
     return task
 
 
+
+
+def load_task(home: Path):
+    """A task for run_forked_batch: how long ``Runtime(home)`` took, its load errors, and
+    the answers of a post_message dispatch (the files that did load must answer)."""
+    def task() -> dict:
+        start = time.monotonic()
+        rt = Runtime(home)
+        elapsed = time.monotonic() - start
+        return {"elapsed": elapsed, "load_errors": list(rt.load_errors.values()),
+                "answers": answers_of(rt.fire("post_message", {}))}
+    return task
+
+
+#: limits for cases that must hit the memory limit before any other
+def memory_limits(megabytes: int, tier: str = "sandboxed") -> str:
+    steps = "false" if tier == "unsandboxed" else "100000000"
+    return f"""
+[tools.tiers]
+"admin/" = "unsandboxed"
+
+[limits.{tier}]
+steps = {steps}
+seconds = 10.0
+memory_mb = {megabytes}
+"""

@@ -205,9 +205,6 @@ KNOWN_BUGS: dict[str, str] = {}
 # type confusion through operators compiled as Python operators
 NOT_A_NUMBER = r"expected (a number|numbers), got "
 ATTEMPTS["inlined + on two lists"] = ("(+ '(1) '(2))", "hook", r"\+: " + NOT_A_NUMBER)
-KNOWN_BUGS["inlined + on two lists"] = (
-    "inlined + is a Python BinOp: list + list concatenates the pairs' Python lists "
-    "(a 4-item 'pair' that prints as (1)); no type check")
 # (fixed: * is no longer inlined)
 ATTEMPTS["* repeating a pair past MAX_ALLOC"] = ("(length (* (list 1) 3))", "hook",
                                                  r"\*: " + NOT_A_NUMBER)
@@ -410,3 +407,22 @@ def test_serve_survives_a_hook_answering_a_huge_integer(tmp_path):
     assert [r.get("id") for r in responses] == ["1", "2"], run.stderr[-500:]
     (answer,) = responses[0]["result"]["answers"]
     assert answer["answer"] == {"n": "1" + "0" * 5000}
+
+
+def test_a_library_name_cannot_reach_outside_scheme_lib(tmp_path):
+    """The unsandboxed import builds scheme_lib/<name>.sld from the library name: parts
+    like .. must not lead to a file elsewhere (it would run as trusted library code)."""
+    import os
+
+    from harness.scheme.libraries import SCHEME_LIB
+    evil = tmp_path / "evil.sld"
+    evil.write_text(f'(import (scheme base) (scheme write) (scheme file))\n'
+                    f'(call-with-output-file "{tmp_path / "sentinel"}" '
+                    "(lambda (p) (write 'reached p)))\n")
+    parts = os.path.relpath(tmp_path, SCHEME_LIB).split(os.sep) + ["evil"]
+    name = " ".join(f"|{p}|" for p in parts)
+    home = write_home(tmp_path, {"admin/escape.scm": f"(import ({name}))\n", **OTHER_FILE})
+    rt = Runtime(home)
+    (message,) = rt.load_errors.values()
+    assert "evil" in message and not (tmp_path / "sentinel").exists()
+    assert answers_of(rt.fire("post_message", {})) == [{"bystander": "other file"}]

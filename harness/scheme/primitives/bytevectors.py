@@ -81,7 +81,7 @@ def bytevector_copy_x(to: object, at: object, source: object, start: object = DE
 
 @primitive(BASE)
 def bytevector_append(*bytevectors: object) -> Bytevector:
-    out = bytearray()
-    for bv in bytevectors:
-        out += check_bytevector("bytevector-append", bv)
-    return Bytevector(out)
+    parts = [check_bytevector("bytevector-append", bv) for bv in bytevectors]
+    total = sum(map(len, parts))
+    check_alloc("bytevector-append", total, 1)
+    return Bytevector(bytearray().join(parts))

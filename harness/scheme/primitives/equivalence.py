@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
 from harness.scheme.exact_complex import ExactComplex
+from harness.scheme.limits import charge
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.numbers import as_int
 
@@ -32,6 +33,8 @@ __all__ = [
 _MEMO_AFTER = 20_000
 # Once remembering, one visited pair in this many is recorded (bounds memory on long lists).
 _MEMO_EVERY = 64
+# is_equal charges its work against the budget every this many chains
+_CHARGE_CHAINS = 1024
 # equal_hash looks at no more than this many nodes, so hashing a long or circular list is O(1).
 _HASH_BUDGET = 32
 _HASH_MASK = (1 << 61) - 1
@@ -108,7 +111,7 @@ def is_equal(a: object, b: object) -> bool:
     # Flat stack of alternating x, y: no tuple per entry (tuples would wake the cyclic GC).
     stack = [a, b]
     seen: set[int] = set()
-    work = chains = 0
+    work = chains = charged = 0
     while stack:
         y = stack.pop()
         x = stack.pop()
@@ -128,6 +131,10 @@ def is_equal(a: object, b: object) -> bool:
             if chains % _MEMO_EVERY == 0:
                 seen.add(key)
         chains += 1
+        if chains % _CHARGE_CHAINS == 0:
+            # comparing shared structure (a DAG) is a walk of its expansion: pay for it
+            charge(_CHARGE_CHAINS + work - charged)
+            charged = work
         if t is Vector:
             if not _vector_items_equal(x.items, y.items, stack):
                 return False
@@ -209,6 +216,15 @@ class _Tag:
         return f"<{self.name}>"
 
 
+_BIG = _Tag("big integer")
+_RATIO = _Tag("ratio")
+_HASH_SAFE = 1 << 60  # below this an int is its own hash, and distinct ones never collide
+
+
+def _int_bytes(n: int) -> bytes:
+    return n.to_bytes((n.bit_length() + 8) // 8, "little", signed=True)
+
+
 _FLOAT = _Tag("float")
 _COMPLEX = _Tag("complex")
 _IDENTITY = _Tag("identity")
@@ -225,10 +241,17 @@ def eqv_key(x: object) -> object:
     identity, never colliding with 0 or 1.
     """
     t = type(x)
-    if t is int or t is Symbol or t is Char:
+    if t is Symbol or t is Char:
         return x
+    if t is int:
+        # Python hashes integers by their value modulo 2**61 - 1: big ones can be made to
+        # collide and turn a dict into a list; bytes hash with a per-process key
+        return x if -_HASH_SAFE < x < _HASH_SAFE else (_BIG, _int_bytes(x))
     if t is Fraction:
-        return as_int(x)
+        x = as_int(x)
+        if type(x) is int:
+            return eqv_key(x)
+        return (_RATIO, _int_bytes(x.numerator), _int_bytes(x.denominator))
     if t is float:
         return (_FLOAT, x.hex())
     if t is complex:
@@ -253,6 +276,9 @@ class _StructuralKey:
         return self.hash
 
     def __eq__(self, other: object) -> bool:
+        # A dict calls this only for keys of equal hash: keys made to share a hashed
+        # prefix turn lookups into scans, so each comparison counts against the budget.
+        charge(1)
         return (isinstance(other, _StructuralKey) and other.hash == self.hash
                 and is_equal(self.value, other.value))
 

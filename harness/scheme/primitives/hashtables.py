@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from harness.scheme.datatypes import DEFAULT, Char, String, Symbol
 from harness.scheme.errors import error, wrong_type
+from harness.scheme.limits import charge
 from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.equivalence import (
     equal_hash,
@@ -56,7 +57,11 @@ class HashTable:
         h = 0 if self.hash_function is DEFAULT else _user_hash(self.hash_function, key)
         same = self.equivalence
         entries = self.entries
-        for slot in tuple(self.buckets.get(h, ())):  # a copy: the predicate may add keys
+        bucket = self.buckets.get(h, ())
+        if len(bucket) > 16:
+            # keys that all hash alike make every operation a scan: each one counts
+            charge(len(bucket))
+        for slot in tuple(bucket):  # a copy: the predicate may add keys
             entry = entries.get(slot)
             if entry is not None and same(entry[0], key) is not False:
                 return slot

@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
-from harness.scheme.limits import MAX_ALLOC, charge
+from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
 from harness.scheme.primitives.numbers import as_int
@@ -31,6 +31,10 @@ from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
 SRFI1 = "srfi 1"
+
+
+#: bytes of one pair (a two-item Python list with its GC header), for memory estimates
+PAIR_BYTES = 88
 
 
 # -- argument checks shared by the sequence modules ---------------------------------------
@@ -49,13 +53,13 @@ def check_count(who: str, k: object) -> int:
     return k
 
 
-def check_alloc(who: str, n: int) -> None:
+def check_alloc(who: str, n: int, item_bytes: int = 8) -> None:
     """Refuse to build an object of more than MAX_ALLOC elements (sandbox size cap); the
-    work of building it counts against the step budget."""
+    work of building it counts against the step budget, and its memory (about
+    ``item_bytes`` each) against the memory limit before it is allocated."""
     if n > MAX_ALLOC:
         raise SizeLimitExceeded(f"{who}: size {n} exceeds the limit of {MAX_ALLOC}")
-    if n > 1000:
-        charge(n)
+    charge_alloc(n, item_bytes)
 
 
 def proper_items(who: str, lst: object) -> list:
@@ -76,7 +80,7 @@ def proper_items(who: str, lst: object) -> list:
             raise wrong_type(who, "a proper list", lst)
     if x is not NIL:
         raise wrong_type(who, "a proper list", lst)
-    if len(out) > 1000:
+    if len(out) > CHUNK:
         charge(len(out))  # walking big data counts against the step budget
     return out
 
@@ -105,6 +109,8 @@ def _pairs(who: str, lst: object) -> Iterator[list]:
             tortoise = x
             power *= 2
             steps = 0
+            if power > CHUNK:
+                charge(power // 2)  # the walk since the last charge counts
         steps += 1
     if x is not NIL:
         raise wrong_type(who, "a proper list", lst)
@@ -125,6 +131,8 @@ def _spine(who: str, lst: object) -> tuple[list, object]:
             power *= 2
             steps = 0
         steps += 1
+    if len(cells) > CHUNK:
+        charge(len(cells))
     return cells, x
 
 
@@ -151,7 +159,11 @@ def _rows(who: str, lists: tuple) -> Iterator[list]:
         raise error(f"{who}: all lists are circular")
     cursors = list(lists)
     n = len(cursors)
+    rows = 0
     while True:
+        rows += 1
+        if rows % CHUNK == 0:
+            charge(CHUNK * n)
         row = []
         for i in range(n):
             c = cursors[i]
@@ -179,6 +191,8 @@ def _cell_rows(who: str, lists: tuple) -> list[list]:
     cursors = list(lists)
     rows = []
     while True:
+        if len(rows) % CHUNK == CHUNK - 1:
+            charge(CHUNK * len(cursors))
         for i, c in enumerate(cursors):
             if c.__class__ is not list:
                 if c is not NIL:
@@ -201,13 +215,26 @@ def _equivalence(who: str, eq: object) -> Callable:
     return eq
 
 
+def _skip(who: str, lst: object, k: int) -> object:
+    """What follows the first ``k`` pairs of ``lst``, or an index error. The walk counts
+    against the budget as it goes (a circular list is long enough for any k)."""
+    x = lst
+    left = k
+    while left:
+        n = min(CHUNK, left)
+        for _ in range(n):
+            if x.__class__ is not list:
+                raise error(f"{who}: index out of range", lst, k)
+            x = x[1]
+        left -= n
+        if left:
+            charge(n)
+    return x
+
+
 def _nth_cell(who: str, lst: object, k: int) -> list:
     """The k-th pair of ``lst`` (0-based), or an index error."""
-    x = lst
-    for _ in range(k):
-        if x.__class__ is not list:
-            break
-        x = x[1]
+    x = _skip(who, lst, k)
     if x.__class__ is not list:
         raise error(f"{who}: index out of range", lst, k)
     return x
@@ -304,7 +331,7 @@ def list_p(x: object) -> bool:
 def make_list(k: object, fill: object = DEFAULT) -> object:
     """(make-list k [fill]); the fill defaults to #f."""
     n = check_count("make-list", k)
-    check_alloc("make-list", n)
+    check_alloc("make-list", n, PAIR_BYTES)
     value = False if fill is DEFAULT else fill
     result = NIL
     for _ in range(n):
@@ -334,6 +361,8 @@ def length(lst: object) -> int:
             raise wrong_type("length", "a proper list", lst)
     if x is not NIL:
         raise wrong_type("length", "a proper list", lst)
+    if n > CHUNK:
+        charge(n)
     return n
 
 
@@ -345,7 +374,7 @@ def _append(who: str, lists: tuple | list) -> object:
     for lst in reversed(lists[:-1]):
         items = proper_items(who, lst)
         total += len(items)
-        check_alloc(who, total)
+        check_alloc(who, total, PAIR_BYTES)
         result = from_items(items, result)
     return result
 
@@ -366,13 +395,7 @@ def reverse(lst: object) -> object:
 
 @primitive(BASE, SRFI1)
 def list_tail(lst: object, k: object) -> object:
-    n = check_count("list-tail", k)
-    x = lst
-    for _ in range(n):
-        if x.__class__ is not list:
-            raise error("list-tail: index out of range", lst, k)
-        x = x[1]
-    return x
+    return _skip("list-tail", lst, check_count("list-tail", k))
 
 
 @primitive(BASE, SRFI1)
@@ -497,7 +520,7 @@ def cons_star(first: object, *rest: object) -> object:
 def list_tabulate(k: object, init: object) -> object:
     n = check_count("list-tabulate", k)
     check_procedure("list-tabulate", init)
-    check_alloc("list-tabulate", n)
+    check_alloc("list-tabulate", n, PAIR_BYTES)
     return from_items([init(i) for i in range(n)])
 
 
@@ -515,7 +538,7 @@ def iota(count: object, start: object = 0, step: object = 1) -> object:
     for x in (start, step):
         if not is_number(x):
             raise wrong_type("iota", "a number", x)
-    check_alloc("iota", n)
+    check_alloc("iota", n, PAIR_BYTES)
     return from_items([_exact(start + i * step) for i in range(n)])
 
 
@@ -599,6 +622,7 @@ def car_plus_cdr(x: object) -> Values:
 
 def _take(who: str, lst: object, k: object) -> object:
     n = check_count(who, k)
+    check_alloc(who, n, PAIR_BYTES)
     items = []
     x = lst
     for _ in range(n):
@@ -618,12 +642,7 @@ def take(lst: object, k: object) -> object:
 @primitive(SRFI1)
 def drop(lst: object, k: object) -> object:
     """(drop list k): what follows the first k elements (shared)."""
-    x = lst
-    for _ in range(check_count("drop", k)):
-        if x.__class__ is not list:
-            raise error("drop: index out of range", lst, k)
-        x = x[1]
-    return x
+    return _skip("drop", lst, check_count("drop", k))
 
 
 def _last_cells(who: str, lst: object, k: object) -> tuple[list, object, int]:
@@ -1073,6 +1092,8 @@ def alist_delete(key: object, alist: object, same: object = DEFAULT) -> object:
 
 def _contains(items: list, x: object, same: Callable) -> bool:
     """Whether (= x e) holds for some e in items (SRFI 1 member's argument order)."""
+    if len(items) > _SCAN_FREE:
+        charge(len(items))  # the set operations scan quadratically: make them pay
     for e in items:
         if same(x, e) is not False:
             return True
@@ -1081,10 +1102,17 @@ def _contains(items: list, x: object, same: Callable) -> bool:
 
 def _already_in(items: list, x: object, same: Callable) -> bool:
     """Whether (= e x) holds for some e in items (lset-adjoin/union's argument order)."""
+    if len(items) > _SCAN_FREE:
+        charge(len(items))
     for e in items:
         if same(e, x) is not False:
             return True
     return False
+
+
+#: a linear scan of a set operation is counted against the budget past this length (a
+#: builtin predicate such as equal? costs no step of its own)
+_SCAN_FREE = 64
 
 
 def _subset(a: list, b: list, same: Callable) -> bool:

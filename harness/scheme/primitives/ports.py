@@ -36,6 +36,7 @@ from harness.scheme.printer import (
     write_shared_string,
     write_simple_string,
     write_string,
+    write_truncated,
 )
 
 #: the most characters (or bytes) one string or bytevector output port may collect
@@ -847,7 +848,7 @@ def _path(who: str, path: object) -> str:
 
 def _file_error(who: str, path: object, exc: OSError) -> SchemeError:
     reason = exc.strerror or str(exc)
-    return error(f"{who}: {reason}: {write_string(path)}", path, kind="file")
+    return error(f"{who}: {reason}: {write_truncated(path)}", path, kind="file")
 
 
 def _open_text_input(who: str, path: object) -> TextInputPort:

@@ -17,6 +17,7 @@ from operator import itemgetter
 
 from harness.scheme.datatypes import DEFAULT, NIL, Vector
 from harness.scheme.errors import wrong_type
+from harness.scheme.limits import charge
 from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.lists import (
     check_count,
@@ -34,6 +35,9 @@ def stable_sorted(less: Callable, items: list, key: Callable | None = None) -> l
     caller has checked that less is a procedure. With ``key`` (a Python function that
     cannot run Scheme code), less compares ``key(item)``s."""
     compare = less if key is None else (lambda a, b: less(key(a), key(b)))
+    if len(items) > 64:
+        # n log n comparisons; a primitive ``less`` costs no step of its own
+        charge(len(items) * len(items).bit_length())
     if less is _default_less or less in PROCEDURE_NAMES:
         # Python's sort only asks "a < b?", so a comparison is one call of less.
         return sorted(items, key=cmp_to_key(lambda a, b: -1 if compare(a, b) is not False

@@ -23,10 +23,11 @@ from harness.scheme.datatypes import (
     is_frozen,
     py_to_list,
 )
-from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
-from harness.scheme.limits import MAX_ALLOC, charge
+from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_type
+from harness.scheme.limits import MAX_ALLOC, charge, charge_alloc, charge_bulk
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
+from harness.scheme.primitives.lists import PAIR_BYTES, proper_items
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
@@ -48,8 +49,9 @@ def _mutable_string(who: str, x: object) -> String:
     if type(x) is not String:
         raise wrong_type(who, "a string", x)
     if is_frozen(x):
-        raise error(f"{who}: the keys of a hook payload cannot be changed (use string-copy)",
-                    x)
+        raise error(f"{who}: this string is shared and cannot be changed (hook payload keys "
+                    "and %context-name% are; change a string-copy)", x)
+    charge_bulk(len(x.s))  # a change rebuilds the text
     return x
 
 
@@ -63,6 +65,7 @@ def _bounds(who: str, length: int, start: object, end: object) -> tuple[int, int
         raise wrong_type(who, "an exact integer end index", e)
     if not 0 <= s <= e <= length:
         raise error(f"{who}: range [{s}, {e}) out of bounds for length {length}", s, e)
+    charge_bulk(e - s, e - s)  # what the caller does with the range is that long
     return s, e
 
 
@@ -98,18 +101,21 @@ def _char_result(who: str, x: object) -> str:
     return x.c
 
 
+def _list_items(who: str, lst: object, what: str) -> list:
+    """The elements of the proper list ``lst``, or "<who>: expected <what>" (also for a
+    circular list)."""
+    try:
+        return proper_items(who, lst)
+    except SchemeError:
+        raise wrong_type(who, what, lst) from None
+
+
 def _texts_of_list(who: str, lst: object, what: str) -> list[str]:
-    out = []
-    x = lst
-    while x.__class__ is list:
-        item = x[0]
+    items = _list_items(who, lst, what)
+    for item in items:
         if type(item) is not String:
             raise wrong_type(who, what, lst)
-        out.append(item.s)
-        x = x[1]
-    if x is not NIL:
-        raise wrong_type(who, what, lst)
-    return out
+    return [item.s for item in items]
 
 
 # -- constructors and access ---------------------------------------------------------------
@@ -204,6 +210,7 @@ def string_fill_x(s: object, char: object, start: object = DEFAULT,
 def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) -> object:
     text = _text("string->list", s)
     i, j = _bounds("string->list", len(text), start, end)
+    charge_alloc(j - i, PAIR_BYTES)
     result = NIL
     of = Char.of
     for c in reversed(text[i:j]):
@@ -213,17 +220,11 @@ def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) ->
 
 @primitive(BASE)
 def list_to_string(lst: object) -> String:
-    out = []
-    x = lst
-    while x.__class__ is list:
-        item = x[0]
+    items = _list_items("list->string", lst, "a list of characters")
+    for item in items:
         if type(item) is not Char:
             raise wrong_type("list->string", "a list of characters", lst)
-        out.append(item.c)
-        x = x[1]
-    if x is not NIL:
-        raise wrong_type("list->string", "a list of characters", lst)
-    return String("".join(out))
+    return String("".join([item.c for item in items]))
 
 
 @primitive(BASE)
@@ -285,13 +286,16 @@ def symbol_eq_p(first: object, *more: object) -> bool:
 
 @primitive(BASE)
 def string_to_symbol(s: object) -> Symbol:
-    return Symbol.intern(_text("string->symbol", s))
+    text = _text("string->symbol", s)
+    charge_bulk(len(text))
+    return Symbol.intern(text)
 
 
 @primitive(BASE)
 def symbol_to_string(sym: object) -> String:
     if type(sym) is not Symbol:
         raise wrong_type("symbol->string", "a symbol", sym)
+    charge_bulk(len(sym.name), len(sym.name))
     return String(sym.name)
 
 
@@ -301,6 +305,7 @@ def _string_chain(who: str, op: Callable, key: Callable | None) -> Callable:
     def compare(first: object, *more: object) -> bool:
         texts = [_text(who, first)]
         texts.extend(_text(who, s) for s in more)
+        charge_bulk(sum(map(len, texts)))
         if key is not None:
             texts = list(map(key, texts))
         return all(map(op, texts, texts[1:]))
@@ -328,17 +333,23 @@ string_ci_ge_p = primitive(CHAR, name="string-ci>=?")(
 
 @primitive(CHAR)
 def string_upcase(s: object) -> String:
-    return String(_text("string-upcase", s).upper())
+    text = _text("string-upcase", s)
+    charge_bulk(len(text), len(text))
+    return String(text.upper())
 
 
 @primitive(CHAR)
 def string_downcase(s: object) -> String:
-    return String(_text("string-downcase", s).lower())
+    text = _text("string-downcase", s)
+    charge_bulk(len(text), len(text))
+    return String(text.lower())
 
 
 @primitive(CHAR)
 def string_foldcase(s: object) -> String:
-    return String(_text("string-foldcase", s).casefold())
+    text = _text("string-foldcase", s)
+    charge_bulk(len(text), len(text))
+    return String(text.casefold())
 
 
 # -- higher order --------------------------------------------------------------------------
@@ -436,6 +447,7 @@ def string_search_forward(pattern: object, s: object, start: object = DEFAULT) -
     needle = _text("string-search-forward", pattern)
     text = _text("string-search-forward", s)
     i, _ = _bounds("string-search-forward", len(text), start, DEFAULT)
+    charge_bulk(len(needle))
     return _found(text.find(needle, i))
 
 
@@ -481,6 +493,7 @@ def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT
         max_splits = limit - 1
     if not text:
         return NIL
+    charge_bulk(len(text), len(text))
     if delimiter is DEFAULT:
         parts = text.split(" ", max_splits)
     elif type(delimiter) is Char:
@@ -491,6 +504,7 @@ def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT
         parts = text.split(delimiter.s, max_splits)
     else:
         parts = _split_on(text, _matcher("string-split", delimiter), max_splits)
+    charge_alloc(len(parts), PAIR_BYTES + 64)  # a pair and a String per piece
     return py_to_list(map(String, parts))
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from harness.scheme.datatypes import DEFAULT, Vector
 from harness.scheme.errors import error, wrong_type
+from harness.scheme.limits import charge_bulk
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.lists import (
+    PAIR_BYTES,
     check_alloc,
     check_count,
     check_procedure,
@@ -45,6 +47,7 @@ def index_range(who: str, obj: object, size: int, start: object = DEFAULT,
         raise error(f"{who}: start index out of range", obj, s)
     if not s <= e <= size:
         raise error(f"{who}: end index out of range", obj, e)
+    charge_bulk(e - s, 8 * (e - s))  # the callers copy, fill or convert the range
     return s, e
 
 
@@ -106,6 +109,7 @@ def vector_set_x(v: object, k: object, value: object) -> None:
 def vector_to_list(v: object, start: object = DEFAULT, end: object = DEFAULT) -> object:
     items = check_vector("vector->list", v)
     s, e = index_range("vector->list", v, len(items), start, end)
+    check_alloc("vector->list", e - s, PAIR_BYTES)
     return from_items(items[s:e])
 
 
