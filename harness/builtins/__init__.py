@@ -39,10 +39,9 @@ class BuiltinTools(Mapping):
         need no more (the .scm files are read for their define-tool names)."""
         if self._names is None:
             import importlib
-            import re
             found = set()
             for path in BUILTIN_TOOLS_DIR.glob("*.scm"):
-                found.update(re.findall(r"\(define-tool\s+([^\s()]+)", path.read_text()))
+                found.update(_defined_names(path))
             for module in _PYTHON_MODULES:
                 found.update(t.name for t in
                              importlib.import_module(f"{__name__}.{module}").TOOLS)
@@ -82,6 +81,25 @@ class BuiltinTools(Mapping):
                 tools[tool.name] = tool
         return tools
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the layer has been loaded (by a call or a listing that needed it)."""
+        return self._tools is not None
+
+    def failures(self) -> dict[str, str]:
+        """Builtin .scm files that failed to load (path -> FILE:LINE:COL message): a
+        broken install. Loads the layer first."""
+        self._loaded()
+        return dict(self.load_errors)
+
+    def failure_of(self, name: str) -> str | None:
+        """Why the builtin ``name`` is missing when its file failed to load, else None."""
+        self._loaded()
+        for path, message in self.load_errors.items():
+            if name in _defined_names(Path(path)):
+                return message
+        return None
+
     def __getitem__(self, name: str) -> Tool:
         return self._loaded()[name]
 
@@ -93,6 +111,12 @@ class BuiltinTools(Mapping):
 
     def __len__(self) -> int:
         return len(self._loaded())
+
+
+def _defined_names(path: Path) -> list[str]:
+    """The names a builtin .scm file gives ``define-tool``, read without loading it."""
+    import re
+    return re.findall(r"\(define-tool\s+([^\s()]+)", path.read_text(encoding="utf-8"))
 
 
 _shared = BuiltinTools()

@@ -348,3 +348,17 @@ else:
     code, out, _ = claude_hook(home, event("SessionStart", source="startup"))
     assert (code, answer_of(out)) == (0, {"hookSpecificOutput": {
         "hookEventName": "SessionStart", "additionalContext": "from a plugin"}})
+
+
+def test_async_handlers_outlive_a_one_shot_claude_hook(tmp_path, claude_hook):
+    done = tmp_path / "audit.log"
+    home = make_home(tmp_path, toml_handlers(
+        "PreToolUse", None, f"cat > '{done}.part' && mv '{done}.part' '{done}'; exit 2",
+        **{"async": True}))
+    code, out, err = claude_hook(home, bash("rm -rf /"))
+    assert (code, out, err) == (0, "", ""), "an async handler's answer is ignored"
+    deadline = time.monotonic() + 30
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert json.loads(done.read_text())["tool_input"] == {"command": "rm -rf /"}, \
+        "a background process ran it after claude-hook had answered"
