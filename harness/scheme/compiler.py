@@ -549,10 +549,9 @@ def _locate_all(module: ast.Module, pos: SourcePos | None) -> None:
             else:
                 node.lineno = node.end_lineno = line
                 node.col_offset = node.end_col_offset = col
-            site = fields.get("h_site")
-            if site is not None:  # see sites.py
+            if node.__class__ is ast.Call and "h_site" in fields:  # see sites.py
                 node.end_lineno = node.lineno
-                node.end_col_offset = node.col_offset + 1 + site
+                node.end_col_offset = node.col_offset + 1 + fields["h_site"]
         for name in shape[1]:
             value = fields.get(name)
             if value.__class__ is list:
