@@ -40,8 +40,8 @@ comparison ~20,000, ``json.dumps`` ~50,000, all far below 1,100,000). So:
   with too many arguments for a generated caller counts its C nesting
   (``MAX_C_NESTING``), inlined comparisons refuse non-numbers before Python compares
   lists, and the bridge and printer walk data with explicit stacks and depth caps;
-* the command line, ``serve`` and the REPL run Scheme on threads with large stacks as a
-  second line of defence.
+* ``harness run``, ``harness eval`` and the REPL run Scheme on threads with large stacks
+  as a second line of defence.
 
 Running every call on a big-stack thread instead was rejected: a hand-off costs more than a
 whole no-op dispatch (5-9 µs). The price of the choice: host code running *on another
