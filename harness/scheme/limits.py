@@ -114,10 +114,11 @@ class Budget:
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
-        self._start(steps, seconds, max_memory)
+        self.reset(steps, seconds, max_memory)
 
-    def _start(self, steps: int | None, seconds: float | None,
-               max_memory: int | None) -> None:
+    def reset(self, steps: int | None, seconds: float | None,
+              max_memory: int | None = None) -> None:
+        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
         self.max_steps = self.steps = steps
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
@@ -130,11 +131,6 @@ class Budget:
         # registered with the monitor (code that counts steps registers at its first
         # refill: most calls end before, and never pay for it)
         self.watched = False
-
-    def reset(self, steps: int | None, seconds: float | None,
-              max_memory: int | None = None) -> None:
-        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
-        self._start(steps, seconds, max_memory)
         if self.expired:
             _monitor.forget(self)
             self.expired = False

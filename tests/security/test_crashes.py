@@ -201,3 +201,13 @@ def test_a_load_that_escapes_through_dynamic_wind_still_ends(tmp_path):
     (message,) = run.value["load_errors"]
     assert re.search(r"escape\.scm:1:\d+: (step budget|time limit)", message), message
     assert run.value["elapsed"] < SECONDS + SLACK
+
+
+def test_the_repl_shows_a_value_too_big_to_write_and_goes_on(tmp_path):
+    from harness.repl.session import ReplSession
+    rt = Runtime(write_home(tmp_path, {}))
+    session = ReplSession(rt)
+    dag = "(let loop ((i 0) (x (list 1))) (if (= i 40) x (loop (+ i 1) (list x x))))"
+    assert re.fullmatch(r"; the value is not shown: printed representation exceeds "
+                        r"10000 characters", session.execute(dag))  # (max_output)
+    assert session.execute("(+ 1 2)") == "3"
