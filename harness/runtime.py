@@ -37,7 +37,7 @@ from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.python_calls import route_print_output
-from harness.tools.registry import LANGUAGES, PythonHook, PythonTool, Registry, file_source
+from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
 from harness.tools.tool_schema import parameters_from_python
 from harness.vfs.store import Vfs
 
@@ -129,8 +129,9 @@ class Runtime:
 
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
-        error message (FILE:LINE:COL: …). A ``.py`` / ``.hy`` file whose path lost the
-        unsandboxed tier is unloaded instead: Python cannot run sandboxed."""
+        error message (FILE:LINE:COL: …). A file whose path lost the unsandboxed tier is
+        unloaded instead: its last good version must not keep powers the configuration
+        took away."""
         path = Path(path)
         tier = self.tier_of(path)
         with self._load_lock, using_runtime(self), in_tier(tier):
@@ -139,8 +140,8 @@ class Runtime:
             except ToolLoadError as exc:
                 message = exc.message
                 last_good = self.registry.get(str(path))
-                if last_good is not None and last_good.tier != tier and \
-                        path.suffix in LANGUAGES:
+                if last_good is not None and last_good.tier == "unsandboxed" and \
+                        tier != "unsandboxed":
                     self.registry.remove(str(path))
                     message += (f"\n(its last good version ran {last_good.tier} and was "
                                 f"unloaded: the path is {tier} now)")
@@ -208,6 +209,10 @@ class Runtime:
         out += [{"source": file_source(path), "message": message,
                  "last_good_runs": path in running}
                 for path, message in sorted(self.load_errors.items())]
+        if self.registry.builtins.loaded:  # listing must not load the layer on its own
+            out += [{"source": f"builtin:tools/{Path(path).name}", "message": message,
+                     "last_good_runs": False}
+                    for path, message in sorted(self.registry.builtins.load_errors.items())]
         return out
 
     # -- firing and calling ------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 
 from harness.scheme.interpreter import Interpreter, format_error
@@ -63,3 +67,53 @@ def expect_error(interp):
             interp.eval_string(src)
         assert message in info.value.message
     return check
+
+
+class LocalServer:
+    """An HTTP server on 127.0.0.1 that records each request (``{"method", "path",
+    "headers", "body"}``, a JSON body parsed) and answers with ``respond(path, headers,
+    body) -> (status, body bytes[, headers])``: for http handlers, model endpoints and
+    fetch_url."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.respond = lambda path, headers, body: (200, b"")
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.answer(b"")
+
+            def do_POST(self) -> None:
+                self.answer(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+
+            def answer(self, body: bytes) -> None:
+                server.requests.append({"method": self.command, "path": self.path,
+                                        "headers": dict(self.headers),
+                                        "body": json.loads(body) if body else None})
+                status, answer, *extra = server.respond(self.path, self.headers, body)
+                self.send_response(status)
+                for name, value in (extra[0] if extra else {}).items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def local_server():
+    server = LocalServer()
+    yield server
+    server.close()

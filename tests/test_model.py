@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 
 import pytest
 
@@ -16,43 +14,20 @@ HELLO = ModelRequest([{"role": "system", "content": "be brief"},
                       {"role": "user", "content": "hello"}], temperature=0.2)
 
 
-class ChatServer:
-    """A local chat-completions endpoint that records requests and answers ``reply``."""
+def completion(**message) -> bytes:
+    return json.dumps({"choices": [{"message": message}]}).encode()
 
-    def __init__(self, status: int = 200, body: bytes | None = None) -> None:
-        self.requests: list[tuple[dict, dict]] = []
-        outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers["Content-Length"])
-                outer.requests.append((json.loads(self.rfile.read(length)),
-                                       dict(self.headers)))
-                self.send_response(status)
-                self.end_headers()
-                self.wfile.write(body if body is not None else json.dumps({"choices": [
-                    {"message": {"content": "hi there", "tool_calls": [
-                        {"id": "c1", "function": {"name": "vfs_list",
-                                                  "arguments": '{"path": "vfs:///"}'}}]}}]
-                }).encode())
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+CALLS_VFS_LIST = completion(content="hi there", tool_calls=[
+    {"id": "c1", "function": {"name": "vfs_list", "arguments": '{"path": "vfs:///"}'}}])
 
 
 @pytest.fixture
-def chat():
-    server = ChatServer()
-    yield server
-    server.close()
+def chat(local_server):
+    """A chat-completions endpoint answering with text and one tool call."""
+    local_server.respond = lambda path, headers, body: (200, CALLS_VFS_LIST)
+    local_server.url += "/v1"
+    return local_server
 
 
 def test_no_model_is_a_clear_error():
@@ -82,7 +57,8 @@ def test_endpoint_sends_chat_completions_and_reads_text_and_tool_calls(chat, mon
                                   tools=[{"name": "vfs_list", "description": "list",
                                           "parameters": {"type": "object"}}]))
     assert reply == ModelReply("hi there", (ToolCall("c1", "vfs_list", {"path": "vfs:///"}),))
-    body, headers = chat.requests[0]
+    body, headers = chat.requests[0]["body"], chat.requests[0]["headers"]
+    assert chat.requests[0]["path"] == "/v1/chat/completions"
     assert body["model"] == "small" and body["messages"] == HELLO.messages
     assert body["max_tokens"] == 10 and "temperature" not in body
     assert body["tools"][0] == {"type": "function", "function": {
@@ -90,21 +66,21 @@ def test_endpoint_sends_chat_completions_and_reads_text_and_tool_calls(chat, mon
     assert headers["Authorization"] == "Bearer sekret"
 
 
-def test_endpoint_failures_are_model_errors(monkeypatch):
-    bad = ChatServer(status=500, body=b"overloaded")
-    garbage = ChatServer(body=b"<html>")
-    try:
-        with pytest.raises(ModelError, match="HTTP 500: overloaded"):
-            Endpoint(bad.url)(HELLO)
-        with pytest.raises(ModelError, match="not a chat-completions answer"):
-            Endpoint(garbage.url)(HELLO)
-    finally:
-        bad.close()
-        garbage.close()
-    closed = ChatServer()
-    closed.close()
+def test_endpoint_failures_are_model_errors(local_server, monkeypatch):
+    local_server.respond = lambda path, headers, body: (500, b"overloaded")
+    with pytest.raises(ModelError, match="HTTP 500: overloaded"):
+        Endpoint(local_server.url)(HELLO)
+    local_server.respond = lambda path, headers, body: (200, b"<html>")
+    with pytest.raises(ModelError, match="not a chat-completions answer"):
+        Endpoint(local_server.url)(HELLO)
+    local_server.respond = lambda path, headers, body: (200, completion(content=None,
+                                                                        tool_calls=[{}]))
+    with pytest.raises(ModelError, match="not a chat-completions answer"):
+        Endpoint(local_server.url)(HELLO)
+    closed = local_server.url
+    local_server.close()
     with pytest.raises(ModelError, match="model endpoint http://127.0.0.1"):
-        Endpoint(closed.url, timeout=2)(HELLO)
+        Endpoint(closed, timeout=2)(HELLO)
     monkeypatch.delenv("NOPE_KEY", raising=False)
     with pytest.raises(ModelError, match=r"\$NOPE_KEY is not set"):
         Endpoint("http://127.0.0.1:9", api_key_env="NOPE_KEY")(HELLO)

@@ -20,25 +20,28 @@
   (let ((extra (- (length items) n)))
     (if (> extra 0) (list-tail items extra) items)))
 
+(define count-parameters
+  `((path . ((type . "string") (description . ,path-doc)))
+    (lines . ((type . "integer") (description . "how many lines (default 50)")
+              (default . 50) (required . #f)))))
+
+;; file_head and file_tail: the same parameters, a different end of the file
+(define (lines-tool pick)
+  (lambda (args) (lines->text (pick (file-lines args) (arg-count args "lines" 50)))))
+
 (define-tool file_head
   (description "Read the first lines of a file (default 50).")
   (category "fs_read")
   (summary-params '("path"))
-  (parameters `((path . ((type . "string") (description . ,path-doc)))
-                (lines . ((type . "integer") (description . "how many lines (default 50)")
-                          (default . 50) (required . #f)))))
-  (execute (lambda (args)
-    (lines->text (first-n (file-lines args) (arg-count args "lines" 50))))))
+  (parameters count-parameters)
+  (execute (lines-tool first-n)))
 
 (define-tool file_tail
   (description "Read the last lines of a file (default 50).")
   (category "fs_read")
   (summary-params '("path"))
-  (parameters `((path . ((type . "string") (description . ,path-doc)))
-                (lines . ((type . "integer") (description . "how many lines (default 50)")
-                          (default . 50) (required . #f)))))
-  (execute (lambda (args)
-    (lines->text (last-n (file-lines args) (arg-count args "lines" 50))))))
+  (parameters count-parameters)
+  (execute (lines-tool last-n)))
 
 (define-tool file_lines
   (description "Read lines start..end of a file (1-based, inclusive).")

@@ -35,25 +35,27 @@
                (if (field "modified") (list (string-append "modified: " (field "modified"))) '()))
        "\n")))))
 
+(define src-dst '((src . ((type . "string") (description . "a vfs:/// URI")))
+                  (dst . ((type . "string") (description . "a vfs:/// URI")))))
+
+;; vfs_copy and vfs_move: SRC and DST checked, the operation, then "Done SRC -> DST"
+(define (src-dst-tool operation done)
+  (lambda (args)
+    (let ((src (uri-of args "src")) (dst (uri-of args "dst")))
+      (operation src dst)
+      (string-append done " " (vfs-path src) " -> " (vfs-path dst)))))
+
 (define-tool vfs_copy
   (description "Copy a VFS file or folder (parents of dst are created).")
   (category "vfs")
-  (parameters '((src . ((type . "string") (description . "a vfs:/// URI")))
-                (dst . ((type . "string") (description . "a vfs:/// URI")))))
-  (execute (lambda (args)
-    (let ((src (uri-of args "src")) (dst (uri-of args "dst")))
-      (vfs-copy src dst)
-      (string-append "Copied " (vfs-path src) " -> " (vfs-path dst))))))
+  (parameters src-dst)
+  (execute (src-dst-tool vfs-copy "Copied")))
 
 (define-tool vfs_move
   (description "Move (rename) a VFS file or folder.")
   (category "vfs")
-  (parameters '((src . ((type . "string") (description . "a vfs:/// URI")))
-                (dst . ((type . "string") (description . "a vfs:/// URI")))))
-  (execute (lambda (args)
-    (let ((src (uri-of args "src")) (dst (uri-of args "dst")))
-      (vfs-move src dst)
-      (string-append "Moved " (vfs-path src) " -> " (vfs-path dst))))))
+  (parameters src-dst)
+  (execute (src-dst-tool vfs-move "Moved")))
 
 (define-tool vfs_mkdir
   (description "Make a VFS folder and its parents (an existing folder is fine).")

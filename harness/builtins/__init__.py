@@ -39,10 +39,9 @@ class BuiltinTools(Mapping):
         need no more (the .scm files are read for their define-tool names)."""
         if self._names is None:
             import importlib
-            import re
             found = set()
             for path in BUILTIN_TOOLS_DIR.glob("*.scm"):
-                found.update(re.findall(r"\(define-tool\s+([^\s()]+)", path.read_text()))
+                found.update(_defined_names(path))
             for module in _PYTHON_MODULES:
                 found.update(t.name for t in
                              importlib.import_module(f"{__name__}.{module}").TOOLS)
@@ -82,6 +81,25 @@ class BuiltinTools(Mapping):
                 tools[tool.name] = tool
         return tools
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the layer has been loaded (by a call or a listing that needed it)."""
+        return self._tools is not None
+
+    def failures(self) -> dict[str, str]:
+        """Builtin .scm files that failed to load (path -> FILE:LINE:COL message): a
+        broken install. Loads the layer first."""
+        self._loaded()
+        return dict(self.load_errors)
+
+    def failure_of(self, name: str) -> str | None:
+        """Why the builtin ``name`` is missing when its file failed to load, else None."""
+        self._loaded()
+        for path, message in self.load_errors.items():
+            if name in _defined_names(Path(path)):
+                return message
+        return None
+
     def __getitem__(self, name: str) -> Tool:
         return self._loaded()[name]
 
@@ -95,6 +113,12 @@ class BuiltinTools(Mapping):
         return len(self._loaded())
 
 
+def _defined_names(path: Path) -> list[str]:
+    """The names a builtin .scm file gives ``define-tool``, read without loading it."""
+    import re
+    return re.findall(r"\(define-tool\s+([^\s()]+)", path.read_text(encoding="utf-8"))
+
+
 _shared = BuiltinTools()
 
 
@@ -104,6 +128,14 @@ def builtin_tools(parse_cache=None) -> BuiltinTools:
     if parse_cache is not None and _shared.parse_cache is None:
         _shared.parse_cache = parse_cache
     return _shared
+
+
+def lenient_count(arguments: dict, name: str, default: int, minimum: int = 0) -> int:
+    """chibi's lenient integers: anything but an integer >= ``minimum`` is the default."""
+    value = arguments.get(name, default)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+        return value
+    return default
 
 
 def python_tool(name: str, description: str, parameters: dict, category: str):

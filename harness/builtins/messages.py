@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import orjson
 
-from harness.builtins import python_tool
+from harness.builtins import lenient_count, python_tool
 from harness.tools.context import current_runtime, thread_context
 from harness.tools.invoke import ToolError
 from harness.vfs.paths import VfsError, context_name_problem
@@ -202,9 +202,7 @@ def read_context(arguments: dict) -> str:
         if text:
             goals.append({"flock": flock, "goals": text})
     messages = inbox_messages(vfs, name)
-    count = arguments.get("num_messages", 5)
-    count = count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 \
-        else 5
+    count = lenient_count(arguments, "num_messages", 5)
     recent = []
     if arguments.get("include_messages", "true") == "true" and count:
         recent = [{"content": m.get("content"), "from": m.get("from"), "type": "message"}

@@ -5,7 +5,7 @@ an address is refused (it would slip past the gate). Up to 10 redirects are foll
 
 from __future__ import annotations
 
-from harness.builtins import python_tool
+from harness.builtins import lenient_count, python_tool
 from harness.tools.invoke import ToolError
 from harness.tools.permissions import url_sensitivity
 
@@ -61,12 +61,6 @@ def fetch(url: str, max_bytes: int, timeout: float) -> str:
     return text
 
 
-def _count(arguments: dict, name: str, default: int) -> int:
-    value = arguments.get(name, default)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
-        else default
-
-
 @python_tool("fetch_url", "Fetch a URL (http or https) and return the body as text.", {
     "properties": {"url": {"type": "string", "description": "the URL"},
                    "max_bytes": {"type": "integer", "default": 1048576},
@@ -76,8 +70,8 @@ def fetch_url(arguments: dict) -> str:
     url = arguments.get("url")
     if not isinstance(url, str):
         raise ToolError("Missing 'url' parameter")
-    return fetch(url, _count(arguments, "max_bytes", 1 << 20),
-                 _count(arguments, "timeout_secs", 30))
+    return fetch(url, lenient_count(arguments, "max_bytes", 1 << 20, minimum=1),
+                 lenient_count(arguments, "timeout_secs", 30, minimum=1))
 
 
 TOOLS = (fetch_url,)

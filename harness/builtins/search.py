@@ -13,18 +13,11 @@ import os
 import re
 from pathlib import Path
 
-from harness.builtins import python_tool
+from harness.builtins import lenient_count, python_tool
 from harness.tools.context import current_runtime
 from harness.tools.invoke import ToolError
 from harness.vfs.paths import VfsError, is_vfs_uri, path_of_uri
 from harness.vfs.store import os_error_text
-
-
-def _count(arguments: dict, name: str, default: int) -> int:
-    """chibi's lenient integers: anything but an integer >= 0 is the default."""
-    value = arguments.get(name, default)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
-        else default
 
 
 def _required(arguments: dict, name: str, message: str | None = None) -> str:
@@ -83,7 +76,7 @@ def file_grep(arguments: dict) -> str:
     path = _required(arguments, "path", "Must provide path")
     pattern = _required(arguments, "pattern")
     regex = _compile(pattern, "Invalid regex: {detail}")
-    before, after = _count(arguments, "context_before", 2), _count(arguments, "context_after", 2)
+    before, after = lenient_count(arguments, "context_before", 2), lenient_count(arguments, "context_after", 2)
     lines = _lines(_read_text(path))
     out: list[str] = []
     shown = -1  # the last line index printed
@@ -129,7 +122,7 @@ def dir_list(arguments: dict) -> str:
         raise ToolError(f"Path not found: {shown_path}")
     if not root.is_dir():
         raise ToolError(f"Path is not a directory: {shown_path}")
-    depth = max(_count(arguments, "depth", 1), 1)
+    depth = max(lenient_count(arguments, "depth", 1), 1)
     hidden = arguments.get("show_hidden") == "true"
     out = [shown_path.rstrip("/") + "/"]
 
@@ -223,7 +216,7 @@ def _glob(pattern: str):
 def glob_files(arguments: dict) -> str:
     pattern = _required(arguments, "pattern")
     spec = _glob(pattern)
-    limit = _count(arguments, "max_results", 100)
+    limit = lenient_count(arguments, "max_results", 100)
     found = []
     for relative in _walk(_search_root(arguments)):
         if spec.match_file(relative):
@@ -247,8 +240,8 @@ def grep_files(arguments: dict) -> str:
     regex = _compile(pattern, f"Invalid regex pattern '{pattern}': {{detail}}")
     only = arguments.get("file_pattern")
     spec = _glob(only) if isinstance(only, str) and only else None
-    context = _count(arguments, "context_lines", 2)
-    limit = _count(arguments, "max_results", 50)
+    context = lenient_count(arguments, "context_lines", 2)
+    limit = lenient_count(arguments, "max_results", 50)
     root = _search_root(arguments)
     out: list[str] = []
     matches = 0

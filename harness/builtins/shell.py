@@ -15,7 +15,7 @@ import subprocess
 
 import orjson
 
-from harness.builtins import python_tool
+from harness.builtins import lenient_count, python_tool
 from harness.tools.context import current_runtime
 from harness.tools.invoke import ToolError
 
@@ -33,9 +33,7 @@ def shell_exec(arguments: dict) -> str:
     command = arguments.get("command")
     if not isinstance(command, str):
         raise ToolError("Missing 'command' parameter")
-    timeout = arguments.get("timeout_secs", 30)
-    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 0:
-        timeout = 30  # chibi's lenient integers: anything else is the default
+    timeout = lenient_count(arguments, "timeout_secs", 30)
     runtime = current_runtime()
     cwd = str(runtime.project_root) if runtime is not None else None
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
+from harness.checks.builtin_layer import check_builtin_layer
 from harness.checks.config_file import check_config_file
 from harness.checks.declared_handlers import check_declared_handlers
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
@@ -25,7 +26,8 @@ HomeCheck = Callable[[HomeUnderCheck], Iterable[Finding]]
 
 #: the checks of a home, in the order their findings are shown
 HOME_CHECKS: list[HomeCheck] = [check_layout, check_config_file, check_tool_files,
-                                check_plugin_files, check_declared_handlers]
+                                check_plugin_files, check_declared_handlers,
+                                check_builtin_layer]
 
 
 def check_home(home: str | os.PathLike | None = None) -> list[Finding]:

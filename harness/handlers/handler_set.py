@@ -17,7 +17,6 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +48,6 @@ __all__ = ["RECURSION_VARIABLE", "HandlerResult", "HandlerSet", "default_timeout
 #: set for every handler: "SESSION/EVENT" of the dispatch that started it, so a
 #: ``harness claude-hook`` run by a handler of that same event can tell it is recursing
 RECURSION_VARIABLE = "HARNESS_HANDLING"
-_THREADS = 8  # http, mcp and model handlers of one dispatch running at once, at most
 
 
 @dataclass(frozen=True)
@@ -117,7 +115,8 @@ class HandlerSet:
         self._loaded: dict[str, LoadedSource] = {}
         self._errors: dict[str, str] = {}  # file -> why its current text does not load
         self._table = HandlerTable()
-        self._threads: ThreadPoolExecutor | None = None
+        #: nothing declared and nothing to report: a dispatch may skip the handlers
+        self.idle = True
         self.configure(config or HooksConfig())
 
     # -- sources -------------------------------------------------------------------------
@@ -173,6 +172,7 @@ class HandlerSet:
                 del self._errors[stale]
             self._table = build_table([self._loaded[s.path] for s in self.sources
                                        if s.path in self._loaded])
+            self.idle = not (self._table.by_point or self._table.problems or self._errors)
             return error
 
     @property
@@ -213,13 +213,12 @@ class HandlerSet:
         chosen = _select(handlers, point, payload, call)
         if not chosen:
             return []
-        results: dict[int, HandlerResult] = {}
-        waiting: dict[int, Future] = {}
-        commands: list[tuple[int, Handler]] = []
         budget = _session_end_budget(chosen, call.env) if point == "SessionEnd" else None
+        results: dict[int, HandlerResult] = {}
+        others: dict[int, _Background] = {}
+        commands: list[tuple[int, Handler, float]] = []
         for index, handler in enumerate(chosen):
-            timeout = min(handler.timeout or budget, budget) if budget else \
-                handler.timeout or default_timeout(handler, point)
+            timeout = _timeout(handler, point, budget)
             if handler.is_async:
                 refusal = self.pool.submit(
                     lambda h=handler, t=timeout: self._log_async(h, self._run(h, call, t)),
@@ -230,15 +229,17 @@ class HandlerSet:
                                                note="async: runs in the background, its "
                                                     "answer is ignored")
             elif handler.type == "command":
-                commands.append((index, handler))
-            else:
-                waiting[index] = self._executor().submit(self._run, handler, call, timeout)
+                commands.append((index, handler, timeout))
+            else:  # a thread each: a slow server never holds up another dispatch
+                others[index] = _Background(self._run, handler, call, timeout)
         if commands:
-            for (index, handler), result in zip(commands, self._commands(commands, call,
-                                                                          budget)):
-                results[index] = result
-        for index, future in waiting.items():
-            results[index] = future.result()
+            ran = self._commands([(h, t) for _, h, t in commands], call)
+            results.update((index, result) for (index, _, _), result in zip(commands, ran))
+        for index, background in others.items():
+            results[index] = background.result() or self._result(
+                background.handler, point,
+                Interpreted(error=f"timed out after {background.timeout:g} s"),
+                background.timeout)
         return [results[i] for i in range(len(chosen))]
 
     def run_detached(self, point: str, payload: dict, sources: Sequence[str],
@@ -249,7 +250,7 @@ class HandlerSet:
         from harness.handlers.invocation import using_invocation
         with using_invocation(invocation):
             call = self._call(point, payload)
-        return [self._run(h, call, h.timeout or default_timeout(h, point)) for h in handlers]
+        return [self._run(h, call, _timeout(h, point, None)) for h in handlers]
 
     def _call(self, point: str, payload: dict) -> _Call:
         invocation = current_invocation()
@@ -265,30 +266,23 @@ class HandlerSet:
             cwd = invocation.directory()
         return _Call(point, payload, dumps(payload), env, cwd, project_dir)
 
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(_THREADS, thread_name_prefix="harness-handler")
-            return self._threads
-
-    def _commands(self, commands: list[tuple[int, Handler]], call: _Call,
-                  budget: float | None) -> list[HandlerResult]:
+    def _commands(self, commands: list[tuple[Handler, float]],
+                  call: _Call) -> list[HandlerResult]:
+        """Run command handlers (with their timeouts) at once; results in their order."""
         specs, failures = [], {}
         try:
             here = os.getcwd()
         except OSError:
             here = None
         cwd = None if call.cwd == here else call.cwd  # no directory change: no trampoline
-        for position, (_, handler) in enumerate(commands):
-            timeout = min(handler.timeout or budget, budget) if budget else \
-                handler.timeout or default_timeout(handler, call.point)
+        for position, (handler, timeout) in enumerate(commands):
             try:
                 specs.append(command_spec(handler, call.body, timeout, call.env, cwd))
             except ValueError as exc:
                 failures[position] = str(exc)
         runs = iter(run_processes(specs, at_once=len(specs)) if specs else ())
         results = []
-        for position, (_, handler) in enumerate(commands):
+        for position, (handler, _) in enumerate(commands):
             if position in failures:
                 results.append(self._result(handler, call.point, Interpreted(
                     error=failures[position]), 0.0))
@@ -304,7 +298,7 @@ class HandlerSet:
         start = time.monotonic()
         warnings: tuple[str, ...] = ()
         if handler.type == "command":
-            return self._commands([(0, handler)], call, timeout)[0]
+            return self._commands([(handler, timeout)], call)[0]
         if handler.type == "http":
             table = self._table
             allowed = [v for v in handler.options.get("allowedEnvVars", ())
@@ -370,14 +364,35 @@ class HandlerSet:
             log.warning("async handler %s: %s", handler.source, message)
 
     def close(self) -> None:
-        """Stop the MCP servers and the threads (running async handlers finish alone)."""
+        """Stop the MCP servers and the async pool (running async handlers finish alone)."""
         if self._mcp_servers is not None:
             self._mcp_servers.close()
         self.pool.close()
-        with self._lock:
-            threads, self._threads = self._threads, None
-        if threads is not None:
-            threads.shutdown(wait=False)
+
+
+class _Background:
+    """One handler run on a thread of its own. Every handler type keeps its own timeout;
+    should one overrun it anyway (a server that trickles bytes), `result` stops waiting
+    a second later and says so, leaving the thread to finish alone."""
+
+    def __init__(self, run, handler: Handler, call: _Call, timeout: float) -> None:
+        self.handler, self.timeout, self.start = handler, timeout, time.monotonic()
+        self.outcome: list[HandlerResult] = []
+        self.thread = threading.Thread(target=lambda: self.outcome.append(
+            run(handler, call, timeout)), name="harness-handler", daemon=True)
+        self.thread.start()
+
+    def result(self) -> HandlerResult | None:
+        """The handler's result, or None when it overran its timeout."""
+        self.thread.join(max(0.0, self.start + self.timeout + 1.0 - time.monotonic()))
+        return self.outcome[0] if self.outcome else None
+
+
+def _timeout(handler: Handler, point: str, budget: float | None) -> float:
+    """The seconds `handler` may take on `point`: its own, or its type's default; on
+    SessionEnd, never more than the shared `budget`."""
+    own = handler.timeout or default_timeout(handler, point)
+    return min(handler.timeout or budget, budget) if budget else own
 
 
 def _select(handlers: Sequence[Handler], point: str, payload: dict,

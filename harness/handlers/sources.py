@@ -121,15 +121,14 @@ def load_source(source: Source) -> LoadedSource:
     problems: list[LoadProblem] = []
     if not isinstance(data, dict):
         raise SourceError(f"{source.path}: must hold an object, got {type(data).__name__}")
-    if source.is_toml:
-        events = data.get("hooks") if isinstance(data.get("hooks"), dict) else \
-            {k: v for k, v in data.items() if k not in (*POLICY_KEYS, *_SERVER_KEYS, "hooks")}
-        prefix = "hooks." if "hooks" in data else ""
+    if source.is_toml and "hooks" not in data:  # hooks.toml: events at the top level
+        events = {k: v for k, v in data.items() if k not in (*POLICY_KEYS, *_SERVER_KEYS)}
+        prefix = ""
     else:
         events = data.get("hooks", {})
         prefix = "hooks."
         if not isinstance(events, dict):
-            problems.append(LoadProblem(f"{source.path}: hooks", "must be an object of event "
+            problems.append(LoadProblem(f"{source.path}: hooks", "must be a table of event "
                                         f"name -> matcher groups, got {type(events).__name__}"))
             events = {}
     handlers = _handlers(source, events, prefix, problems)

@@ -127,6 +127,12 @@ def _one_of(*values: str) -> Check:
     return check
 
 
+def _shell(value: object) -> str | None:
+    if value == "powershell":
+        return "PowerShell handlers are not supported here (use bash or sh)"
+    return _one_of("bash", "sh")(value)
+
+
 def _turns(value: object) -> str | None:
     ok = isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 50
     return None if ok else f"must be a whole number from 1 to 50, got {_shown(value)}"
@@ -143,7 +149,7 @@ _COMMON: dict[str, Check] = {"type": _string, "if": _string, "timeout": _seconds
                              "onFailure": _one_of("block", "ignore")}
 #: per type: its own keys (checked) and which of them are required
 _FIELDS: dict[str, tuple[dict[str, Check], tuple[str, ...]]] = {
-    "command": ({"command": _string, "args": _strings, "shell": _one_of("bash", "sh"),
+    "command": ({"command": _string, "args": _strings, "shell": _shell,
                  "async": _boolean, "asyncRewake": _boolean}, ("command",)),
     "http": ({"url": _url, "headers": _string_table, "allowedEnvVars": _strings,
               "async": _boolean}, ("url",)),

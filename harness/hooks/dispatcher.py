@@ -70,12 +70,13 @@ class Dispatcher:
         if plugin_results:
             self._plugin_answers(plugin_results, answers, errors, failed, trace)
         handlers = runtime.handlers
-        problems = handlers.dispatch_errors(hook)  # a broken handler source is never silent
-        if problems:
-            errors.extend(problems)
-        handler_results = handlers.call_hooks(hook, payload)
-        if handler_results:
-            self._plugin_answers(handler_results, answers, errors, failed, trace)
+        if not handlers.idle:  # most homes declare none: one attribute read
+            problems = handlers.dispatch_errors(hook)  # a broken source is never silent
+            if problems:
+                errors.extend(problems)
+            handler_results = handlers.call_hooks(hook, payload)
+            if handler_results:
+                self._plugin_answers(handler_results, answers, errors, failed, trace)
         context = thread_context()
         if hook in context.points:
             if trace is not None:

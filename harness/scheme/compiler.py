@@ -153,11 +153,15 @@ class Compiler:
         call.h_site = self.unit.add_site(kind, node, fn.lam)
         return call
 
-    def spill(self, e: ast.expr, node: Node, stmts: Stmts) -> ast.Name:
-        """Keep the value of ``e`` (compiled from ``node``) in a temporary."""
+    def spill(self, e: ast.expr, node: Node, stmts: Stmts | None) -> ast.expr:
+        """Keep the value of ``e`` (compiled from ``node``) in a temporary: assigned by a
+        statement added to ``stmts``, or (``stmts`` None) where it is evaluated, as
+        ``(t := e)``, which keeps it on the stack too (cheaper than a store and a load)."""
         t = self.tmp()
-        stmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=e))
         self.unit.spilled[id(node)] = t
+        if stmts is None:
+            return ast.NamedExpr(target=_name(t, ast.Store()), value=e)
+        stmts.append(ast.Assign(targets=[_name(t, ast.Store())], value=e))
         return _name(t)
 
     def _decls(self, fn: _Function) -> Stmts:
@@ -375,7 +379,7 @@ class Compiler:
                 keep = _is_simple if s else _is_recomputable
                 for i, prev in enumerate(exprs):
                     if not keep(prev):
-                        exprs[i] = self.spill(prev, args[i], stmts)
+                        exprs[i] = self.spill(prev, args[i], stmts if s else None)
             stmts += s
             exprs.append(e)
         return stmts, exprs
@@ -399,8 +403,11 @@ class Compiler:
                 if e is not None:
                     return stmts, self.at(e, node.pos)
         fstmts, f = self.expr(node.fn, fn)
-        if fstmts or (not _is_recomputable(f) and (stmts or any(map(_may_call, args)))):
-            f = self.spill(f, node.fn, fstmts)
+        if fstmts or stmts:
+            if not _is_simple(f):
+                f = self.spill(f, node.fn, fstmts)
+        elif not _is_recomputable(f) and any(map(_may_call, args)):
+            f = self.spill(f, node.fn, None)
         call = self.at(ast.Call(func=f, args=args, keywords=[]), node.pos)
         return fstmts + stmts, self.site(call, CALL, node, fn)
 
@@ -446,8 +453,10 @@ class Compiler:
             return stmts + [self.at(ast.Return(value=e), node.pos)]
         fstmts, f = self.expr(target, fn)
         stmts, args = self._args(node.args, fn)
-        if (fstmts and stmts) or (not _is_recomputable(f) and any(map(_may_call, args))):
+        if fstmts and stmts:
             f = self.spill(f, target, fstmts)
+        elif not _is_recomputable(f) and any(map(_may_call, args)):
+            f = self.spill(f, target, None)
         fn.needs_trampoline = True
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
@@ -540,10 +549,9 @@ def _locate_all(module: ast.Module, pos: SourcePos | None) -> None:
             else:
                 node.lineno = node.end_lineno = line
                 node.col_offset = node.end_col_offset = col
-            site = fields.get("h_site")
-            if site is not None:  # see sites.py
+            if node.__class__ is ast.Call and "h_site" in fields:  # see sites.py
                 node.end_lineno = node.lineno
-                node.end_col_offset = node.col_offset + 1 + site
+                node.end_col_offset = node.col_offset + 1 + fields["h_site"]
         for name in shape[1]:
             value = fields.get(name)
             if value.__class__ is list:

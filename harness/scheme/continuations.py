@@ -34,7 +34,7 @@ from harness.scheme.datatypes import Values
 from harness.scheme.errors import ErrorObject, SchemeError, error
 from harness.scheme.limits import charge
 from harness.scheme.parameters import pop_binding, push_binding
-from harness.scheme.primitives import lists
+from harness.scheme.primitives import lists, vectors
 from harness.scheme.sites import CALL, is_compiled, site_of
 
 
@@ -352,6 +352,24 @@ class _ForEach:
         return lists.for_each(self.f, self.cell[1])
 
 
+class _VectorForEach:
+    """vector-for-each waiting for the call on element ``i`` of its ``columns``."""
+
+    __slots__ = ("columns", "f", "i", "n")
+
+    def __init__(self, f, columns: list, n: int, i: int) -> None:
+        self.f, self.columns, self.n, self.i = f, columns, n, i
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        f, columns = self.f, self.columns
+        for j in range(self.i + 1, self.n):
+            if len(columns) == 1:
+                f(columns[0][j])
+            else:
+                rt.call_n(f, [c[j] for c in columns])
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -401,6 +419,17 @@ def _map_resume_record(v):
     return _Map(m.f, m.items, list(v["out"]), m.rows)
 
 
+def _vector_for_each_record(v):
+    return _VectorForEach(v["f"], v["columns"], v["n"], v["i"]) if "i" in v else None
+
+
+def _vector_for_each_resume_record(v):
+    if "j" not in v:
+        return _after_call(v)
+    r = v["self"]
+    return _VectorForEach(r.f, r.columns, r.n, v["j"])
+
+
 def _values_record(v):
     return _PASS if "v" in v else _Around(rt.call_with_values, 0, v["consumer"])
 
@@ -445,6 +474,8 @@ _RECORDS = {
     rt.call_with_values.__code__: _locals_record(_values_record),
     lists.map_.__code__: _locals_record(_map_record),
     lists.for_each.__code__: _locals_record(_for_each_record),
+    vectors.vector_for_each.__code__: _locals_record(_vector_for_each_record),
+    _VectorForEach.resume.__code__: _locals_record(_vector_for_each_resume_record),
     SchemeFrame.resume.__code__: _locals_record(_after_call),
     _Trampoline.resume.__code__: _locals_record(
         lambda v: _PASS if "value" in v else _TRAMPOLINE),

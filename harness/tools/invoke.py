@@ -56,7 +56,11 @@ def find_tool(runtime, name: str):
 
 
 def unknown_tool(runtime, name: str) -> str:
-    """The error for a tool ``name`` that nothing provides, with the closest known name."""
+    """The error for a tool ``name`` that nothing provides, with the closest known name
+    (or, for a builtin whose file failed to load, that file's error)."""
+    broken = runtime.registry.builtins.failure_of(name)
+    if broken is not None:
+        return f"the builtin tool {name!r} failed to load: {broken}"
     known = [tool.name for tool in runtime.registry.tools()]
     known += [schema["name"] for schema in runtime.plugins.tools()]
     known += list(runtime.registry.builtins)

@@ -151,20 +151,21 @@ def _missing():
     raise FileNotFoundError(2, os.strerror(2))
 
 
+def _two_paths(who: str, operation: str, src, dst) -> bool:
+    source, target = _vfs_path(who, src), _vfs_path(who, dst)
+    vfs = _runtime(who).vfs
+    _run(lambda: getattr(vfs, operation)(caller(), source, target))
+    return True
+
+
 @primitive(VFS)
 def vfs_copy(src, dst):
-    source, target = _vfs_path("vfs-copy", src), _vfs_path("vfs-copy", dst)
-    vfs = _runtime("vfs-copy").vfs
-    _run(lambda: vfs.copy(caller(), source, target))
-    return True
+    return _two_paths("vfs-copy", "copy", src, dst)
 
 
 @primitive(VFS)
 def vfs_move(src, dst):
-    source, target = _vfs_path("vfs-move", src), _vfs_path("vfs-move", dst)
-    vfs = _runtime("vfs-move").vfs
-    _run(lambda: vfs.move(caller(), source, target))
-    return True
+    return _two_paths("vfs-move", "move", src, dst)
 
 
 @primitive(VFS)

@@ -318,3 +318,47 @@ def test_a_tool_file_that_fails_to_load_is_reported_once(tmp_path, claude_hook):
     message = answer_of(out)["systemMessage"]
     assert message.startswith("harness: 1 hook error: ")
     assert "broken.scm:1:1:" in message and err.count("broken.scm:1:1:") == 1
+
+
+def test_python_files_and_plugins_register_on_claude_code_events_too(tmp_path, claude_hook):
+    import sys
+    home = make_home(tmp_path, harness_toml='[tools.tiers]\n"" = "unsandboxed"\n',
+                     tools={"gate.py": """\
+from harness.api import hook
+
+@hook("Stop")
+def tests_first(event):
+    if not event.get("stop_hook_active"):
+        return {"decision": "block", "reason": "run the tests first"}
+"""})
+    (home / "plugins").mkdir()
+    plugin = home / "plugins" / "context"
+    plugin.write_text(f"""#!{sys.executable}
+import json, sys
+if sys.argv[1:] == ["--schema"]:
+    print(json.dumps({{"name": "context", "description": "d", "parameters": {{}},
+                      "hooks": ["SessionStart"]}}))
+else:
+    print(json.dumps({{"hookSpecificOutput": {{"hookEventName": "SessionStart",
+                                              "additionalContext": "from a plugin"}}}}))
+""")
+    plugin.chmod(0o755)
+    code, out, err = claude_hook(home, event("Stop", stop_hook_active=False))
+    assert (code, err) == (2, "run the tests first\n")
+    code, out, _ = claude_hook(home, event("SessionStart", source="startup"))
+    assert (code, answer_of(out)) == (0, {"hookSpecificOutput": {
+        "hookEventName": "SessionStart", "additionalContext": "from a plugin"}})
+
+
+def test_async_handlers_outlive_a_one_shot_claude_hook(tmp_path, claude_hook):
+    done = tmp_path / "audit.log"
+    home = make_home(tmp_path, toml_handlers(
+        "PreToolUse", None, f"cat > '{done}.part' && mv '{done}.part' '{done}'; exit 2",
+        **{"async": True}))
+    code, out, err = claude_hook(home, bash("rm -rf /"))
+    assert (code, out, err) == (0, "", ""), "an async handler's answer is ignored"
+    deadline = time.monotonic() + 30
+    while not done.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert json.loads(done.read_text())["tool_input"] == {"command": "rm -rf /"}, \
+        "a background process ran it after claude-hook had answered"

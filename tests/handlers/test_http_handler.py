@@ -2,8 +2,13 @@
 POSTed, a JSON answer decides, and both allowlists fail closed."""
 
 import json
+import socket
+import threading
+import time
 
-from claude_helpers import answer_of, bash, make_home
+from claude_helpers import answer_of, bash, event, make_home
+
+from harness.runtime import Runtime
 
 
 def http_home(tmp_path, url: str, *, allowed: list[str] | None, headers: dict | None = None,
@@ -101,3 +106,31 @@ def test_an_unreachable_url_is_a_non_blocking_error_unless_on_failure_blocks(tmp
                      allowed=["http://127.0.0.1:9/*"], timeout=2, onFailure="block")
     code, _, err = claude_hook(home, bash("ls"))
     assert code == 2 and "failed: http://127.0.0.1:9/nothing" in err
+
+
+def test_a_server_that_trickles_its_answer_is_cut_off(tmp_path):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/slow"
+
+    def trickle():
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+            for _ in range(20):  # a byte every 0.2 s: no single read ever times out
+                time.sleep(0.2)
+                try:
+                    connection.sendall(b" ")
+                except OSError:
+                    return
+    threading.Thread(target=trickle, daemon=True).start()
+    home = http_home(tmp_path, url, allowed=[url], timeout=0.5)
+    try:
+        with Runtime(home) as rt:
+            (error,) = rt.fire("PreToolUse", event("PreToolUse", tool_name="Bash",
+                                                   tool_input={}))["errors"]
+    finally:
+        listener.close()
+    assert error["message"] == "timed out after 0.5 s"

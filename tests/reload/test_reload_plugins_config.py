@@ -20,6 +20,7 @@ else:
 """
 
 NEEDS_IO = "(import (harness io))\n" + blocking_hook("unsandboxed")
+SANDBOXED_GUARD = blocking_hook("sandboxed")
 ADMIN_TIER = '[tools.tiers]\n"admin/" = "unsandboxed"\n'
 
 
@@ -74,7 +75,22 @@ def test_config_change_moves_a_file_to_the_unsandboxed_tier(home: Path, live) ->
     lv.settle()
     assert lv.rt.config.tiers == {}
     assert lv.kinds()[-1] == ("failed", "io.scm")
-    assert lv.verdict() == "unsandboxed"  # the last good version stays live
+    # its last good version ran with powers the configuration took away: it is unloaded
+    assert lv.verdict() is None
+    assert lv.rt.registry.get(str(admin / "io.scm")) is None
+    assert "was unloaded: the path is sandboxed now" in lv.rt.load_errors[str(admin / "io.scm")]
+
+
+def test_a_broken_edit_after_promotion_keeps_the_sandboxed_last_good(home: Path, live) -> None:
+    admin = home / "tools" / "admin"
+    admin.mkdir()
+    (admin / "guard.scm").write_text(SANDBOXED_GUARD)
+    lv = live()
+    assert lv.verdict() == "sandboxed"
+    (admin / "guard.scm").write_text("(register-hook 'pre_tool\n")  # broken, then promoted
+    save_atomic(home / "harness.toml", ADMIN_TIER)
+    lv.settle()
+    assert lv.verdict() == "sandboxed"  # fewer powers than the path now allows: kept
 
 
 def test_broken_config_keeps_the_old_one(home: Path, live) -> None:

@@ -125,6 +125,15 @@ def test_generators_and_coroutines(scheme):
                   "(same-fringe? '(1 2 3) '(1 (3 2))))") == "(#t #f)"
 
 
+def test_a_generator_over_a_vector(scheme):
+    scheme(GENERATORS)
+    assert scheme("(define g (make-generator (lambda (f) (vector-for-each f #(1 2 3))))) "
+                  "(list (g) (g) (g) (g))") == "(1 2 3 done)"
+    assert scheme("(define g2 (make-generator (lambda (f) (vector-for-each "
+                  "(lambda (a b) (f (+ a b))) #(1 2) #(10 20 30))))) (list (g2) (g2) (g2))") \
+        == "(11 22 done)"
+
+
 def test_backtracking_with_amb(scheme):
     scheme("""
     (define fail-stack '())

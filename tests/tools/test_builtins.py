@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 
 import pytest
 from builtin_helpers import make_home, runtime
@@ -174,32 +172,16 @@ def test_send_message_by_hook_and_read_context_with_tasks(rt):
         "--- 1 active, 0 done ---"]
 
 
-def test_fetch_url_asks_before_a_loopback_address(rt, tmp_path):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = b"x" * 100
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/"
-        denied = runtime(rt.home, allow=None).call_tool("fetch_url", {"url": url})
-        assert denied.output == "Permission denied: no permission handler configured"
-        assert rt.call_tool("fetch_url", {"url": url}).output == "x" * 100
-        cut = rt.call_tool("fetch_url", {"url": url, "max_bytes": 10})
-        assert cut.output == "Error: Response too large: Content-Length 100 exceeds limit " \
-                             "of 10 bytes"
-    finally:
-        server.shutdown()
-        server.server_close()
+def test_fetch_url_asks_before_a_loopback_address(rt, local_server):
+    local_server.respond = lambda path, headers, body: (200, b"x" * 100)
+    url = local_server.url + "/"
+    denied = runtime(rt.home, allow=None).call_tool("fetch_url", {"url": url})
+    assert denied.output == "Permission denied: no permission handler configured"
+    assert rt.call_tool("fetch_url", {"url": url}).output == "x" * 100
+    cut = rt.call_tool("fetch_url", {"url": url, "max_bytes": 10})
+    assert cut.output == "Error: Response too large: Content-Length 100 exceeds limit " \
+                         "of 10 bytes"
+    assert [r["method"] for r in local_server.requests] == ["GET", "GET"]
 
 
 def test_a_home_tool_shadows_a_builtin(tmp_path):

@@ -149,3 +149,13 @@ def test_a_tool_of_the_home_with_a_gated_category_passes_the_same_gate(tmp_path)
     assert json.loads(refused.call_tool("seen").output) == {
         "tool_name": "ping", "summary": "db1", "safety": "no_url"}
     assert runtime(home, allow=True).call_tool("deploy").output == "deployed"
+
+
+def test_summarize_content_of_a_host_file_passes_the_read_gate(tmp_path):
+    rt = runtime(make_home(tmp_path), allow=None, model=lambda request: "summary")
+    denied = rt.call_tool("summarize_content", {"source": "/etc/hostname",
+                                                "instructions": "one line"})
+    assert denied.denied and denied.output.startswith("Permission denied: ")
+    rt.vfs.write("system", "/shared/doc.md", b"text")
+    assert rt.call_tool("summarize_content", {"source": "vfs:///shared/doc.md",
+                                              "instructions": "one line"}).output == "summary"

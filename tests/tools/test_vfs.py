@@ -132,3 +132,17 @@ def test_harness_io_on_the_vfs(tmp_path):
         "one+two", ["x.txt"], [], True, False, False,
         "io-delete: /home/bob/deep: No such file or directory (os error 2)",
         "io-write: /tools/sys/x: '/tools/sys/x' is read-only (virtual tool registry)"]
+
+
+def test_io_write_of_a_tool_file_loads_it_at_once(tmp_path):
+    maker = """
+        (import (harness io))
+        (define-tool make (description "d") (execute (lambda (a)
+          (io-write "vfs:///tools/made.scm"
+                    "(define-tool made (description \\"d\\") (execute (lambda (a) 42)))")
+          "written")))
+    """
+    rt = runtime(make_home(tmp_path, {"admin/maker.scm": maker},
+                           '[tools.tiers]\n"admin/" = "unsandboxed"\n'))
+    assert rt.call_tool("make").output == "written"
+    assert rt.call_tool("made").output == "42"
