@@ -40,8 +40,8 @@ comparison ~20,000, ``json.dumps`` ~50,000, all far below 1,100,000). So:
   with too many arguments for a generated caller counts its C nesting
   (``MAX_C_NESTING``), inlined comparisons refuse non-numbers before Python compares
   lists, and the bridge and printer walk data with explicit stacks and depth caps;
-* the command line, ``serve`` and the REPL run Scheme on threads with large stacks as a
-  second line of defence.
+* ``harness run``, ``harness eval`` and the REPL run Scheme on threads with large stacks
+  as a second line of defence.
 
 Running every call on a big-stack thread instead was rejected: a hand-off costs more than a
 whole no-op dispatch (5-9 µs). The price of the choice: host code running *on another
@@ -114,10 +114,11 @@ class Budget:
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
-        self._start(steps, seconds, max_memory)
+        self.reset(steps, seconds, max_memory)
 
-    def _start(self, steps: int | None, seconds: float | None,
-               max_memory: int | None) -> None:
+    def reset(self, steps: int | None, seconds: float | None,
+              max_memory: int | None = None) -> None:
+        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
         self.max_steps = self.steps = steps
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
@@ -130,11 +131,6 @@ class Budget:
         # registered with the monitor (code that counts steps registers at its first
         # refill: most calls end before, and never pay for it)
         self.watched = False
-
-    def reset(self, steps: int | None, seconds: float | None,
-              max_memory: int | None = None) -> None:
-        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
-        self._start(steps, seconds, max_memory)
         if self.expired:
             _monitor.forget(self)
             self.expired = False
@@ -144,24 +140,39 @@ class Budget:
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
+        global _deep_users, _host_limit
         try:  # _stack() inline: a budget is entered on every hook dispatch
             _local.stack.append(self)
         except AttributeError:
             _local.stack = [self]
         self.active = True
-        enter_deep_recursion()
+        # enter_deep_recursion() inline: Python calls cost on every dispatch
+        _deep_lock.acquire()
+        if not _deep_users:
+            limit = _getrecursionlimit()
+            if limit < DEFAULT_DEPTH:
+                _host_limit = limit
+                _setrecursionlimit(DEFAULT_DEPTH)
+        _deep_users += 1
+        _deep_lock.release()
         if self.watch and (self.deadline is not None or self.max_memory is not None):
             self.watched = True
             _monitor.watch(self)
         return self
 
     def __exit__(self, *exc) -> None:
+        global _deep_users
         self.active = False
         _local.stack.remove(self)
         _monitor.watched.pop(self, None)  # one dict operation: atomic under the GIL
         if self.expired:
             _monitor.forget(self)
-        leave_deep_recursion()
+        # leave_deep_recursion() inline
+        _deep_lock.acquire()
+        _deep_users -= 1
+        if not _deep_users and _host_limit is not None:
+            _restore_limit()  # (a call only here: it may fail, see there)
+        _deep_lock.release()
 
     def fail(self, error: ResourceLimitExceeded) -> ResourceLimitExceeded:
         """Remember that this budget ran out (``error``); return the error to raise."""
@@ -431,35 +442,50 @@ _monitor = _Monitor()
 # -- the recursion window --------------------------------------------------------------------
 
 _deep_lock = threading.Lock()
+_getrecursionlimit = sys.getrecursionlimit
+_setrecursionlimit = sys.setrecursionlimit
 _deep_users = 0  # Scheme calls running (all threads)
 _host_limit: int | None = None  # the recursion limit to restore when the last one ends
 
 
 def enter_deep_recursion() -> None:
     """Scheme code starts running on this thread: let it recurse ``DEFAULT_DEPTH`` frames
-    deep (see the module docstring). Pair with ``leave_deep_recursion``."""
-    global _deep_users, _host_limit
+    deep (see the module docstring). Pair with ``leave_deep_recursion``. (Budget does the
+    same inline.)"""
+    global _deep_users
     with _deep_lock:
-        if _deep_users == 0:
-            limit = sys.getrecursionlimit()
-            if limit < DEFAULT_DEPTH:
-                _host_limit = limit
-                sys.setrecursionlimit(DEFAULT_DEPTH)
+        if not _deep_users:
+            _raise_limit()
         _deep_users += 1
 
 
 def leave_deep_recursion() -> None:
     """The Scheme code of ``enter_deep_recursion`` is done; the last one out restores the
     host's recursion limit."""
-    global _deep_users, _host_limit
+    global _deep_users
     with _deep_lock:
         _deep_users -= 1
-        if _deep_users == 0 and _host_limit is not None:
-            try:
-                sys.setrecursionlimit(_host_limit)
-                _host_limit = None
-            except RecursionError:  # this thread is deeper than that: the next exit does it
-                pass
+        if not _deep_users and _host_limit is not None:
+            _restore_limit()
+
+
+def _raise_limit() -> None:
+    """(under _deep_lock, no Scheme running) Raise the limit, remembering the host's."""
+    global _host_limit
+    limit = sys.getrecursionlimit()
+    if limit < DEFAULT_DEPTH:
+        _host_limit = limit
+        sys.setrecursionlimit(DEFAULT_DEPTH)
+
+
+def _restore_limit() -> None:
+    """(under _deep_lock, the last Scheme call done) Give the host its limit back."""
+    global _host_limit
+    try:
+        sys.setrecursionlimit(_host_limit)
+        _host_limit = None
+    except RecursionError:  # this thread is deeper than that: the next exit does it
+        pass
 
 
 class DeepRecursion:

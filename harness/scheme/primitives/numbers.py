@@ -608,9 +608,8 @@ def rationalize(x: object, y: object) -> Number:
         if math.isinf(x):
             return float(x)
     x, y = Fraction(x), abs(Fraction(y))
-    # a continued fraction expansion: about one division per bit of the bounds
     bits = max(_bits(x), _bits(y))
-    _charge_big("gcd", bits, bits)
+    _charge_big("gcd", bits, bits)  # x - y and x + y; the expansion charges its steps
     result = _simplest_between(x - y, x + y)
     return to_inexact(result) if inexact else normalise(result)
 
@@ -635,9 +634,12 @@ def _simplest_positive(lo: Fraction, hi: Fraction) -> Fraction:
             terms.append(whole + 1)
             break
         terms.append(whole)
+        # each step reduces fractions as big as the bounds: a gcd each, charged
+        _charge_big("gcd", _bits(lo), _bits(hi))
         lo, hi = 1 / (hi - whole), 1 / (lo - whole)
     result = Fraction(terms.pop())
     while terms:
+        _charge_big("gcd", _bits(result), _bits(result))
         result = terms.pop() + 1 / result
     return result
 
