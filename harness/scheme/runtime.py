@@ -102,16 +102,20 @@ def call_n(f, args):
 
 def trampoline(r):
     """Run tail-call markers until a value comes back."""
+    # One bounce per tail call of continuation-passing code: the caller is looked up
+    # here (no call to caller_for) and the body read as an attribute (no getattr call).
+    callers = _CALLERS
     while r.__class__ is tuple:
         proc, args = r
-        body = getattr(proc, "h_body", None)
-        # caller_for directly: one Python frame less per bounce than call_n
-        if body is not None:
-            r = caller_for(len(args))(body, args)
-        elif callable(proc):
-            return caller_for(len(args))(proc, args)
-        else:
-            raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
+        n = len(args)
+        call = callers[n] if n < len(callers) else caller_for(n)
+        try:
+            body = proc.h_body
+        except AttributeError:
+            if callable(proc):
+                return call(proc, args)
+            raise error(f"attempt to apply non-procedure {_show(proc)}", proc) from None
+        r = call(body, args)
     return r
 
 
