@@ -212,8 +212,8 @@ def char_set_map(proc: object, cs: object) -> CharSet:
     return _new("char-set-map", bounds_of_codes(out))
 
 
-def _unfold(who: str, f: object, p: object, g: object, seed: object) -> list[int]:
-    for proc in (f, p, g):
+def _unfold(who: str, p: object, f: object, g: object, seed: object) -> list[int]:
+    for proc in (p, f, g):
         check_procedure(who, proc)
     out = []
     n = 0
@@ -228,19 +228,20 @@ def _unfold(who: str, f: object, p: object, g: object, seed: object) -> list[int
 
 
 @primitive(SRFI14)
-def char_set_unfold(f: object, p: object, g: object, seed: object,
+def char_set_unfold(p: object, f: object, g: object, seed: object,
                     base: object = DEFAULT) -> CharSet:
-    """(char-set-unfold f p g seed [base-cs]): the characters (f seed), (f (g seed)) …
-    until (p seed), added to base-cs."""
-    added = _unfold("char-set-unfold", f, p, g, seed)
+    """(char-set-unfold p f g seed [base-cs]): the characters (f seed), (f (g seed)) …
+    until (p seed) is true, added to base-cs. The order p f g is SRFI 1's, that of the
+    SRFI's examples and reference implementation (its signature line says f p g)."""
+    added = _unfold("char-set-unfold", p, f, g, seed)
     return _new("char-set-unfold", combine(_base("char-set-unfold", base), added,
                                            OPERATIONS["union"]))
 
 
 @primitive(SRFI14)
-def char_set_unfold_x(f: object, p: object, g: object, seed: object, base: object) -> CharSet:
+def char_set_unfold_x(p: object, f: object, g: object, seed: object, base: object) -> CharSet:
     base = check_char_set("char-set-unfold!", base)
-    added = _unfold("char-set-unfold!", f, p, g, seed)
+    added = _unfold("char-set-unfold!", p, f, g, seed)
     return _update("char-set-unfold!", base, combine(base.bounds, added, OPERATIONS["union"]))
 
 

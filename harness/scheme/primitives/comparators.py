@@ -199,11 +199,13 @@ def comparator_check_type(comparator: object, obj: object) -> bool:
 
 
 @primitive(SRFI128)
-def comparator_hash(comparator: object, obj: object) -> int:
+def comparator_hash(comparator: object, obj: object) -> object:
+    """What the comparator's hash function returns for obj (unchecked, as SRFI 128 says:
+    the hash tables and combinators check it where they use it)."""
     c = check_comparator("comparator-hash", comparator)
     if not c.hashable:
         raise error("comparator-hash: the comparator has no hash function", c)
-    return _hash_value("comparator-hash", c.hash(obj))
+    return c.hash(obj)
 
 
 # -- constructors -------------------------------------------------------------------------
