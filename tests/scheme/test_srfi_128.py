@@ -318,6 +318,21 @@ def test_default_comparator_walks_long_and_circular_data_within_budget(c):
              " (=? default a b))") == "#t"
 
 
+@pytest.mark.parametrize("a, b, expr, expected", [
+    # circular spines whose cars are lists, of equal or different periods
+    ("(list (list 1) (list 2))", "(list (list 1) (list 2))",
+     "(begin (set-cdr! (cdr a) a) (set-cdr! (cdr b) b) (=? default a b))", "#t"),
+    ("(list (list 1) (list 2))", "(list (list 1) (list 2) (list 1) (list 3))",
+     "(begin (set-cdr! (cdr a) a) (set-cdr! (cdddr b) b) (<? default a b))", "#t"),
+    # circular cars and vectors that contain themselves
+    ("(list 1 2)", "(list 1 3)", "(begin (set-car! a a) (set-car! b b) (<? default a b))", "#t"),
+    ("(vector 1 2)", "(vector 1 2)",
+     "(begin (vector-set! a 1 a) (vector-set! b 1 b) (=? default a b))", "#t"),
+])
+def test_default_comparator_ends_on_circular_structure(c, a, b, expr, expected):
+    assert c(f"(let ((a {a}) (b {b})) {expr})") == expected
+
+
 # -- comparison predicates and comparator-if<=> ---------------------------------------------
 
 def test_comparison_predicates_take_two_or_more_objects(c):

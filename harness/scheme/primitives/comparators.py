@@ -518,10 +518,13 @@ def _standard_samples() -> tuple:
             0.5, 1j, Vector([]), Bytevector(bytearray()))
 
 
-# after this many nodes, compare remembers some of the pairs of containers it met, so that
-# circular structure ends (as in equal?)
-_MEMO_AFTER = 10_000
-_MEMO_EVERY = 64
+# After this many pairs of containers (lists, vectors), compare remembers about one in 64
+# of those it meets and skips one met again, so that circular structure ends (as in
+# equal?). Which ones it remembers is scattered (a multiplicative hash of the count): a
+# fixed stride would keep picking the same point of a cycle whose period divides it.
+_MEMO_AFTER = 1_000
+_MEMO_MASK = 63 << 26
+_SCATTER = 2_654_435_761
 
 
 def _compare_numbers(x: object, y: object) -> int:
@@ -534,6 +537,70 @@ def _compare_numbers(x: object, y: object) -> int:
         if a != b:  # a NaN
             return _is_nan(a) - _is_nan(b)
     return 0
+
+
+def _spines(x: list, y: list, pending: list) -> tuple[int, int]:
+    """Walk the spines of two lists from the pairs x and y while their cars are equal
+    atoms of the common kinds (compared here); at any other car or at the end of a spine,
+    push what is left on ``pending`` (cars before cdrs). Returns the order found (0 if
+    none yet) and the number of pairs walked. Spines that come back together to where
+    they were (Brent's algorithm) are equal from there on."""
+    tx = ty = None
+    power = steps = 1
+    walked = 0
+    while True:
+        walked += 1
+        a = x[0]
+        b = y[0]
+        if a is not b:
+            t = a.__class__
+            if t is not b.__class__ or t not in _SPINE_ATOMS:
+                pending += (y[1], x[1], b, a)
+                return 0, walked
+            if t is String:
+                a, b = a.s, b.s
+            elif t is Symbol:
+                a, b = a.name, b.name
+            elif t is Char:
+                a, b = a.c, b.c
+            if a != b:
+                if a < b:
+                    return -1, walked
+                if a > b:
+                    return 1, walked
+                pending += (y[1], x[1], y[0], x[0])  # NaN, uninterned symbols: the long way
+                return 0, walked
+        x = x[1]
+        y = y[1]
+        if x is y:
+            return 0, walked
+        if x.__class__ is not list or y.__class__ is not list:
+            pending += (y, x)
+            return 0, walked
+        if x is tx and y is ty:
+            return 0, walked
+        if steps == power:
+            tx, ty = x, y
+            power *= 2
+            steps = 0
+            if power > CHUNK:
+                charge(power // 2)  # the walk since the last charge
+        steps += 1
+
+
+#: atoms _spines compares itself (same class on both sides; numbers of other classes and
+#: booleans take the general way)
+_SPINE_ATOMS = frozenset((int, float, String, Symbol, Char))
+
+
+class _Elements:
+    """The elements of two vectors still to compare, from index ``next`` on."""
+
+    __slots__ = ("next", "xs", "ys")
+
+    def __init__(self, xs: list, ys: list) -> None:
+        self.xs, self.ys = xs, ys
+        self.next = 0
 
 
 def _sign(a: object, b: object) -> int:
@@ -568,39 +635,53 @@ class DefaultComparators:
         return _REGISTERED + len(self.registered)
 
     def compare(self, a: object, b: object) -> int:
-        """-1, 0 or 1: a before, with or after b. Iterative: pending pairs of values to
-        compare wait on a list (x pushed after y), cars before cdrs."""
-        pending = [b, a]
-        work = 0
+        """-1, 0 or 1: a before, with or after b. Iterative: the pairs of values still to
+        compare wait on ``pending`` (x pushed after y), cars before cdrs, the rest of two
+        vectors as one ``_Elements`` cursor; list spines are walked in a loop
+        (``_spines``)."""
+        pending: list = [b, a]
+        work = containers = 0
         seen: set[tuple[int, int]] = set()
         while pending:
             x = pending.pop()
             y = pending.pop()
             if x is y:
                 continue
-            rx, ry = self.rank(x), self.rank(y)
+            if x.__class__ is _Elements:
+                i = x.next
+                if i < len(x.xs) and i < len(x.ys):  # (the vectors may have changed)
+                    x.next = i + 1
+                    pending += (None, x, x.ys[i], x.xs[i])
+                continue
+            rx = _RANKS.get(x.__class__)
+            ry = _RANKS.get(y.__class__)
+            if rx is None:
+                rx = self.rank(x)
+            if ry is None:
+                ry = self.rank(y)
             if rx != ry:
                 return -1 if rx < ry else 1
             work += 1
-            if work % CHUNK == 0:
-                charge(CHUNK)
+            if work >= CHUNK:
+                charge(work)
+                work = 0
             if rx == _PAIR or rx == _VECTOR:
-                if work > _MEMO_AFTER:
+                containers += 1
+                if containers > _MEMO_AFTER:
                     key = (id(x), id(y))
                     if key in seen:
                         continue  # met again: what follows is being compared already
-                    if work % _MEMO_EVERY == 0:
+                    if (containers * _SCATTER) & _MEMO_MASK == 0:
                         seen.add(key)
                 if rx == _PAIR:
-                    pending += (y[1], x[1], y[0], x[0])
-                    continue
-                xs, ys = x.items, y.items
-                if len(xs) != len(ys):
-                    return -1 if len(xs) < len(ys) else 1
-                charge(len(xs))
-                for i in range(len(xs) - 1, -1, -1):
-                    pending.append(ys[i])
-                    pending.append(xs[i])
+                    order, walked = _spines(x, y, pending)
+                    if order:
+                        return order
+                    work += min(walked, CHUNK)  # (longer walks charged themselves)
+                elif len(x.items) != len(y.items):
+                    return -1 if len(x.items) < len(y.items) else 1
+                else:
+                    pending += (None, _Elements(x.items, y.items))
                 continue
             order = self._compare_atoms(rx, x, y)
             if order:
