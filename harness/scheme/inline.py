@@ -39,6 +39,9 @@ def _is(const_name: str) -> Template:
 def _is_false(a):
     if len(a) != 1:
         return None
+    if a[0].__class__ is ast.Compare:
+        # a comparison gives True or False: Python's `not` on it is one jump, no `is False`
+        return ast.UnaryOp(op=ast.Not(), operand=a[0])
     return ast.Compare(left=a[0], ops=[ast.Is()], comparators=[ast.Constant(False)])
 
 
