@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.scheme.datatypes import Values
+from harness.scheme.errors import ResourceLimitExceeded
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
 from harness.tools.context import current_context_name, using_runtime
@@ -104,8 +105,16 @@ class ReplSession:
         shown = [part.rstrip("\n") for part in (stdout, stderr) if part]
         if value is not None:
             items = value if isinstance(value, Values) else (value,)
-            shown.extend(write_string(item) for item in items)
+            shown.extend(self._written(item) for item in items)
         return "\n".join(shown)
+
+    def _written(self, value: object) -> str:
+        """``value`` written, at most the tier's output cap (a value can stand for an
+        exponential text)."""
+        try:
+            return write_string(value, self.runtime.limits_for(self.tier).max_output)
+        except ResourceLimitExceeded as exc:
+            return f"; the value is not shown: {exc.message}"
 
     def value_of(self, text: str) -> object:
         """The value of the Scheme expression ``text``; ReplError if it fails."""

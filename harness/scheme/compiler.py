@@ -313,12 +313,9 @@ class Compiler:
         fn.param_names = [self.var_name(v) for v in lam.params]
         fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
         fn.loopable = lam.self_var is not None and _loopable(lam)
-        body = self.tail(lam.body, fn)
-        prologue = self._budget()
+        body = _place_budget_check(self.tail(lam.body, fn), self._budget)
         if fn.loop_used:
-            body = [ast.While(test=_const(True), body=prologue + body, orelse=[])]
-        else:
-            body = prologue + body
+            body = [ast.While(test=_const(True), body=body, orelse=[])]
         boxes = [] if lam.arrives_boxed else [
             _assign(name, _box(_name(name)))
             for var, name in zip(lam.params, fn.param_names) if var.assigned]
@@ -459,7 +456,46 @@ class Compiler:
             f = self.spill(f, target, None)
         fn.needs_trampoline = True
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
+        marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+
+def _place_budget_check(body: Stmts, make_check) -> Stmts:
+    """``body`` with the budget check (``make_check()``: its statements, none for unchecked
+    code) on every path that calls or loops, before its first call. A path that does
+    neither (the base case of a recursion: constants, variables, inlined operators) does
+    bounded work and needs none. Every invocation that makes a call, and every loop
+    iteration, still passes a check before it does, so the work done between two checks
+    stays bounded by the size of the code."""
+    for i, stmt in enumerate(body):
+        if not _runs_code(stmt):
+            continue
+        rest = body[i + 1:]
+        if stmt.__class__ is ast.If and not _runs_code(stmt.test) and not any(
+                map(_runs_code, rest)):
+            stmt.body = _place_budget_check(stmt.body, make_check)
+            stmt.orelse = _place_budget_check(stmt.orelse, make_check)
+            return body
+        return body[:i] + make_check() + body[i:]
+    return body
+
+
+def _runs_code(node: ast.AST) -> bool:
+    """Whether executing ``node`` may call a procedure or start a loop iteration: a call, a
+    tail-call marker (the trampoline calls it), ``continue`` or a loop. The body of a
+    nested function definition runs only when that function is called."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        cls = x.__class__
+        if cls is ast.Call or cls is ast.Continue or cls is ast.While:
+            return True
+        if cls is ast.Tuple and getattr(x, "h_marker", False):
+            return True
+        if cls is ast.FunctionDef:
+            continue  # defining a closure runs nothing (no decorators, no defaults)
+        stack.extend(ast.iter_child_nodes(x))
+    return False
 
 
 def _assign(name: str, value: ast.expr) -> ast.Assign:

@@ -40,8 +40,8 @@ comparison ~20,000, ``json.dumps`` ~50,000, all far below 1,100,000). So:
   with too many arguments for a generated caller counts its C nesting
   (``MAX_C_NESTING``), inlined comparisons refuse non-numbers before Python compares
   lists, and the bridge and printer walk data with explicit stacks and depth caps;
-* the command line, ``serve`` and the REPL run Scheme on threads with large stacks as a
-  second line of defence.
+* ``harness run``, ``harness eval`` and the REPL run Scheme on threads with large stacks
+  as a second line of defence.
 
 Running every call on a big-stack thread instead was rejected: a hand-off costs more than a
 whole no-op dispatch (5-9 µs). The price of the choice: host code running *on another
@@ -77,7 +77,9 @@ MEMORY_CHECK_INTERVAL = 0.001
 #: a charge of at least this many units reads the resident size at once
 BIG_CHARGE = 100_000
 #: how often the monitor thread reads the resident size for budgets that do not count steps
-MEMORY_POLL = 0.01
+MEMORY_POLL = 0.05
+#: how long the monitor goes on polling after the last budget with a memory limit it saw
+POLLING_GRACE = 1.0
 
 _CHUNK_ITEMS = [None] * CHUNK
 _step_items: list = list(_CHUNK_ITEMS)
@@ -114,10 +116,11 @@ class Budget:
         # Code that counts steps checks the deadline itself (refill); only "flag" code
         # needs the monitor thread to raise the stop flag.
         self.watch = watch
-        self._start(steps, seconds, max_memory)
+        self.reset(steps, seconds, max_memory)
 
-    def _start(self, steps: int | None, seconds: float | None,
-               max_memory: int | None) -> None:
+    def reset(self, steps: int | None, seconds: float | None,
+              max_memory: int | None = None) -> None:
+        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
         self.max_steps = self.steps = steps
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
@@ -130,11 +133,6 @@ class Budget:
         # registered with the monitor (code that counts steps registers at its first
         # refill: most calls end before, and never pay for it)
         self.watched = False
-
-    def reset(self, steps: int | None, seconds: float | None,
-              max_memory: int | None = None) -> None:
-        """Start a new call with fresh limits (one Budget can serve consecutive calls)."""
-        self._start(steps, seconds, max_memory)
         if self.expired:
             _monitor.forget(self)
             self.expired = False
@@ -144,24 +142,39 @@ class Budget:
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
+        global _deep_users, _host_limit
         try:  # _stack() inline: a budget is entered on every hook dispatch
             _local.stack.append(self)
         except AttributeError:
             _local.stack = [self]
         self.active = True
-        enter_deep_recursion()
+        # enter_deep_recursion() inline: Python calls cost on every dispatch
+        _deep_lock.acquire()
+        if not _deep_users:
+            limit = _getrecursionlimit()
+            if limit < DEFAULT_DEPTH:
+                _host_limit = limit
+                _setrecursionlimit(DEFAULT_DEPTH)
+        _deep_users += 1
+        _deep_lock.release()
         if self.watch and (self.deadline is not None or self.max_memory is not None):
             self.watched = True
             _monitor.watch(self)
         return self
 
     def __exit__(self, *exc) -> None:
+        global _deep_users
         self.active = False
         _local.stack.remove(self)
         _monitor.watched.pop(self, None)  # one dict operation: atomic under the GIL
         if self.expired:
             _monitor.forget(self)
-        leave_deep_recursion()
+        # leave_deep_recursion() inline
+        _deep_lock.acquire()
+        _deep_users -= 1
+        if not _deep_users and _host_limit is not None:
+            _restore_limit()  # (a call only here: it may fail, see there)
+        _deep_lock.release()
 
     def fail(self, error: ResourceLimitExceeded) -> ResourceLimitExceeded:
         """Remember that this budget ran out (``error``); return the error to raise."""
@@ -354,7 +367,10 @@ class _Monitor:
 
     Budgets in a call are kept in a dict (adding and dropping one is O(1), no heap of stale
     deadlines); the thread sleeps until the earliest deadline (or the next memory poll) and
-    is woken only when a new deadline comes before the time it sleeps towards.
+    is woken only when a new deadline comes before the time it sleeps towards. Once it has
+    seen a budget with a memory limit it polls every MEMORY_POLL for POLLING_GRACE more
+    seconds: calls that come one after the other then never have to wake it (a wake costs
+    a GIL hand-off, more than a whole dispatch).
     """
 
     def __init__(self) -> None:
@@ -363,21 +379,25 @@ class _Monitor:
         self._cond = threading.Condition(threading.Lock())
         self._thread: threading.Thread | None = None
         self._wake_at: float | None = None  # when the thread wakes next (None: not planned)
+        self._polling_until = 0.0  # memory polls go on until then
 
     def watch(self, budget: Budget) -> None:
         """Watch ``budget`` (again, after its limits changed) until its call ends."""
         wake = budget.deadline
+        now = time.monotonic()
         if budget.max_memory is not None:
-            poll = time.monotonic() + MEMORY_POLL
-            wake = poll if wake is None else min(wake, poll)
+            wake = now + MEMORY_POLL if wake is None else min(wake, now + MEMORY_POLL)
         with self._cond:
             self.watched[budget] = None
+            if budget.max_memory is not None:
+                self._polling_until = now + POLLING_GRACE
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
                 self._thread.start()
-            # Waking the monitor costs a GIL hand-off: only when it must wake earlier.
-            if self._wake_at is None or wake < self._wake_at:
+            # Waking the monitor costs a GIL hand-off: only when it must wake earlier (a
+            # memory poll planned within the next one will do).
+            if self._wake_at is None or wake < self._wake_at - MEMORY_POLL:
                 self._wake_at = wake
                 self._cond.notify()
 
@@ -402,7 +422,7 @@ class _Monitor:
         with self._cond:
             while True:
                 now = time.monotonic()
-                earliest = None
+                earliest = now + MEMORY_POLL if now < self._polling_until else None
                 resident = None
                 for budget in list(self.watched):
                     deadline = budget.deadline
@@ -431,35 +451,50 @@ _monitor = _Monitor()
 # -- the recursion window --------------------------------------------------------------------
 
 _deep_lock = threading.Lock()
+_getrecursionlimit = sys.getrecursionlimit
+_setrecursionlimit = sys.setrecursionlimit
 _deep_users = 0  # Scheme calls running (all threads)
 _host_limit: int | None = None  # the recursion limit to restore when the last one ends
 
 
 def enter_deep_recursion() -> None:
     """Scheme code starts running on this thread: let it recurse ``DEFAULT_DEPTH`` frames
-    deep (see the module docstring). Pair with ``leave_deep_recursion``."""
-    global _deep_users, _host_limit
+    deep (see the module docstring). Pair with ``leave_deep_recursion``. (Budget does the
+    same inline.)"""
+    global _deep_users
     with _deep_lock:
-        if _deep_users == 0:
-            limit = sys.getrecursionlimit()
-            if limit < DEFAULT_DEPTH:
-                _host_limit = limit
-                sys.setrecursionlimit(DEFAULT_DEPTH)
+        if not _deep_users:
+            _raise_limit()
         _deep_users += 1
 
 
 def leave_deep_recursion() -> None:
     """The Scheme code of ``enter_deep_recursion`` is done; the last one out restores the
     host's recursion limit."""
-    global _deep_users, _host_limit
+    global _deep_users
     with _deep_lock:
         _deep_users -= 1
-        if _deep_users == 0 and _host_limit is not None:
-            try:
-                sys.setrecursionlimit(_host_limit)
-                _host_limit = None
-            except RecursionError:  # this thread is deeper than that: the next exit does it
-                pass
+        if not _deep_users and _host_limit is not None:
+            _restore_limit()
+
+
+def _raise_limit() -> None:
+    """(under _deep_lock, no Scheme running) Raise the limit, remembering the host's."""
+    global _host_limit
+    limit = sys.getrecursionlimit()
+    if limit < DEFAULT_DEPTH:
+        _host_limit = limit
+        sys.setrecursionlimit(DEFAULT_DEPTH)
+
+
+def _restore_limit() -> None:
+    """(under _deep_lock, the last Scheme call done) Give the host its limit back."""
+    global _host_limit
+    try:
+        sys.setrecursionlimit(_host_limit)
+        _host_limit = None
+    except RecursionError:  # this thread is deeper than that: the next exit does it
+        pass
 
 
 class DeepRecursion:

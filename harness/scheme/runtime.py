@@ -18,6 +18,7 @@ from harness.scheme.datatypes import (
     Values,
     Vector,
     list_to_py,
+    split_list,
 )
 from harness.scheme.errors import (
     DepthLimitExceeded,
@@ -138,25 +139,13 @@ def _apply_without_list():
 
 def _spread(who: str, lst) -> list:
     """The elements of the proper list ``lst`` (an error for a dotted or circular one)."""
-    if _list_end(lst) is not NIL:
+    try:
+        items, tail = split_list(lst)
+    except SchemeError:  # circular
+        tail = None
+    if tail is not NIL:
         raise wrong_type(who, "a proper list as last argument", lst)
-    return list_to_py(lst)
-
-
-def _list_end(x):
-    """The final cdr of a list; for a circular list, a pair."""
-    tortoise = x
-    power = steps = 1
-    while x.__class__ is list:
-        x = x[1]
-        if x is tortoise:
-            return x
-        if steps == power:
-            tortoise = x
-            power += power
-            steps = 0
-        steps += 1
-    return x
+    return items
 
 
 # -- lists used by quasiquote ----------------------------------------------------------------

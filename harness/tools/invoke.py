@@ -127,8 +127,8 @@ def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
             error = describe_error(call.error)
         return ToolRun(error=error, stdout=call.stdout, stderr=call.stderr)
     from harness.scheme.errors import ResourceLimitExceeded
-    try:
-        text = scheme_result_text(call.value)
+    try:  # (written out after the call's budget: capped like its output)
+        text = scheme_result_text(call.value, runtime.limits_for(env.tier).max_output)
     except ResourceLimitExceeded as exc:  # a result too big to write out
         return ToolRun(error=f"tool {tool.name}: its result: {exc.message}",
                        stdout=call.stdout, stderr=call.stderr)
@@ -171,8 +171,9 @@ def _source_file(source: str) -> str | None:
     return rest.rsplit(":", 1)[0] if kind in ("py", "hy") else None
 
 
-def scheme_result_text(value: object) -> str:
-    """A Scheme tool's value as result text (see the module doc)."""
+def scheme_result_text(value: object, limit: int = 1 << 20) -> str:
+    """A Scheme tool's value as result text (see the module doc); its written form is
+    refused past ``limit`` characters (SizeLimitExceeded)."""
     from harness.bridge import NO_ANSWER, BridgeError, dumps, scheme_to_json
     from harness.scheme.datatypes import String
     from harness.scheme.printer import write_string
@@ -181,7 +182,7 @@ def scheme_result_text(value: object) -> str:
     try:
         data = scheme_to_json(value, where="tool result")
     except BridgeError:
-        return write_string(value)
+        return write_string(value, limit)
     return dumps([] if data is NO_ANSWER else data).decode()
 
 

@@ -181,7 +181,7 @@ def json_stringify(value):
         data = scheme_to_json(value, where="json-stringify", max_depth=TEXT_DEPTH,
                               max_nodes=MAX_ALLOC, max_chars=MAX_WRITTEN_CHARS)
     except BridgeError as exc:
-        raise error(f"json-stringify: {exc}") from None
+        raise error(str(exc)) from None  # (it starts with "json-stringify: ")
     if data is NO_ANSWER:
         data = []
     return String(dumps(data).decode())

@@ -15,7 +15,6 @@ import math
 import signal
 from fractions import Fraction
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -140,22 +139,6 @@ def _slist(items: list, tail: object = NIL) -> object:
 
 
 # -- the property -----------------------------------------------------------------------------
-
-class _Hang(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise _Hang("the answer conversion ran past its alarm (a hang)")
-
-
-@pytest.fixture(autouse=True)
-def per_example_alarm():
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    yield
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
-
 
 def summary_line() -> str:
     """What tests/fuzz/conftest.py prints in the terminal summary."""

@@ -71,22 +71,6 @@ ANY_TEXT = st.one_of(st.text(max_size=80), TOKEN_SOUP, _sexp())
 # -- the property ------------------------------------------------------------------------
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise _Hang("the reader ran past its alarm (a hang)")
-
-
-@pytest.fixture(autouse=True)
-def per_example_alarm():
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    yield
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous)
-
-
 def summary_line() -> str:
     """What tests/fuzz/conftest.py prints in the terminal summary."""
     return ("reader fuzz: {inputs} inputs ({data} read as data, {read errors} read errors, "
@@ -236,7 +220,7 @@ def test_datum_comment_after_a_prefix(text):
 
 @pytest.mark.parametrize("opener", ["(", "#(", "'", "#0=", ",@"])
 def test_deep_nesting_is_refused_quickly(opener):
-    signal.setitimer(signal.ITIMER_REAL, 3.0)  # the alarm fixture turns a hang into _Hang
+    signal.setitimer(signal.ITIMER_REAL, 3.0)  # the alarm fixture (conftest.py) turns a hang into Hang
     with pytest.raises(ReadError, match="nested") as info:
         read_all(opener * 1_000_000 + "x" + ")" * (1_000_000 if "(" in opener else 0))
     signal.setitimer(signal.ITIMER_REAL, 0)

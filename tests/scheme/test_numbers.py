@@ -912,3 +912,26 @@ def test_a_polar_literal_with_an_infinite_angle_reads_as_nan():
     # found by the reader fuzz: 0@1D400 has an angle of +inf.0, whose cos() raised
     value = parse_number("0@1D400")
     assert math.isnan(value.real) and math.isnan(value.imag)
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("(remainder 17 5)", 2), ("(remainder -17 5)", -2), ("(remainder 17 -5)", 2),
+    ("(quotient 17 5)", 3), ("(quotient -17 5)", -3), ("(quotient 17 -5)", -3),
+    ("(remainder 17. 5)", 2.0), ("(quotient (expt 2 70) 3)", (2 ** 70) // 3),
+    ("(* 1.5 2.)", 3.0), ("(* 2. 3. 4.)", 24.0), ("(* 1e308 10.)", float("inf")),
+    ("(* 2. 3)", 6.0), ("(* 3 4)", 12),
+])
+def test_fast_paths_of_division_and_products_agree_with_the_general_case(src, expected):
+    from harness.scheme.interpreter import Interpreter
+    value = Interpreter(tier="sandboxed").eval_string(src)
+    assert value == expected and type(value) is type(expected)
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(remainder 7 0)", "division by zero"), ("(quotient 7 #t)", "expected an integer"),
+    ("(* 2. 'a)", "expected a number"),
+])
+def test_fast_paths_keep_their_errors(src, message):
+    from harness.scheme.interpreter import Interpreter
+    with pytest.raises(SchemeError, match=message):
+        Interpreter(tier="sandboxed").eval_string(src)

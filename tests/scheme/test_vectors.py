@@ -222,3 +222,26 @@ def test_scheme_cases(expect_written, src, expected):
 @pytest.mark.parametrize("src, message", ERROR_CASES)
 def test_scheme_errors(expect_error, src, message):
     expect_error(src, message)
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(vector-ref (vector 1 2) -1)", "vector-ref: index out of range"),
+    ("(vector-ref (vector 1 2) 2)", "vector-ref: index out of range"),
+    ("(vector-ref (vector 1 2) #t)", "vector-ref: expected an exact integer index"),
+    ("(vector-ref (list 1 2) 0)", "vector-ref: expected a vector"),
+    ("(vector-set! (vector 1 2) 2 'x)", "vector-set!: index out of range"),
+    ("(vector-set! (vector 1 2) #f 'x)", "vector-set!: expected an exact integer index"),
+    ("(vector-length '(1))", "vector-length: expected a vector"),
+])
+def test_the_fast_path_of_vector_access_keeps_its_errors(src, message):
+    from harness.scheme.interpreter import Interpreter
+    with pytest.raises(SchemeError, match=message):
+        Interpreter(tier="sandboxed").eval_string(src)
+
+
+def test_vector_access_by_small_index():
+    from harness.scheme.interpreter import Interpreter
+    assert Interpreter(tier="sandboxed").eval_string(
+        "(let ((v (make-vector 3 0))) (vector-set! v 2 'x) (vector-set! v 0 1)"
+        " (list (vector-ref v 0) (vector-ref v 1) (vector-ref v 2) (vector-length v)))"
+    ) == [1, [0, [sym("x"), [3, NIL]]]]

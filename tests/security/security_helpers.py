@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import resource
 import select
 import signal
@@ -245,3 +246,26 @@ steps = {steps}
 seconds = 10.0
 memory_mb = {megabytes}
 """
+
+
+def run_homes(tmp_path_factory, prefix: str, homes: dict[str, tuple[dict, str]], make_task,
+              timeout: float = 15, memory_mb: int = 1000) -> dict[str, Isolated]:
+    """``make_task(home)`` in a forked child for each ``name -> (files, toml)`` home (see
+    run_forked_batch)."""
+    tasks = {}
+    for i, (name, (files, toml)) in enumerate(homes.items()):
+        home = write_home(tmp_path_factory.mktemp(f"{prefix}{i}"), files, toml=toml)
+        tasks[name] = make_task(home)
+    return run_forked_batch(tasks, timeout, memory_mb=memory_mb, parallel=2)
+
+
+def the_error_of(run: Isolated, file_stem: str, pattern: str) -> str:
+    """The one error of a forked dispatch (``run.value``): the post_message hook of
+    ``FILE_STEM.scm`` failed with ``pattern`` on its first line, and the file loaded."""
+    assert run.status == "ok", run.describe()
+    assert run.value["load_errors"] == {}, run.value["load_errors"]
+    (message,) = run.value["errors"]
+    assert re.match(rf"post_message hook (failed: \S+{file_stem}\.scm:\d+:\d+: |at )",
+                    message), message[:600]
+    assert re.search(pattern, message.splitlines()[0]), message[:600]
+    return message

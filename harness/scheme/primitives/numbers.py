@@ -42,6 +42,7 @@ _EXACT_TYPES = frozenset((int, Fraction))
 _EXACT_NUMBER_TYPES = frozenset((int, Fraction, ExactComplex))
 _COMPLEX_TYPES = frozenset((complex, ExactComplex))
 _INT_ONLY = frozenset((int,))
+_FLOAT_ONLY = frozenset((float,))
 _RADIXES = (2, 8, 10, 16)
 _INF = math.inf
 _NAN = math.nan
@@ -320,6 +321,7 @@ def add(*args: object) -> Number:
         return normalise(sum(_inexact_all(args)))
 
 
+
 @primitive(BASE, name="*")
 def mul(*args: object) -> Number:
     """R7RS ``*``; refuses exact products larger than MAX_EXACT_DIGITS."""
@@ -327,7 +329,11 @@ def mul(*args: object) -> Number:
         a, b = args
         if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() < 64:
             return a * b
+        if type(a) is float and type(b) is float:  # floats cannot grow: nothing to check
+            return a * b
     types = set(map(type, args))
+    if types == _FLOAT_ONLY:
+        return math.prod(args)
     if types <= _INT_ONLY:
         if len(args) > 1 and 0 not in args:
             total = sum(map(int.bit_length, args))
@@ -492,14 +498,28 @@ def truncate_remainder(n1: object, n2: object) -> int | float:
     return _result(_truncating(a, b)[1], inexact)
 
 
+def _small_ints(a: object, b: object) -> bool:
+    """Two non-negative exact integers below 2**62, the divisor not 0: the case of
+    ``quotient`` and ``remainder`` in loops, with nothing to check or charge."""
+    return (a.__class__ is int and b.__class__ is int and 0 <= a < _SMALL
+            and 0 < b < _SMALL)
+
+
+_SMALL = 1 << 62
+
+
 @primitive(BASE)
 def quotient(n1: object, n2: object) -> int | float:
+    if _small_ints(n1, n2):
+        return n1 // n2
     a, b, inexact = _division_args("quotient", n1, n2)
     return _result(_truncating(a, b)[0], inexact)
 
 
 @primitive(BASE)
 def remainder(n1: object, n2: object) -> int | float:
+    if _small_ints(n1, n2):
+        return n1 % n2
     a, b, inexact = _division_args("remainder", n1, n2)
     return _result(_truncating(a, b)[1], inexact)
 
@@ -588,9 +608,8 @@ def rationalize(x: object, y: object) -> Number:
         if math.isinf(x):
             return float(x)
     x, y = Fraction(x), abs(Fraction(y))
-    # a continued fraction expansion: about one division per bit of the bounds
     bits = max(_bits(x), _bits(y))
-    _charge_big("gcd", bits, bits)
+    _charge_big("gcd", bits, bits)  # x - y and x + y; the expansion charges its steps
     result = _simplest_between(x - y, x + y)
     return to_inexact(result) if inexact else normalise(result)
 
@@ -615,9 +634,12 @@ def _simplest_positive(lo: Fraction, hi: Fraction) -> Fraction:
             terms.append(whole + 1)
             break
         terms.append(whole)
+        # each step reduces fractions as big as the bounds: a gcd each, charged
+        _charge_big("gcd", _bits(lo), _bits(hi))
         lo, hi = 1 / (hi - whole), 1 / (lo - whole)
     result = Fraction(terms.pop())
     while terms:
+        _charge_big("gcd", _bits(result), _bits(result))
         result = terms.pop() + 1 / result
     return result
 

@@ -90,17 +90,28 @@ def vector(*items: object) -> Vector:
 
 @primitive(BASE)
 def vector_length(v: object) -> int:
+    if v.__class__ is Vector:
+        return len(v.items)
     return len(check_vector("vector-length", v))
 
 
 @primitive(BASE)
 def vector_ref(v: object, k: object) -> object:
+    if v.__class__ is Vector and k.__class__ is int and k >= 0:  # the usual case, inline
+        items = v.items
+        if k < len(items):
+            return items[k]
     items = check_vector("vector-ref", v)
     return items[check_index("vector-ref", v, k, len(items))]
 
 
 @primitive(BASE)
 def vector_set_x(v: object, k: object, value: object) -> None:
+    if v.__class__ is Vector and k.__class__ is int and k >= 0:  # the usual case, inline
+        items = v.items
+        if k < len(items):
+            items[k] = value
+            return
     items = check_vector("vector-set!", v)
     items[check_index("vector-set!", v, k, len(items))] = value
 

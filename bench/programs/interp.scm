@@ -1,0 +1,28 @@
+;; An interpreter written in Scheme (the kind of the "scheme" benchmark): a small evaluator
+;; for a Scheme subset (quote, if, lambda, define, begin and primitive calls) with
+;; environments as alists, running a recursive fib.
+(define (lookup name env)
+  (let ((b (assq name env)))
+    (if b (cdr b) (error "unbound variable" name))))
+(define (evaluate x env)
+  (cond ((symbol? x) (lookup x env))
+        ((not (pair? x)) x)
+        ((eq? (car x) 'quote) (cadr x))
+        ((eq? (car x) 'if)
+         (if (evaluate (cadr x) env) (evaluate (caddr x) env) (evaluate (cadddr x) env)))
+        ((eq? (car x) 'lambda) (list 'closure (cadr x) (caddr x) env))
+        (else (apply-procedure (evaluate (car x) env)
+                               (map (lambda (a) (evaluate a env)) (cdr x))))))
+(define (apply-procedure f args)
+  (if (procedure? f)
+      (apply f args)
+      (let ((frame (map cons (cadr f) args)))
+        (evaluate (caddr f) (append frame (cadddr f))))))
+(define global-env
+  (list (cons '+ +) (cons '- -) (cons '< <) (cons '= =)))
+(define (define-global! name x)
+  (let ((cell (cons name #f)))
+    (set! global-env (cons cell global-env))
+    (set-cdr! cell (evaluate x global-env))))
+(define-global! 'fib '(lambda (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))))
+(evaluate '(fib 20) global-env)

@@ -1,0 +1,15 @@
+;; Vector loops with vector-ref and vector-set! (the kind of array1): fill a vector,
+;; then repeatedly add each element into the next one and sum the whole.
+(define (create-x n)
+  (let ((v (make-vector n 0)))
+    (do ((i 0 (+ i 1))) ((= i n) v) (vector-set! v i i))))
+(define (create-y x)
+  (let* ((n (vector-length x)) (y (make-vector n 0)))
+    (do ((i (- n 1) (- i 1))) ((< i 0) y) (vector-set! y i (vector-ref x i)))))
+(define (accumulate! v times)
+  (do ((k 0 (+ k 1))) ((= k times) v)
+    (do ((i 1 (+ i 1))) ((= i (vector-length v)))
+      (vector-set! v i (remainder (+ (vector-ref v i) (vector-ref v (- i 1))) 1000003)))))
+(define (vector-sum v)
+  (let loop ((i 0) (s 0)) (if (= i (vector-length v)) s (loop (+ i 1) (+ s (vector-ref v i))))))
+(vector-sum (accumulate! (create-y (create-x 10000)) 30))

@@ -1,0 +1,65 @@
+"""Where compiled code checks its budget (compiler._place_budget_check): only on the paths
+of a procedure that call something or loop, before the first call. A path that does
+neither (the base case of a recursion) does bounded work and skips the check; every shape
+of runaway code still meets a check on each call or iteration and stops at the step
+budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.scheme.errors import StepLimitExceeded
+from harness.scheme.interpreter import Interpreter
+from harness.scheme.limits import CHUNK, Budget
+from harness.scheme.names import global_name
+
+RUNAWAYS = {
+    "self loop": "(let loop ((i 0)) (loop (+ i 1)))",
+    "loop whose test is pure": "(let loop ((i 0)) (if (< i 0) 'never (loop (+ i 1))))",
+    "mutual tail calls": "(define (f) (g)) (define (g) (f)) (f)",
+    "mutual tail calls behind pure tests":
+        "(define (f n) (if (< n 0) 0 (g n))) (define (g n) (if (< n 0) 0 (f n))) (f 1)",
+    "non-tail recursion in a branch": "(define (f n) (if (< n 0) 0 (+ 1 (f n)))) (f 1)",
+    "closures passed on (CPS)":
+        "(define (f k) (f (lambda (v) (k v)))) (f (lambda (v) v))",
+    "a procedure applying itself": "(define (f g) (g g)) (f f)",
+    "through apply": "(define (f . xs) (apply f xs)) (f 1 2)",
+    "through map": "(define (f xs) (map (lambda (x) (f xs)) xs)) (f '(1))",
+    "a long leaf chain in a loop":
+        "(define (leaf x) (if (pair? x) (car x) x)) (let loop () (leaf 1) (loop))",
+}
+
+
+@pytest.mark.parametrize("src", RUNAWAYS.values(), ids=RUNAWAYS.keys())
+def test_every_runaway_shape_stops_at_the_step_budget(src):
+    interp = Interpreter(tier="sandboxed")
+    with Budget(steps=20_000, seconds=10), pytest.raises(StepLimitExceeded):
+        interp.eval_string(src)
+
+
+def _checks(interp: Interpreter, name: str) -> bool:
+    """Whether the compiled procedure ``name`` checks the step budget anywhere."""
+    code = interp.env.table[global_name(name)].__code__
+    return "h_step" in code.co_names
+
+
+def test_a_leaf_procedure_has_no_check_and_a_recursive_one_has():
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (square x) (* x x))"
+                       "(define (first-or x) (if (pair? x) (car x) x))"
+                       "(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
+    assert not _checks(interp, "first-or")
+    assert _checks(interp, "square")  # `*` is a call to the primitive: checked
+    assert _checks(interp, "fib")
+
+
+def test_the_base_case_of_a_recursion_skips_the_check():
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
+    # (fib 20): 21,891 calls, of which 10,945 recurse; steps are charged by the chunk
+    with Budget(steps=10**9, seconds=10) as budget:
+        assert interp.eval_string("(fib 20)") == 6765
+    used = 10**9 - budget.steps
+    assert 10_945 - CHUNK <= used <= 10_945 + CHUNK
+    with Budget(steps=5_000, seconds=10), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(fib 20)")
