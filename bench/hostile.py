@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests" / "security"))
 
-from security_helpers import (  # noqa: E402
+from security_helpers import (
     BYSTANDER,
     OTHER_FILE,
     fire_timed,
@@ -32,10 +32,10 @@ from security_helpers import (  # noqa: E402
     run_forked_batch,
     write_home,
 )
-from test_budget_holes import CASES as HOLES  # noqa: E402
-from test_crashes import CASES as CRASHES  # noqa: E402
+from test_budget_holes import CASES as HOLES
+from test_crashes import CASES as CRASHES
 
-from harness.runtime import Runtime  # noqa: E402
+from harness.runtime import Runtime
 
 UNSANDBOXED = """
 [tools.tiers]

@@ -77,7 +77,9 @@ MEMORY_CHECK_INTERVAL = 0.001
 #: a charge of at least this many units reads the resident size at once
 BIG_CHARGE = 100_000
 #: how often the monitor thread reads the resident size for budgets that do not count steps
-MEMORY_POLL = 0.01
+MEMORY_POLL = 0.05
+#: how long the monitor goes on polling after the last budget with a memory limit it saw
+POLLING_GRACE = 1.0
 
 _CHUNK_ITEMS = [None] * CHUNK
 _step_items: list = list(_CHUNK_ITEMS)
@@ -365,7 +367,10 @@ class _Monitor:
 
     Budgets in a call are kept in a dict (adding and dropping one is O(1), no heap of stale
     deadlines); the thread sleeps until the earliest deadline (or the next memory poll) and
-    is woken only when a new deadline comes before the time it sleeps towards.
+    is woken only when a new deadline comes before the time it sleeps towards. Once it has
+    seen a budget with a memory limit it polls every MEMORY_POLL for POLLING_GRACE more
+    seconds: calls that come one after the other then never have to wake it (a wake costs
+    a GIL hand-off, more than a whole dispatch).
     """
 
     def __init__(self) -> None:
@@ -374,21 +379,25 @@ class _Monitor:
         self._cond = threading.Condition(threading.Lock())
         self._thread: threading.Thread | None = None
         self._wake_at: float | None = None  # when the thread wakes next (None: not planned)
+        self._polling_until = 0.0  # memory polls go on until then
 
     def watch(self, budget: Budget) -> None:
         """Watch ``budget`` (again, after its limits changed) until its call ends."""
         wake = budget.deadline
+        now = time.monotonic()
         if budget.max_memory is not None:
-            poll = time.monotonic() + MEMORY_POLL
-            wake = poll if wake is None else min(wake, poll)
+            wake = now + MEMORY_POLL if wake is None else min(wake, now + MEMORY_POLL)
         with self._cond:
             self.watched[budget] = None
+            if budget.max_memory is not None:
+                self._polling_until = now + POLLING_GRACE
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="harness-limits",
                                                 daemon=True)
                 self._thread.start()
-            # Waking the monitor costs a GIL hand-off: only when it must wake earlier.
-            if self._wake_at is None or wake < self._wake_at:
+            # Waking the monitor costs a GIL hand-off: only when it must wake earlier (a
+            # memory poll planned within the next one will do).
+            if self._wake_at is None or wake < self._wake_at - MEMORY_POLL:
                 self._wake_at = wake
                 self._cond.notify()
 
@@ -413,7 +422,7 @@ class _Monitor:
         with self._cond:
             while True:
                 now = time.monotonic()
-                earliest = None
+                earliest = now + MEMORY_POLL if now < self._polling_until else None
                 resident = None
                 for budget in list(self.watched):
                     deadline = budget.deadline

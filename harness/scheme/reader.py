@@ -28,8 +28,9 @@ from harness.scheme.errors import ReadError, SizeLimitExceeded, SourcePos
 from harness.scheme.extent import MAX_NESTING, datum_end, unclosed_opener
 from harness.scheme.limits import CHUNK, charge
 
-#: steps a datum read costs (the reader takes ~3 µs a datum, a step ~50 ns)
-STEPS_PER_DATUM = 50
+#: steps a datum read costs: the reader takes ~3 µs a datum (60 steps' time), but its real
+#: guard is the deadline checked with each charge; at 10 a 1 MB tool file costs ~2.5 M steps
+STEPS_PER_DATUM = 10
 
 if TYPE_CHECKING:
     from lark import Lark, Token
