@@ -10,7 +10,7 @@ the library each importing environment has its own of, are in default_comparator
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 
 from harness.scheme.datatypes import DEFAULT, Symbol
@@ -114,6 +114,13 @@ class _Walk:
             if self.power > CHUNK:
                 charge(self.power // 2)
         self.steps += 1
+
+
+def _indices(n: int) -> Iterator[int]:
+    """0 to n - 1, one step counted per index (a chunk at a time)."""
+    for start in range(0, n, CHUNK):
+        charge(min(CHUNK, n - start))
+        yield from range(start, min(start + CHUNK, n))
 
 
 # -- predicates and accessors -------------------------------------------------------------
@@ -307,9 +314,7 @@ def make_vector_comparator(element_comparator: object, type_test: object, length
     def vector_test(x: object) -> bool:
         if type_test(x) is False:
             return False
-        n = size(x)
-        charge(n)
-        for i in range(n):
+        for i in _indices(size(x)):
             if e_test(ref(x, i)) is False:
                 return False
         return True
@@ -318,8 +323,7 @@ def make_vector_comparator(element_comparator: object, type_test: object, length
         n = size(x)
         if n != size(y):
             return False
-        charge(n)
-        for i in range(n):
+        for i in _indices(n):
             if e_eq(ref(x, i), ref(y, i)) is False:
                 return False
         return True
@@ -328,8 +332,7 @@ def make_vector_comparator(element_comparator: object, type_test: object, length
         n, m = size(x), size(y)
         if n != m:
             return n < m
-        charge(n)
-        for i in range(n):
+        for i in _indices(n):
             a, b = ref(x, i), ref(y, i)
             if e_eq(a, b) is False:
                 return elem.ordering(a, b) is not False

@@ -341,7 +341,9 @@ def _positive_integer(who: str, minimum: int) -> Callable[[object], int]:
 def _initial_salt() -> int:
     """HARNESS_HASH_SALT if set (for runs that must repeat), else random per process."""
     text = os.environ.get("HARNESS_HASH_SALT", "")
-    return int(text) % HASH_BOUND if text.isdigit() else secrets.randbelow(HASH_BOUND)
+    if text.isdigit() and len(text) < 40:
+        return int(text) % HASH_BOUND
+    return secrets.randbelow(HASH_BOUND)
 
 
 _SALT = _initial_salt()
