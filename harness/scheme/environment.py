@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from harness.scheme import limits, runtime
 from harness.scheme.datatypes import NIL, Symbol, Vector, py_to_list
-from harness.scheme.primitives.vectors import vector_length, vector_ref
+from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
+from harness.scheme.primitives.vectors import vector_length, vector_ref, vector_set_x
 from harness.scheme.names import global_name
 
 FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
@@ -50,6 +51,7 @@ class Environment:
         self.declared: set[str] = set()
         self.imported: set[tuple] = set()
         self._inline: dict | None = None
+        self._effect_inline: dict | None = None
         self.table: dict = {
             "__builtins__": {},
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
@@ -57,9 +59,11 @@ class Environment:
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n,
-            # the inlined vector-ref and vector-length (inline.py)
+            # the procedures and types of inlined primitives (inline.py)
             "h_Vector": Vector, "h_int": int, "h_len": len, "h_vector_ref": vector_ref,
-            "h_vector_length": vector_length,
+            "h_vector_length": vector_length, "h_vector_set": vector_set_x,
+            "h_float": float, "h_mul": mul, "h_quotient": quotient,
+            "h_remainder": remainder, "h_modulo": modulo,
         }
 
     # -- variables ----------------------------------------------------------------------
@@ -92,6 +96,15 @@ class Environment:
             from harness.scheme.primitives import LIBRARIES
             self._inline = build_inline_table(LIBRARIES)
         return self._inline
+
+    def effect_inline_table(self) -> dict:
+        """Like inline_table, for primitives written as statements where their value is
+        not used (inline.EFFECT_TEMPLATES)."""
+        if self._effect_inline is None:
+            from harness.scheme.inline import build_effect_table
+            from harness.scheme.primitives import LIBRARIES
+            self._effect_inline = build_effect_table(LIBRARIES)
+        return self._effect_inline
 
     @property
     def apply_procedure(self):
