@@ -8,10 +8,20 @@ Python builtin is reachable). ``syntax`` maps symbols to macros and special form
 from __future__ import annotations
 
 from harness.scheme import limits, runtime
-from harness.scheme.datatypes import NIL, Symbol, Vector, py_to_list
-from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
-from harness.scheme.primitives.vectors import vector_length, vector_ref, vector_set_x
+from harness.scheme.datatypes import (
+    NIL,
+    Bytevector,
+    Char,
+    String,
+    Symbol,
+    Vector,
+    py_to_list,
+)
 from harness.scheme.names import global_name
+from harness.scheme.primitives.bytevectors import bytevector_length
+from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
+from harness.scheme.primitives.strings import string_length
+from harness.scheme.primitives.vectors import vector_length, vector_ref, vector_set_x
 
 FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
             "harness", "python")
@@ -62,6 +72,9 @@ class Environment:
             # the procedures and types of inlined primitives (inline.py)
             "h_Vector": Vector, "h_int": int, "h_len": len, "h_vector_ref": vector_ref,
             "h_vector_length": vector_length, "h_vector_set": vector_set_x,
+            "h_Symbol": Symbol, "h_Char": Char,
+            "h_String": String, "h_string_length": string_length,
+            "h_Bytevector": Bytevector, "h_bytevector_length": bytevector_length,
             "h_float": float, "h_mul": mul, "h_quotient": quotient,
             "h_remainder": remainder, "h_modulo": modulo,
         }

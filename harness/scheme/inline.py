@@ -54,6 +54,15 @@ def _pair_p(a):
                                                                         ctx=ast.Load())])
 
 
+def _class_p(cls: str) -> Template:
+    """``(symbol? x)`` and the like: ``x.__class__ is <cls>`` (the procedure's own test)."""
+    def t(a):
+        if len(a) != 1:
+            return None
+        return _class_is(a[0], cls)
+    return t
+
+
 def _eq(a):
     if len(a) != 2:
         return None
@@ -193,20 +202,19 @@ def _vector_ref(a):
                                      keywords=[]))
 
 
-def _vector_length(a):
-    """``len(v.items)`` when ``v`` is a vector, else the procedure (which reports it)."""
-    if len(a) != 1 or not _pure(a[0]):
-        return None
-    v = a[0]
-    test = ast.Compare(left=ast.Attribute(value=copy_module.deepcopy(v), attr="__class__",
-                                          ctx=ast.Load()),
-                       ops=[ast.Is()], comparators=[ast.Name(id="h_Vector", ctx=ast.Load())])
-    items = ast.Attribute(value=copy_module.deepcopy(v), attr="items", ctx=ast.Load())
-    return _numeric(ast.IfExp(
-        test=test,
-        body=ast.Call(func=ast.Name(id="h_len", ctx=ast.Load()), args=[items], keywords=[]),
-        orelse=ast.Call(func=ast.Name(id="h_vector_length", ctx=ast.Load()),
-                        args=[copy_module.deepcopy(v)], keywords=[])))
+def _length(cls: str, field: str, procedure: str) -> Template:
+    """``len(x.<field>)`` when ``x`` is of class ``cls`` (vector, string, bytevector), else
+    the procedure (which reports it)."""
+    def t(a):
+        if len(a) != 1 or not _pure(a[0]):
+            return None
+        x = a[0]
+        data = ast.Attribute(value=_copy(x), attr=field, ctx=ast.Load())
+        return _numeric(ast.IfExp(
+            test=_class_is(_copy(x), cls),
+            body=ast.Call(func=_name("h_len"), args=[data], keywords=[]),
+            orelse=ast.Call(func=_name(procedure), args=[_copy(x)], keywords=[])))
+    return t
 
 
 def _name(n: str) -> ast.Name:
@@ -306,7 +314,7 @@ def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Templ
     return t
 
 
-def _vector_set(a, tmp: Callable[[], str]) -> "list[ast.stmt] | None":
+def _vector_set(a, tmp: Callable[[], str]) -> list[ast.stmt] | None:
     """(statement template) ``v.items[k] = x`` when ``v`` is a vector and ``k`` an index
     in range, else the procedure (which reports the error); ``v`` and ``k`` must be pure,
     ``x`` is evaluated once, before the test."""
@@ -341,6 +349,12 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "cddr"): _path(1, 1),
     ("scheme cxr", "caddr"): _path(1, 1, 0),
     ("scheme cxr", "cdddr"): _path(1, 1, 1),
+    ("scheme cxr", "cadddr"): _path(1, 1, 1, 0),
+    ("scheme base", "symbol?"): _class_p("h_Symbol"),
+    ("scheme base", "string?"): _class_p("h_String"),
+    ("scheme base", "vector?"): _class_p("h_Vector"),
+    ("scheme base", "char?"): _class_p("h_Char"),
+    ("scheme base", "bytevector?"): _class_p("h_Bytevector"),
     ("scheme base", "cons"): _cons,
     ("scheme base", "null?"): _is("h_NIL"),
     ("scheme base", "pair?"): _pair_p,
@@ -355,7 +369,9 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "="): _compare(ast.Eq),
     ("scheme base", "zero?"): _zero_p,
     ("scheme base", "vector-ref"): _vector_ref,
-    ("scheme base", "vector-length"): _vector_length,
+    ("scheme base", "vector-length"): _length("h_Vector", "items", "h_vector_length"),
+    ("scheme base", "string-length"): _length("h_String", "s", "h_string_length"),
+    ("scheme base", "bytevector-length"): _length("h_Bytevector", "b", "h_bytevector_length"),
     # `*` only for floats: Python's `*` repeats a pair (a list) and squares big integers
     # with no size check; the procedure checks both
     ("scheme base", "*"): _mul,

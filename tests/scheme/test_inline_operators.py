@@ -159,3 +159,21 @@ def test_redefined_multiplication_and_division_are_called_not_inlined():
     assert write_string(run("(define (* a b) 'mul) (define (remainder a b) 'rem)"
                             " (let ((x 1.0) (i 7)) (list (* x x) (remainder i 2)))")) == \
         "(mul rem)"
+
+
+def test_inlined_type_predicates_and_lengths():
+    assert write_string(run(
+        "(let ((s \"ab\") (v (vector 1)) (b (bytevector 1 2 3)) (y 'a) (c #\\a))"
+        "  (list (symbol? y) (symbol? s) (string? s) (string? y) (vector? v) (vector? '(1))"
+        "        (char? c) (char? s) (bytevector? b) (bytevector? v)"
+        "        (string-length s) (bytevector-length b) (cadddr '(1 2 3 4))))")) == \
+        "(#t #f #t #f #t #f #t #f #t #f 2 3 4)"
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((s 'ab)) (string-length s))", "string-length: expected a string"),
+    ("(let ((b (vector 1))) (bytevector-length b))", "bytevector-length: expected a bytevector"),
+])
+def test_inlined_lengths_fail_like_the_procedures(src, message):
+    with pytest.raises(SchemeError, match=message):
+        run(src)
