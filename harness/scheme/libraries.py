@@ -8,6 +8,7 @@ on first import.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from pathlib import Path
 
@@ -34,8 +35,9 @@ SYNTAX_EXPORTS: dict[tuple, tuple[str, ...]] = {
 SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "scheme base", "scheme char", "scheme cxr", "scheme lazy", "scheme case-lambda",
     "scheme inexact", "scheme complex", "scheme write", "scheme read", "scheme time",
-    "srfi 1", "srfi 2", "srfi 8", "srfi 69", "srfi 111", "srfi 130", "srfi 132",
-    "scheme list", "scheme sort", "scheme hash-table", "scheme box",
+    "srfi 1", "srfi 2", "srfi 8", "srfi 14", "srfi 69", "srfi 111", "srfi 125", "srfi 128", "srfi 130",
+    "srfi 132", "scheme list", "scheme sort", "scheme hash-table", "scheme box",
+    "scheme char-set", "scheme charset", "scheme comparator",
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
     "chibi diff", "harness diff", "harness lines",
@@ -76,12 +78,13 @@ class Library:
         self.exports = exports
 
 
-#: R7RS-large names (as chibi-scheme ships them) of libraries harness has under their SRFI
-#: names: each is the union of the libraries listed
+#: libraries made of others: R7RS-large names (as chibi-scheme ships them) of libraries
+#: harness has under their SRFI names, and SRFI 125 (SRFI 69 and more). Each is the union
+#: of the libraries listed and the procedures registered under its own name.
 LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
     ("scheme", "list"): (("srfi", "1"),),
     ("scheme", "sort"): (("srfi", "132"),),
-    ("scheme", "hash-table"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
+    ("srfi", "125"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
     ("scheme", "box"): (("srfi", "111"),),
     ("scheme", "r5rs"): tuple(tuple(n.split()) for n in (
         "scheme base", "scheme char", "scheme complex", "scheme cxr", "scheme eval",
@@ -91,7 +94,11 @@ LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
 
 _libraries: dict[tuple, Library] = {}
 _lock = threading.RLock()
-_ALIASES = {("tein", "json"): ("harness", "json")}
+#: other names of a library: the very same library (chibi-scheme's define-library-alias)
+_ALIASES = {("tein", "json"): ("harness", "json"),
+            ("scheme", "char-set"): ("srfi", "14"), ("scheme", "charset"): ("srfi", "14"),
+            ("scheme", "comparator"): ("srfi", "128"),
+            ("scheme", "hash-table"): ("srfi", "125")}
 
 
 def library_key(spec: object) -> tuple:
@@ -121,7 +128,7 @@ def _builtin(key: tuple) -> Library | None:
     from harness.scheme.primitives import load_all
     libs = load_all()
     parts = LARGE_NAMES.get(key)
-    if parts is not None:  # an R7RS-large name for libraries harness has under other names
+    if parts is not None:
         exports: dict[str, object] = {}
         for part in parts:
             exports.update(find_library(part).exports)
@@ -235,10 +242,26 @@ def resolve_import_set(spec, env, where: SourcePos | None) -> dict[str, object]:
         reason = UNSANDBOXED_ONLY.get(key, f"({' '.join(key)}) is not available in the "
                                            f"{env.tier} tier")
         raise syntax_error(f"import: {reason}", where)
-    lib = env.libraries.get(key) or find_library(key)
+    lib = env.libraries.get(key)
     if lib is None:
-        raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
+        lib = find_library(key)
+        if lib is None:
+            raise syntax_error(f"import: unknown library ({' '.join(key)})", where)
+        if key in OWN_STATE:
+            lib = env.libraries[key] = Library(key, {**lib.exports, **_own_state(key)})
     return lib.exports
+
+
+#: libraries with state a program may change (a registry, parameters): each environment
+#: that imports one gets its own instance of the names returned by the function named
+#: here, so that one tool file never changes what another sees (the same environment
+#: shares its instance with the libraries it defines). Never put one in a prelude.
+OWN_STATE = {("srfi", "128"): "harness.scheme.comparator_syntax:srfi128_environment_exports"}
+
+
+def _own_state(key: tuple) -> dict[str, object]:
+    module, function = OWN_STATE[key].split(":")
+    return getattr(importlib.import_module(module), function)()
 
 
 def import_into(env, spec, where: SourcePos | None = None) -> None:

@@ -64,7 +64,8 @@ _SYMBOL_DELIMITERS = frozenset('()";\'`,|\\')  # and the backslash, which no ide
 
 # Opaque runtime values defined elsewhere, recognised by class name so that the printer
 # depends on nothing but the data model.
-_OPAQUE_NAMES = {"Environment": "environment", "Port": "port"}
+_OPAQUE_NAMES = {"Environment": "environment", "Port": "port", "CharSet": "char-set",
+                 "Comparator": "comparator"}
 
 
 # -- public entry points -------------------------------------------------------------------

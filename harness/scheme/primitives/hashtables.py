@@ -198,10 +198,15 @@ def alist_to_hash_table(alist: object, equivalence: object = DEFAULT,
                         hash_function: object = DEFAULT, *_options: object) -> HashTable:
     """A table of the entries of ``alist``; the first entry for a key wins."""
     table = _new_table("alist->hash-table", equivalence, hash_function)
-    for entry in proper_items("alist->hash-table", alist):
+    return add_alist("alist->hash-table", table, alist)
+
+
+def add_alist(who: str, table: HashTable, alist: object) -> HashTable:
+    """Add to ``table`` the entries of ``alist`` whose keys it lacks (the first entry for
+    a key wins) and return it."""
+    for entry in proper_items(who, alist):
         if entry.__class__ is not list:
-            raise wrong_type("alist->hash-table", "an association list (a list of pairs)",
-                             alist)
+            raise wrong_type(who, "an association list (a list of pairs)", alist)
         slot = table.slot(entry[0])
         if slot not in table.entries:
             table.store(slot, entry[0], entry[1])

@@ -1,22 +1,249 @@
-"""The SRFI 125 procedures of ``(scheme hash-table)`` beyond SRFI 69's (hashtables.py).
+"""``(srfi 125)``, also ``(scheme hash-table)``: SRFI 69 (hashtables.py) plus these.
 
-``(scheme hash-table)`` is SRFI 69 plus these, as in chibi-scheme; SRFI 125's
-comparator-taking constructors are not provided (harness has no comparators).
+A table can be made from a SRFI 128 comparator (its equality predicate and hash function)
+or, as in SRFI 69, from an equality predicate and an optional hash function. A comparator
+whose equality is ``eq?``, ``eqv?``, ``equal?``, ``string=?``, ``string-ci=?`` or ``=``
+(``make-equal-comparator``, ``(make-comparator string? string=? string<? string-hash)``,
+…) gets the fast tables of those equivalences; any other (the default comparator) calls
+its procedures. harness has no immutable tables: ``hash-table-mutable?`` is always #t and
+``(hash-table-copy table #f)`` is a mutable copy.
 """
 
 from __future__ import annotations
 
-from harness.scheme.datatypes import Values
+from harness.scheme.datatypes import DEFAULT, Symbol, Values
 from harness.scheme.errors import error
+from harness.scheme.limits import CHUNK, charge
 from harness.scheme.primitives import primitive
+from harness.scheme.primitives.comparators import Comparator, check_comparator
 from harness.scheme.primitives.hashtables import (
     HashTable,
     _entries,
+    _new_table,
+    add_alist,
     check_table,
 )
 from harness.scheme.primitives.lists import check_procedure, from_items
 
-LIB = "scheme hash-table"
+LIB = "srfi 125"
+#: table options SRFI 125 names that harness tables cannot honour
+_UNSUPPORTED = frozenset(("weak-keys", "weak-values", "ephemeral-keys", "ephemeral-values"))
+
+
+def table_for(who: str, spec: object, options: tuple) -> HashTable:
+    """A new table from a comparator, or from an equality predicate and an optional hash
+    function (the first of ``options``); other options are a capacity or symbols."""
+    for option in options:
+        if type(option) is Symbol and option.name in _UNSUPPORTED:
+            raise error(f"{who}: {option.name} tables are not supported", option)
+    if type(spec) is Comparator:
+        table = HashTable(spec.equality, spec.hash if spec.hashable else DEFAULT)
+        if table.key_of is None and not spec.hashable:
+            raise error(f"{who}: the comparator has no hash function", spec)
+        return table
+    hash_function = options[0] if options and callable(options[0]) else DEFAULT
+    return _new_table(who, spec, hash_function)
+
+
+def _snapshot(who: str, table: object) -> list[tuple[object, object]]:
+    """The entries of ``table`` (a copy), their walk counted against the budget."""
+    items = check_table(who, table).items()
+    if len(items) > CHUNK:
+        charge(len(items))
+    return items
+
+
+# -- constructors --------------------------------------------------------------------------
+
+@primitive(LIB)
+def make_hash_table(spec: object = DEFAULT, *options: object) -> HashTable:
+    """(make-hash-table comparator arg ...) or (make-hash-table equality [hash] arg ...);
+    with nothing, an equal? table."""
+    return table_for("make-hash-table", spec, options)
+
+
+@primitive(LIB)
+def hash_table(spec: object, *keys_and_values: object) -> HashTable:
+    """(hash-table comparator key value ...): a new table of these associations."""
+    table = table_for("hash-table", spec, ())
+    _set_pairs("hash-table", table, keys_and_values)
+    return table
+
+
+@primitive(LIB)
+def hash_table_unfold(stop: object, mapper: object, successor: object, seed: object,
+                      spec: object, *options: object) -> HashTable:
+    """Until (stop? seed): (mapper seed) gives a key and a value to add, (successor
+    seed) the next seed."""
+    for proc in (stop, mapper, successor):
+        check_procedure("hash-table-unfold", proc)
+    table = table_for("hash-table-unfold", spec, options)
+    n = 0
+    while stop(seed) is False:
+        pair = mapper(seed)
+        if type(pair) is not Values or len(pair) != 2:
+            raise error("hash-table-unfold: the mapper must return two values (key and "
+                        "value)", pair)
+        _store(table, pair[0], pair[1])
+        seed = successor(seed)
+        n += 1
+        if n == CHUNK:
+            charge(CHUNK)
+            n = 0
+    return table
+
+
+@primitive(LIB, name="alist->hash-table")
+def alist_to_hash_table(alist: object, spec: object = DEFAULT,
+                        *options: object) -> HashTable:
+    """(alist->hash-table alist comparator arg ...), or SRFI 69's equality [hash]; the
+    first entry for a key wins."""
+    table = table_for("alist->hash-table", spec, options)
+    return add_alist("alist->hash-table", table, alist)
+
+
+# -- predicates ----------------------------------------------------------------------------
+
+@primitive(LIB, name="hash-table=?")
+def hash_table_eq(value_comparator: object, table1: object, table2: object) -> bool:
+    """Same keys (by the tables' equality) with values equal by ``value-comparator``."""
+    same = check_comparator("hash-table=?", value_comparator).equality
+    t1 = check_table("hash-table=?", table1)
+    t2 = check_table("hash-table=?", table2)
+    if len(t1) != len(t2):
+        return False
+    for key, value in _snapshot("hash-table=?", t1):
+        entry = t2.entries.get(t2.slot(key))
+        if entry is None or same(value, entry[1]) is False:
+            return False
+    return True
+
+
+@primitive(LIB)
+def hash_table_mutable_p(table: object) -> bool:
+    check_table("hash-table-mutable?", table)
+    return True
+
+
+# -- mutators ------------------------------------------------------------------------------
+
+def _store(table: HashTable, key: object, value: object) -> None:
+    slot = table.slot(key)
+    old = table.entries.get(slot)
+    table.store(slot, key if old is None else old[0], value)
+
+
+def _set_pairs(who: str, table: HashTable, keys_and_values: tuple) -> None:
+    if len(keys_and_values) % 2:
+        raise error(f"{who}: expected keys and values in pairs, got an odd number of "
+                    "arguments", *keys_and_values)
+    for i in range(0, len(keys_and_values), 2):
+        _store(table, keys_and_values[i], keys_and_values[i + 1])
+
+
+@primitive(LIB)
+def hash_table_set_x(table: object, *keys_and_values: object) -> None:
+    """(hash-table-set! table key value ...)."""
+    _set_pairs("hash-table-set!", check_table("hash-table-set!", table), keys_and_values)
+
+
+@primitive(LIB)
+def hash_table_delete_x(table: object, *keys: object) -> int:
+    """(hash-table-delete! table key ...): how many of the keys had an entry."""
+    t = check_table("hash-table-delete!", table)
+    deleted = 0
+    for key in keys:
+        slot = t.slot(key)
+        if slot in t.entries:
+            t.discard(slot)
+            deleted += 1
+    return deleted
+
+
+@primitive(LIB)
+def hash_table_update_x(table: object, key: object, updater: object,
+                        failure: object = DEFAULT, success: object = DEFAULT) -> None:
+    """(hash-table-update! table key updater [failure [success]]): sets key to
+    (updater (hash-table-ref table key failure success))."""
+    t = check_table("hash-table-update!", table)
+    check_procedure("hash-table-update!", updater)
+    slot = t.slot(key)
+    entry = t.entries.get(slot)
+    if entry is None:
+        if failure is DEFAULT:
+            raise error("hash-table-update!: no value for key", key)
+        check_procedure("hash-table-update!", failure)
+        value = failure()
+    elif success is DEFAULT:
+        value = entry[1]
+    else:
+        check_procedure("hash-table-update!", success)
+        value = success(entry[1])
+    new_value = updater(value)
+    slot = t.current_slot(slot, key)
+    old = t.entries.get(slot)
+    t.store(slot, key if old is None else old[0], new_value)
+
+
+# -- mapping -------------------------------------------------------------------------------
+
+@primitive(LIB)
+def hash_table_map(proc: object, comparator: object, table: object) -> HashTable:
+    """A new table (made with ``comparator``) of each key with (proc value)."""
+    check_procedure("hash-table-map", proc)
+    check_comparator("hash-table-map", comparator)
+    result = table_for("hash-table-map", comparator, ())
+    for key, value in _snapshot("hash-table-map", table):
+        _store(result, key, proc(value))
+    return result
+
+
+@primitive(LIB)
+def hash_table_map_x(proc: object, table: object) -> None:
+    """Sets each key's value to (proc key value)."""
+    check_procedure("hash-table-map!", proc)
+    t = check_table("hash-table-map!", table)
+    for key, value in _snapshot("hash-table-map!", t):
+        _store(t, key, proc(key, value))
+
+
+# -- tables as sets ------------------------------------------------------------------------
+
+@primitive(LIB)
+def hash_table_intersection_x(table1: object, table2: object) -> HashTable:
+    """Deletes from table1 the keys table2 lacks; returns table1."""
+    t1 = check_table("hash-table-intersection!", table1)
+    t2 = check_table("hash-table-intersection!", table2)
+    for key, _ in _snapshot("hash-table-intersection!", t1):
+        if t2.slot(key) not in t2.entries:
+            t1.discard(t1.slot(key))
+    return t1
+
+
+@primitive(LIB)
+def hash_table_difference_x(table1: object, table2: object) -> HashTable:
+    """Deletes from table1 the keys table2 has; returns table1."""
+    t1 = check_table("hash-table-difference!", table1)
+    t2 = check_table("hash-table-difference!", table2)
+    for key, _ in _snapshot("hash-table-difference!", t1):
+        if t2.slot(key) in t2.entries:
+            t1.discard(t1.slot(key))
+    return t1
+
+
+@primitive(LIB)
+def hash_table_xor_x(table1: object, table2: object) -> HashTable:
+    """Keeps in table1 the keys of exactly one of the tables (table2's entries for the
+    keys only table2 has); returns table1."""
+    t1 = check_table("hash-table-xor!", table1)
+    check_table("hash-table-xor!", table2)
+    for key, value in _snapshot("hash-table-xor!", table2):
+        slot = t1.slot(key)
+        if slot in t1.entries:
+            t1.discard(slot)
+        else:
+            t1.store(slot, key, value)
+    return t1
 
 
 @primitive(LIB)
@@ -42,7 +269,11 @@ def hash_table_map_to_list(proc: object, table: object) -> object:
 def hash_table_count(pred: object, table: object) -> int:
     """How many entries satisfy (pred key value)."""
     check_procedure("hash-table-count", pred)
-    return sum(1 for k, v in _entries("hash-table-count", table) if pred(k, v) is not False)
+    n = 0
+    for k, v in _entries("hash-table-count", table):  # a loop: never call pred from C
+        if pred(k, v) is not False:
+            n += 1
+    return n
 
 
 @primitive(LIB)
