@@ -239,6 +239,45 @@ CASES = {
     "hash-table-hash-function": "(define (f n) (if (= n 0) 0 (let* ((r 0) (h (make-hash-table "
                                 "(lambda (a b) #t) (lambda (x) (set! r (f (- n 1))) 0)))) "
                                 "(hash-table-set! h 1 1) (+ r 1))))",
+    # -- charsets.py --
+    "char-set-fold": "(import (srfi 14)) (define (f n) (if (= n 0) 0 (+ 1 (char-set-fold "
+                     "(lambda (c acc) (f (- n 1))) 0 (char-set #\\a)))))",
+    "char-set-filter": "(import (srfi 14)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                       "(char-set-filter (lambda (c) (set! r (f (- n 1))) #t) (char-set #\\a)) "
+                       "(+ r 1))))",
+    "char-set-unfold": "(import (srfi 14)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                       "(char-set-unfold (lambda (s) (> s 0)) (lambda (s) (set! r (f (- n 1))) "
+                       "#\\a) (lambda (s) (+ s 1)) 0) (+ r 1))))",
+    "char-set-any": "(import (srfi 14)) (define (f n) (if (= n 0) 0 (+ 1 (char-set-any "
+                    "(lambda (c) (f (- n 1))) (char-set #\\a)))))",
+    # -- comparators.py --
+    "comparator=?": "(import (srfi 128)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                    "(=? (make-comparator number? (lambda (a b) (set! r (f (- n 1))) #t) #f #f) "
+                    "1 1) (+ r 1))))",
+    "list-comparator": "(import (srfi 128)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                       "(<? (make-list-comparator (make-comparator number? = (lambda (a b) "
+                       "(set! r (f (- n 1))) #t) #f) list? null? car cdr) '(1) '(2)) (+ r 1))))",
+    "default-registered": "(import (srfi 128)) (define-record-type t (mk) t?) "
+                          "(define r 0) (comparator-register-default! (make-comparator t? "
+                          "(lambda (a b) (set! r (f (- r 1))) #t) #f #f)) (define (f n) "
+                          "(if (= n 0) 0 (begin (set! r n) (=? (make-default-comparator) "
+                          "(mk) (mk)) (+ r 1))))",
+    "comparator-if<=>": "(import (srfi 128)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                        "(comparator-if<=> (make-comparator number? = (lambda (a b) (set! r "
+                        "(f (- n 1))) #t) #f) 1 2 #t #t #t) (+ r 1))))",
+    # -- hashtables_srfi125.py --
+    "hash-table-unfold": "(import (srfi 125) (srfi 128)) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                         "(hash-table-unfold (lambda (s) (> s 0)) (lambda (s) (set! r "
+                         "(f (- n 1))) (values s s)) (lambda (s) (+ s 1)) 0 "
+                         "(make-eqv-comparator)) (+ r 1))))",
+    "hash-table-map": "(import (srfi 125) (srfi 128)) (define h (make-hash-table)) "
+                      "(hash-table-set! h 1 1) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                      "(hash-table-map (lambda (v) (set! r (f (- n 1))) v) "
+                      "(make-eqv-comparator) h) (+ r 1))))",
+    "hash-table=?": "(import (srfi 125) (srfi 128)) (define h (make-hash-table)) "
+                    "(hash-table-set! h 1 1) (define (f n) (if (= n 0) 0 (let ((r 0)) "
+                    "(hash-table=? (make-comparator number? (lambda (a b) (set! r (f (- n 1))) "
+                    "#t) #f #f) h h) (+ r 1))))",
 }
 
 RUNNER = textwrap.dedent("""

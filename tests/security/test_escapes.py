@@ -338,6 +338,32 @@ def test_a_hook_cannot_change_what_another_file_sees(tmp_path):
     assert answers_of(result) == [{"saw": "original"}]
 
 
+def test_library_state_stays_inside_the_file(tmp_path):
+    """SRFI 128's registry and parameters and SRFI 14's standard sets are the file's own or
+    never change: a hostile file cannot change how another file compares or classifies."""
+    home = write_home(tmp_path, {
+        "a_hostile.scm": """
+            (import (scheme comparator) (scheme char-set))
+            (comparator-register-default!
+              (make-comparator procedure? (lambda (a b) #t) (lambda (a b) #f) (lambda (p) 0)))
+            (hash-salt 1)
+            (char-set-adjoin! char-set:letter #\\1)
+            (char-set-complement! char-set:whitespace)
+        """,
+        "b_victim.scm": """
+            (import (scheme comparator) (scheme char-set))
+            (register-hook 'post_message
+              (lambda (p) (list (cons "same" (=? (make-default-comparator) car cdr))
+                                (cons "salt" (= (hash-salt) 1))
+                                (cons "letter" (char-set-contains? char-set:letter #\\1))
+                                (cons "space" (char-set-contains? char-set:whitespace #\\space)))))
+        """})
+    rt = Runtime(home)
+    assert rt.load_errors == {}
+    result = rt.fire("post_message", {})
+    assert answers_of(result) == [{"same": False, "salt": False, "letter": False, "space": True}]
+
+
 def test_closing_the_captured_output_port_does_not_break_other_hooks(tmp_path):
     home = write_home(tmp_path, {
         "a_closer.scm": hook_on("post_message", "(close-port (current-output-port)) '()"),

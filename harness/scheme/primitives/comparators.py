@@ -588,9 +588,9 @@ def _spines(x: list, y: list, pending: list) -> tuple[int, int]:
         steps += 1
 
 
-#: atoms _spines compares itself (same class on both sides; numbers of other classes and
-#: booleans take the general way)
-_SPINE_ATOMS = frozenset((int, float, String, Symbol, Char))
+#: atoms _spines and compare order themselves when both sides are of one of these classes
+#: (numbers of other classes, booleans, NaN and uninterned symbols take the general way)
+_PLAIN_ATOMS = _SPINE_ATOMS = frozenset((int, float, String, Symbol, Char))
 
 
 class _Elements:
@@ -639,6 +639,22 @@ class DefaultComparators:
         compare wait on ``pending`` (x pushed after y), cars before cdrs, the rest of two
         vectors as one ``_Elements`` cursor; list spines are walked in a loop
         (``_spines``)."""
+        t = a.__class__
+        if t is b.__class__ and t in _PLAIN_ATOMS:  # the common case, without the loop
+            if t is String:
+                a, b = a.s, b.s
+            elif t is Symbol:
+                if a is b:
+                    return 0
+                a, b = a.name, b.name
+            elif t is Char:
+                a, b = a.c, b.c
+            if a < b:
+                return -1
+            if a > b:
+                return 1
+            if a == b and t is not Symbol:
+                return 0
         pending: list = [b, a]
         work = containers = 0
         seen: set[tuple[int, int]] = set()
