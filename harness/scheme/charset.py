@@ -25,8 +25,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
 __all__ = [
-    "END_OF_SET", "MAX_CODE", "UNIVERSE", "CharSet", "bounds_of_codes", "combine",
-    "contains", "next_member", "size_of",
+    "END_OF_SET", "MAX_CODE", "OPERATIONS", "UNIVERSE", "CharSet", "bounds_of_codes",
+    "bounds_of_range", "codes", "combine", "contains", "first_member", "next_member",
+    "size_of",
 ]
 
 #: one past the largest code point

@@ -8,7 +8,7 @@
 with ``lambda`` and ``if`` the core forms, ``r`` an identifier no user code can name,
 and ``eqv?`` / ``order-of`` the procedures themselves (constants in the expansion): the
 three branches stay in tail position. Without a comparator, the default comparator of the
-importing environment is the constant (see primitives/comparators.py for why each
+importing environment is the constant (see primitives/default_comparator.py for why each
 environment has its own).
 """
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from harness.scheme.datatypes import NIL, list_to_py, sym
 from harness.scheme.expander import _LAMBDA_KEY, _core_alias
-from harness.scheme.primitives.comparators import (
+from harness.scheme.primitives.comparators import order_of
+from harness.scheme.primitives.default_comparator import (
     default_comparator_of,
     environment_exports,
-    order_of,
 )
 from harness.scheme.primitives.equivalence import is_eqv
 from harness.scheme.syntax import Alias, Rewriter

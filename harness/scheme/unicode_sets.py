@@ -35,7 +35,15 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
-from harness.scheme.charset import MAX_CODE, UNIVERSE, CharSet, bounds_of_codes, codes, combine
+from harness.scheme.charset import (
+    MAX_CODE,
+    OPERATIONS,
+    UNIVERSE,
+    CharSet,
+    bounds_of_codes,
+    codes,
+    combine,
+)
 from harness.scheme.primitives.chars import WHITESPACE
 
 __all__ = ["STANDARD_SETS"]
@@ -76,7 +84,7 @@ def _having(test: Callable[[str], bool]) -> list[int]:
 def _union(*parts: list[int]) -> list[int]:
     result: list[int] = []
     for part in parts:
-        result = combine(result, part, (False, True, True, True))
+        result = combine(result, part, OPERATIONS["union"])
     return result
 
 
