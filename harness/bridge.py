@@ -260,6 +260,17 @@ def json_to_scheme(value: object) -> object:
         stack.append(_frame(v))
 
 
+def json_entries_to_scheme(obj: dict, keys: frozenset[str]) -> object:
+    """The alist ``json_to_scheme(obj)`` gives for the JSON object ``obj``, with only the
+    entries whose key is in ``keys`` (for a hook that can only look those up)."""
+    result = NIL
+    for k, v in reversed(obj.items()):
+        text = k if type(k) is str else str(k)
+        if text in keys:
+            result = [[frozen_string(text), json_to_scheme(v)], result]
+    return result
+
+
 def _frame(container: dict | list | tuple) -> list:
     if isinstance(container, dict):
         return [list(container.keys()), list(container.values()), 0, []]

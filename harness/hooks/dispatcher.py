@@ -25,6 +25,7 @@ from harness.bridge import (
     NO_ANSWER,
     BridgeError,
     dumps,
+    json_entries_to_scheme,
     json_to_scheme,
     loads,
     scheme_to_json,
@@ -158,7 +159,7 @@ class Dispatcher:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
-                scheme_payload = _scheme_payload(h, payload, converted)
+                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
                 context.tier = env.tier
                 marks = capture.start_call(limits[env.tier])
                 message = None
@@ -226,16 +227,25 @@ def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
         return NO_ANSWER, f"{where}: the answer has no JSON form: {exc}"
 
 
-def _scheme_payload(h, payload: dict, converted: dict) -> object:
+def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> object:
     """The payload as ``h`` sees it. Scheme data are mutable: each file gets its own copy,
-    so no file's hooks can change what another file's hooks see; a hook that provably
-    never reads its argument gets none (the conversion is most of a cheap hook's cost)."""
-    if not h.reads_payload:
+    so no file's hooks can change what another file's hooks see. The copy holds only what
+    the file's hooks can look up (payload_use.py): nothing for a hook that never reads its
+    argument, only the entries of the keys it passes to ``assoc`` for one that does just
+    that; the conversion is most of a cheap hook's cost."""
+    keys = h.payload_keys
+    if keys is not None and not keys.strings:
         return NIL
-    scheme_payload = converted.get(h.file)
-    if scheme_payload is None:
-        scheme_payload = converted[h.file] = json_to_scheme(payload)
-    return scheme_payload
+    copy = converted.get(h.file)
+    if copy is None:
+        wanted = file_keys.get(h.file)
+        scheme = json_to_scheme(payload) if wanted is None else \
+            json_entries_to_scheme(payload, wanted)
+        copy = converted[h.file] = (scheme, wanted)
+    if copy[1] is not None and (keys is None or not keys.hold(h.env.table)):
+        # an earlier hook redefined assoc or changed a key string: this one sees it all
+        return json_to_scheme(payload)
+    return copy[0]
 
 
 class PayloadError(TypeError):

@@ -8,7 +8,8 @@ Python builtin is reachable). ``syntax`` maps symbols to macros and special form
 from __future__ import annotations
 
 from harness.scheme import limits, runtime
-from harness.scheme.datatypes import NIL, Symbol, py_to_list
+from harness.scheme.datatypes import NIL, Symbol, Vector, py_to_list
+from harness.scheme.primitives.vectors import vector_length, vector_ref
 from harness.scheme.names import global_name
 
 FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
@@ -56,6 +57,9 @@ class Environment:
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n,
+            # the inlined vector-ref and vector-length (inline.py)
+            "h_Vector": Vector, "h_int": int, "h_len": len, "h_vector_ref": vector_ref,
+            "h_vector_length": vector_length,
         }
 
     # -- variables ----------------------------------------------------------------------

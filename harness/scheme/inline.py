@@ -7,6 +7,7 @@ None when that argument count is not inlined (the call then goes to the procedur
 from __future__ import annotations
 
 import ast
+import copy as copy_module
 from collections.abc import Callable
 
 Template = Callable[[list[ast.expr]], "ast.expr | None"]
@@ -132,6 +133,64 @@ def _zero_p(a):
     return ast.Compare(left=a[0], ops=[ast.Eq()], comparators=[ast.Constant(0)])
 
 
+def _pure(e: ast.expr) -> bool:
+    """A variable, a constant, or arithmetic on those: evaluating it again gives the same
+    value and has no effect (so a template may use it more than once)."""
+    cls = e.__class__
+    if cls is ast.Name or cls is ast.Constant:
+        return True
+    if cls is ast.BinOp:
+        return _pure(e.left) and _pure(e.right)
+    return cls is ast.UnaryOp and _pure(e.operand)
+
+
+def _vector_ref(a):
+    """``v.items[k]`` when ``v`` is a vector and ``k`` an index in range, else the
+    procedure (which reports the error): a vector loop without a call per element."""
+    if len(a) != 2 or not all(map(_pure, a)):
+        return None
+    v, k = a
+
+    def copy(e: ast.expr) -> ast.expr:  # one node per place (positions are set per node)
+        return copy_module.deepcopy(e)
+
+    def name(n: str) -> ast.Name:
+        return ast.Name(id=n, ctx=ast.Load())
+
+    def items() -> ast.expr:
+        return ast.Attribute(value=copy(v), attr="items", ctx=ast.Load())
+
+    def class_is(e: ast.expr, cls: str) -> ast.expr:
+        return ast.Compare(left=ast.Attribute(value=copy(e), attr="__class__", ctx=ast.Load()),
+                           ops=[ast.Is()], comparators=[name(cls)])
+
+    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
+                           comparators=[copy(k), ast.Call(func=name("h_len"), args=[items()],
+                                                          keywords=[])])
+    test = ast.BoolOp(op=ast.And(), values=[class_is(v, "h_Vector"), class_is(k, "h_int"),
+                                             in_range])
+    return ast.IfExp(test=test,
+                     body=ast.Subscript(value=items(), slice=copy(k), ctx=ast.Load()),
+                     orelse=ast.Call(func=name("h_vector_ref"), args=[copy(v), copy(k)],
+                                     keywords=[]))
+
+
+def _vector_length(a):
+    """``len(v.items)`` when ``v`` is a vector, else the procedure (which reports it)."""
+    if len(a) != 1 or not _pure(a[0]):
+        return None
+    v = a[0]
+    test = ast.Compare(left=ast.Attribute(value=copy_module.deepcopy(v), attr="__class__",
+                                          ctx=ast.Load()),
+                       ops=[ast.Is()], comparators=[ast.Name(id="h_Vector", ctx=ast.Load())])
+    items = ast.Attribute(value=copy_module.deepcopy(v), attr="items", ctx=ast.Load())
+    return ast.IfExp(test=test,
+                     body=ast.Call(func=ast.Name(id="h_len", ctx=ast.Load()), args=[items],
+                                   keywords=[]),
+                     orelse=ast.Call(func=ast.Name(id="h_vector_length", ctx=ast.Load()),
+                                     args=[copy_module.deepcopy(v)], keywords=[]))
+
+
 TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "car"): _path(0),
     ("scheme base", "cdr"): _path(1),
@@ -154,6 +213,8 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", ">="): _compare(ast.GtE),
     ("scheme base", "="): _compare(ast.Eq),
     ("scheme base", "zero?"): _zero_p,
+    ("scheme base", "vector-ref"): _vector_ref,
+    ("scheme base", "vector-length"): _vector_length,
 }
 
 # `*` is not inlined: Python's `*` repeats a pair (a list) and squares big integers with

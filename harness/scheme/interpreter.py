@@ -214,8 +214,11 @@ def libraries_read_with(read: Reader) -> Iterator[None]:
 
 
 def load_library_file(path: Path) -> None:
-    """Evaluate a scheme_lib .sld file (its define-library forms register themselves)."""
-    env = make_environment("unsandboxed", budget_check="flag", imports=(), name=str(path))
+    """Evaluate a scheme_lib .sld file (its define-library forms register themselves).
+    Library code counts steps whoever calls it: a sandboxed file's step budget must cover
+    a loop it runs inside a library procedure (where no step budget is set, counting only
+    checks the deadline)."""
+    env = make_environment("unsandboxed", budget_check="steps", imports=(), name=str(path))
     env.trusted = True
     run_file(env, path, read=_library_reader.get())
 

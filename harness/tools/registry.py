@@ -11,12 +11,12 @@ file, never a mix. Hooks and tools the host registers (``Runtime.register_hook``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from harness.tools.payload_use import ignores_argument
+from harness.tools.payload_use import PayloadKeys, payload_keys
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,10 @@ class SchemeHook:
         return f"scm:{self.file}:{self.line}"
 
     @cached_property
-    def reads_payload(self) -> bool:
-        """False when ``proc`` provably never looks at its argument (no conversion)."""
-        return not ignores_argument(self.proc)
+    def payload_keys(self) -> PayloadKeys | None:
+        """The payload keys ``proc`` can look up (none: it never looks at its argument),
+        or None when it may see the whole payload (see payload_use.py)."""
+        return payload_keys(self.proc)
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,6 +121,9 @@ class HookRun:
     python: bool
     hooks: tuple
     watch_deadline: bool = False
+    #: per file of a Scheme run, the payload keys its hooks can look up (None: all)
+    file_keys: Mapping[str, frozenset[str] | None] = field(default_factory=dict,
+                                                               compare=False)
 
 
 def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
@@ -131,9 +135,20 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
             group = tuple(hooks[start:i])
             python = type(group[0]) is PythonHook
             watch = not python and any(h.env.budget_check != "steps" for h in group)
-            runs.append(HookRun(python, group, watch))
+            runs.append(HookRun(python, group, watch, {} if python else _file_keys(group)))
             start = i
     return tuple(runs)
+
+
+def _file_keys(hooks: tuple) -> dict[str, frozenset[str] | None]:
+    """Per file, the union of the payload keys its hooks can look up (None when one of
+    them may see the whole payload): a file's hooks share one converted payload."""
+    out: dict[str, frozenset[str] | None] = {}
+    for h in hooks:
+        keys = h.payload_keys
+        known = out.get(h.file, frozenset())
+        out[h.file] = None if keys is None or known is None else known | keys.texts
+    return out
 
 
 @dataclass(frozen=True)

@@ -53,3 +53,29 @@ def test_a_long_list_compared_does_not_recurse():
     src = "(let loop ((i 0) (x '())) (if (= i 200000) (= x x) (loop (+ i 1) (cons 1 x))))"
     with pytest.raises(SchemeError, match="expected a number, got a pair"):
         run(src)
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((v (vector 1 2)) (i 2)) (vector-ref v i))", "vector-ref: index out of range"),
+    ("(let ((v (vector 1 2)) (i 0)) (vector-ref v (- i 1)))", "vector-ref: index out of range"),
+    ("(let ((v (list 1 2))) (vector-ref v 0))", r"vector-ref: expected a vector, got \(1 2\)"),
+    ("(let ((v (vector 1 2)) (i #t)) (vector-ref v i))",
+     "vector-ref: expected an exact integer index"),
+    ("(let ((v (vector 1 2)) (i 'a)) (vector-ref v (+ i 1)))", r"\+: expected numbers, got a symbol"),
+    ("(let ((v \"ab\")) (vector-length v))", "vector-length: expected a vector, got \"ab\""),
+])
+def test_inlined_vector_access_fails_like_the_procedures(src, message):
+    with pytest.raises(SchemeError, match=message):
+        run(src)
+
+
+def test_inlined_vector_access_reads_the_vector():
+    assert run("(let ((v (vector 10 20 30)))"
+               "  (let loop ((i 0) (acc 0))"
+               "    (if (= i (vector-length v)) acc (loop (+ i 1) (+ acc (vector-ref v i))))))"
+               ) == 60
+
+
+def test_a_redefined_vector_ref_is_called_not_inlined():
+    assert run("(define (vector-ref v i) 'mine) (let ((v (vector 1))) (vector-ref v 0))"
+               ).name == "mine"

@@ -261,11 +261,13 @@ def run_homes(tmp_path_factory, prefix: str, homes: dict[str, tuple[dict, str]],
 
 def the_error_of(run: Isolated, file_stem: str, pattern: str) -> str:
     """The one error of a forked dispatch (``run.value``): the post_message hook of
-    ``FILE_STEM.scm`` failed with ``pattern`` on its first line, and the file loaded."""
+    ``FILE_STEM.scm`` failed with ``pattern`` on its first line, and the file loaded. The
+    place named is where the error happened: ``FILE_STEM`` may name a library file
+    (``chibi/diff.sld``) the hook called into."""
     assert run.status == "ok", run.describe()
     assert run.value["load_errors"] == {}, run.value["load_errors"]
     (message,) = run.value["errors"]
-    assert re.match(rf"post_message hook (failed: \S+{file_stem}\.scm:\d+:\d+: |at )",
+    assert re.match(rf"post_message hook (failed: \S+{file_stem}\.s[cl][md]:\d+:\d+: |at )",
                     message), message[:600]
     assert re.search(pattern, message.splitlines()[0]), message[:600]
     return message

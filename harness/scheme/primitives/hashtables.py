@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from harness.scheme.datatypes import DEFAULT, Char, String, Symbol
 from harness.scheme.errors import error, wrong_type
-from harness.scheme.limits import charge
+from harness.scheme.limits import charge, charge_alloc
 from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.equivalence import (
     equal_hash,
@@ -94,14 +94,19 @@ class HashTable:
 
     def copy(self) -> HashTable:
         """A new table with the same entries."""
+        charge_alloc(len(self.entries), 64)
         table = HashTable(self.equivalence, self.hash_function)
         table.entries = dict(self.entries)
         table.buckets = {h: list(bucket) for h, bucket in self.buckets.items()}
         return table
 
     def items(self) -> list[tuple[object, object]]:
-        """The (key, value) pairs, oldest first (a copy: safe to mutate the table meanwhile)."""
-        return list(self.entries.values())
+        """The (key, value) pairs, oldest first (a copy: safe to mutate the table meanwhile).
+        Every walk of a table goes through here: it counts a step an entry, so a walk with
+        a primitive procedure (no steps of its own) cannot be repeated for free."""
+        entries = self.entries
+        charge(len(entries), len(entries) * 16)
+        return list(entries.values())
 
     def __len__(self) -> int:
         return len(self.entries)

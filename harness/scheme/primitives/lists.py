@@ -455,8 +455,25 @@ def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
     return False
 
 
+#: entries a lookup walks without the checked walk (_pairs): short enough that it needs no
+#: cycle check or charge; a longer, circular or improper list takes the checked walk
+QUICK_WALK = 64
+
+
 @primitive(BASE, SRFI1)
 def assq(key: object, alist: object) -> object:
+    x = alist
+    for _ in range(QUICK_WALK):  # the usual short alist, without a call per entry
+        if x.__class__ is not list:
+            if x is NIL:
+                return False
+            break
+        entry = x[0]
+        if entry.__class__ is not list:
+            break
+        if entry[0] is key:
+            return entry
+        x = x[1]
     return _assoc("assq", key, alist, is_eq)
 
 
@@ -468,6 +485,22 @@ def assv(key: object, alist: object) -> object:
 @primitive(BASE, SRFI1)
 def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
+    if compare is DEFAULT and key.__class__ is String:
+        # a hook's payload lookup: a short alist, its keys compared as texts
+        text = key.s
+        x = alist
+        for _ in range(QUICK_WALK):
+            if x.__class__ is not list:
+                if x is NIL:
+                    return False
+                break
+            entry = x[0]
+            if entry.__class__ is not list:
+                break
+            found = entry[0]
+            if found.__class__ is String and found.s == text:
+                return entry
+            x = x[1]
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
 
 
