@@ -103,12 +103,11 @@ def call_n(f, args):
 
 def trampoline(r):
     """Run tail-call markers until a value comes back."""
-    # One bounce per tail call of continuation-passing code: the caller is looked up here
-    # (no call to caller_for). The body is read with getattr and a default: a failed
-    # attribute read raises inside, which deep in a recursion costs time proportional to
-    # the depth (measured: quadratic at 20,000 frames).
-    # The usual arities are called here directly: a generated caller would be one more
-    # Python call per bounce (the calls stay Python-to-Python: no C stack).
+    # One bounce per tail call of continuation-passing code. The usual arities are called
+    # here directly: a generated caller would be one Python call more per bounce (these
+    # calls stay Python-to-Python: no C stack). The body is read with getattr and a
+    # default: a failed attribute read raises inside, which deep in a recursion costs time
+    # proportional to the depth (measured: quadratic at 20,000 frames).
     while r.__class__ is tuple:
         proc, args = r
         f = getattr(proc, "h_body", None)
