@@ -202,8 +202,9 @@ class Runtime:
 
     def load_failures(self) -> list[dict]:
         """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each
-        plugin that did not load and each tool file whose last load failed
-        (``last_good_runs``: an earlier version of it is still running)."""
+        plugin that did not load, each tool file whose last load failed, each handler
+        source (hooks.toml, settings files) that does not load and each handler entry in
+        error (``last_good_runs``: an earlier version of it is still running)."""
         out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
         running = {f.path for f in self.registry.files}
         out += [{"source": file_source(path), "message": message,
@@ -213,7 +214,7 @@ class Runtime:
             out += [{"source": f"builtin:tools/{Path(path).name}", "message": message,
                      "last_good_runs": False}
                     for path, message in sorted(self.registry.builtins.load_errors.items())]
-        return out
+        return out + self.handlers.load_failures()
 
     # -- firing and calling ------------------------------------------------------------------
     def fire(self, hook: str, payload: dict | None = None) -> dict:

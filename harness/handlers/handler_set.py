@@ -188,6 +188,19 @@ class HandlerSet:
         """What is wrong in the entries of the sources that load (errors and warnings)."""
         return list(self._table.problems)
 
+    def load_failures(self) -> list[dict]:
+        """What does not load, now, in ``Runtime.load_failures`` form: each source file
+        whose current text does not load (``last_good_runs``: an earlier version of it is
+        still live) and each entry that is in error (it never runs)."""
+        with self._lock:
+            out = [{"source": f"handlers:{path}", "message": message,
+                    "last_good_runs": path in self._loaded}
+                   for path, message in sorted(self._errors.items())]
+            out += [{"source": f"handlers:{p.file}", "message": _entry_message(p),
+                     "last_good_runs": False}
+                    for p in self._table.problems if p.severity == "error"]
+            return out
+
     def dispatch_errors(self, point: str) -> list[dict]:
         """The source errors a dispatch of `point` reports: files that do not load, and
         errors of entries about `point` (warnings are for ``check`` only)."""
@@ -199,8 +212,7 @@ class HandlerSet:
                for path, message in self._errors.items()]
         for p in table.problems:
             if p.severity == "error" and p.point in (point, None):
-                out.append({"source": f"handlers:{p.file}",
-                            "message": f"{p.key}: {p.message}" if p.key else p.message})
+                out.append({"source": f"handlers:{p.file}", "message": _entry_message(p)})
         return out
 
     # -- firing --------------------------------------------------------------------------
@@ -425,6 +437,10 @@ def _if_holds(handler: Handler, point: str, payload: dict, call: _Call) -> bool:
         return False  # Claude Code: on any other event a handler with `if` never runs
     return handler.if_rule.matches(payload.get("tool_name"), tool_input, call.cwd,
                                    call.project_dir)
+
+
+def _entry_message(problem: LoadProblem) -> str:
+    return f"{problem.key}: {problem.message}" if problem.key else problem.message
 
 
 def _process_error(run: ProcessRun) -> str:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from harness.cli.exit_status import FAILED
+from harness.cli.parser import HarnessParser
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = HarnessParser(
         prog="harness-repl", description="Try hooks and tools of a harness home interactively")
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="tool files to load (as ,load FILE) before the first prompt")
@@ -27,8 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the REPL (on a terminal, or over a pipe); the exit status is 0, 1 when piped input
-    ends inside an entry, or 2 when the home cannot be opened."""
+    """Run the REPL (on a terminal, or over a pipe); the exit status is 0, or 1 for bad
+    input as for every ``harness`` command (an unknown option, a home that cannot be
+    opened, piped input that ends inside an entry)."""
     args = build_parser().parse_args(argv)
     from harness.config import ConfigError
     from harness.repl.session import ReplSession
@@ -37,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         runtime = Runtime(args.home)
     except ConfigError as exc:
         print(f"harness-repl: {exc}", file=sys.stderr)
-        return 2
+        return FAILED
     session = ReplSession(runtime, args.tier, "hy" if args.hy else "scheme")
     try:
         if not sys.stdin.isatty():

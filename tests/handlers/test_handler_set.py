@@ -114,6 +114,9 @@ def test_sources_are_hot_reloaded_and_a_bad_edit_keeps_the_last_good_one(tmp_pat
         result = rt.fire("PreToolUse", bash("ls"))
         assert result["outcome"]["reason"] == "v2", "the last good version stays live"
         assert "invalid JSON" in result["errors"][0]["message"]
+        (failure,) = rt.load_failures()
+        assert failure["source"] == f"handlers:{settings}"
+        assert "invalid JSON" in failure["message"] and failure["last_good_runs"] is True
         (home / "hooks.toml").write_text(toml("PreToolUse", command("echo toml >&2; exit 2")))
         assert rt.watcher.wait_idle(10)
         assert rt.fire("PreToolUse", bash("ls"))["outcome"]["reason"] == "toml\nv2"
@@ -121,5 +124,20 @@ def test_sources_are_hot_reloaded_and_a_bad_edit_keeps_the_last_good_one(tmp_pat
         assert rt.watcher.wait_idle(10)
         result = rt.fire("PreToolUse", bash("ls"))
         assert (result["outcome"]["reason"], result["errors"]) == ("toml", [])
+        assert rt.load_failures() == []
     assert [r["event"] for r in reports if r["event"] == "handlers"] == ["handlers"] * 3
     assert reports[1]["error"] and "invalid JSON" in reports[1]["error"]
+
+
+def test_load_failures_name_a_hooks_toml_that_never_loaded_and_entries_in_error(tmp_path):
+    home = make_home(tmp_path, "[hooks\n")
+    with Runtime(home) as rt:
+        (failure,) = rt.load_failures()
+        assert failure["source"] == f"handlers:{home / 'hooks.toml'}"
+        assert failure["message"].startswith(f"{home / 'hooks.toml'}:1:7: ")
+        assert failure["last_good_runs"] is False
+    (home / "hooks.toml").write_text(toml("PreTooluse", command("exit 0")))
+    with Runtime(home) as rt:
+        (failure,) = rt.load_failures()
+        assert "unknown event" in failure["message"] and "PreToolUse" in failure["message"]
+        assert failure["last_good_runs"] is False

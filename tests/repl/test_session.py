@@ -176,10 +176,16 @@ def test_quit_finishes_the_session(repl):
     assert repl.finished
 
 
-def test_a_home_that_does_not_exist_is_an_error(tmp_path):
+def test_a_home_that_does_not_exist_is_an_error(tmp_path, capsys):
     from harness.config import ConfigError
+    from harness.repl import main
     with pytest.raises(ConfigError, match="does not exist"):
         Runtime(tmp_path / "missing")
+    assert main(["--home", str(tmp_path / "missing")]) == 1, "bad input, as for harness"
+    assert "harness-repl: harness home" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--bogus"])
+    assert exit_.value.code == 1
 
 
 def test_a_session_over_an_empty_home(tmp_path):

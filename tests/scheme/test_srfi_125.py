@@ -5,29 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from harness.scheme.errors import SchemeError, StepLimitExceeded
+from harness.scheme.errors import StepLimitExceeded
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.limits import Budget
 from harness.scheme.printer import write_string
-
-
-class Runner:
-    def __init__(self) -> None:
-        self.interp = Interpreter(tier="sandboxed")
-        self.interp.eval_string("(import (scheme hash-table) (scheme comparator))")
-
-    def __call__(self, src: str) -> str:
-        return write_string(self.interp.eval_string(src))
-
-    def error(self, src: str) -> str:
-        with pytest.raises(SchemeError) as info:
-            self.interp.eval_string(src)
-        return info.value.message
+from tests.scheme.library_runner import LibraryRunner
 
 
 @pytest.fixture(scope="module")
-def h() -> Runner:
-    runner = Runner()
+def h() -> LibraryRunner:
+    runner = LibraryRunner("(scheme hash-table) (scheme comparator)")
     runner("(define eqv (make-eqv-comparator))"
            "(define string-comparator (make-comparator string? string=? string<? string-hash))"
            "(define (sorted t) (list-sort (lambda (a b) (< (car a) (car b))) (hash-table->alist t)))")

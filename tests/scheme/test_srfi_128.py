@@ -5,31 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from harness.scheme.errors import SchemeError, StepLimitExceeded
-from harness.scheme.interpreter import Interpreter
+from harness.scheme.errors import StepLimitExceeded
 from harness.scheme.limits import Budget
-from harness.scheme.printer import write_string
-
-
-class Runner:
-    """A sandboxed environment that imported (scheme comparator)."""
-
-    def __init__(self, library: str = "(scheme comparator)") -> None:
-        self.interp = Interpreter(tier="sandboxed")
-        self.interp.eval_string(f"(import {library})")
-
-    def __call__(self, src: str) -> str:
-        return write_string(self.interp.eval_string(src))
-
-    def error(self, src: str) -> str:
-        with pytest.raises(SchemeError) as info:
-            self.interp.eval_string(src)
-        return info.value.message
+from tests.scheme.library_runner import LibraryRunner
 
 
 @pytest.fixture(scope="module")
-def c() -> Runner:
-    runner = Runner()
+def c() -> LibraryRunner:
+    runner = LibraryRunner("(scheme comparator)")
     runner("""
       (define default (make-default-comparator))
       (define boolean-comparator
@@ -45,7 +28,7 @@ def c() -> Runner:
 
 @pytest.mark.parametrize("name", ["(srfi 128)", "(scheme comparator)"])
 def test_both_names_import_in_the_sandbox(name):
-    assert Runner(name)("(comparator? (make-default-comparator))") == "#t"
+    assert LibraryRunner(name)("(comparator? (make-default-comparator))") == "#t"
 
 
 def test_predicates(c):
@@ -260,7 +243,7 @@ def test_other_values_are_equal_only_to_themselves(c):
 
 
 def test_registering_a_comparator_for_a_record_type():
-    r = Runner()
+    r = LibraryRunner("(scheme comparator)")
     r("(define-record-type point (make-point x y) point? (x point-x) (y point-y))"
       "(comparator-register-default!"
       "  (make-comparator point? (lambda (a b) (= (point-x a) (point-x b)))"
@@ -276,7 +259,7 @@ def test_registering_a_comparator_for_a_record_type():
 
 
 def test_a_registered_type_test_must_refuse_the_standard_types():
-    r = Runner()
+    r = LibraryRunner("(scheme comparator)")
     assert r.error("(comparator-register-default! (make-comparator string? string=? #f #f))") \
         .startswith("comparator-register-default!: the comparator's type test accepts a value "
                     "of a standard type \"\"")
@@ -286,7 +269,7 @@ def test_a_registered_type_test_must_refuse_the_standard_types():
 
 def test_registrations_and_parameters_belong_to_the_importing_environment():
     """One tool file cannot change how another file's data compares."""
-    a, b = Runner(), Runner("(srfi 128)")
+    a, b = LibraryRunner("(scheme comparator)"), LibraryRunner("(srfi 128)")
     a("(define-record-type thing (thing n) thing? (n thing-n))"
       "(comparator-register-default! (make-comparator thing? (lambda (x y) #t) #f #f))"
       "(hash-salt 7)")
@@ -298,12 +281,12 @@ def test_registrations_and_parameters_belong_to_the_importing_environment():
 
 
 def test_both_names_share_one_environments_default_comparator():
-    r = Runner("(srfi 128) (scheme comparator)")
+    r = LibraryRunner("(srfi 128) (scheme comparator)")
     assert r("(comparator-ordered? (make-default-comparator))") == "#t"
 
 
 def test_registrations_are_capped():
-    r = Runner()
+    r = LibraryRunner("(scheme comparator)")
     assert r.error("(let loop ((i 0)) (define-record-type t (mk) t?)"
                    " (comparator-register-default! (make-comparator t? eq? #f #f)) (loop (+ i 1)))"
                    ).startswith("comparator-register-default!: no more than 256 comparators")

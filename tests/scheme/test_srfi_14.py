@@ -8,35 +8,20 @@ import unicodedata
 import pytest
 
 from harness.scheme.charset import UNIVERSE, bounds_of_codes, combine, contains
-from harness.scheme.errors import SchemeError, StepLimitExceeded
+from harness.scheme.errors import StepLimitExceeded
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.limits import Budget
 from harness.scheme.printer import write_string
 from harness.scheme.unicode_sets import STANDARD_SETS
-
-
-class Runner:
-    """A sandboxed environment that imported (scheme char-set)."""
-
-    def __init__(self) -> None:
-        self.interp = Interpreter(tier="sandboxed")
-        self.interp.eval_string("(import (scheme char-set))")
-
-    def __call__(self, src: str) -> str:
-        return write_string(self.interp.eval_string(src))
-
-    def error(self, src: str) -> str:
-        with pytest.raises(SchemeError) as info:
-            self.interp.eval_string(src)
-        return info.value.message
+from tests.scheme.library_runner import LibraryRunner
 
 
 @pytest.fixture(scope="module")
-def cs() -> Runner:
-    return Runner()
+def cs() -> LibraryRunner:
+    return LibraryRunner("(scheme char-set)")
 
 
-def members(cs: Runner, expr: str) -> str:
+def members(cs: LibraryRunner, expr: str) -> str:
     return cs(f"(char-set->string {expr})")
 
 

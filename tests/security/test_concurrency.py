@@ -156,7 +156,8 @@ def test_a_runaway_on_one_thread_leaves_the_others_their_budget(tmp_path):
     assert _run_threads([looping, looping, quick_ones, quick_ones]) == []
     for result in loops:
         (message,) = messages_of(result)
-        assert re.search(r"step budget of [\d,]+ steps exhausted", message)
+        # steps end it on a quiet machine, the wall clock on a busy one
+        assert re.search(r"step budget of [\d,]+ steps exhausted|time limit of", message)
     assert all(messages_of(r) == [] and answers_of(r) == [2000] for r in quick)
 
 
