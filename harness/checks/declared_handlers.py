@@ -24,9 +24,14 @@ def check_declared_handlers(subject: HomeUnderCheck) -> Iterator[Finding]:
                       f"{problem.key}: {problem.message}" if problem.key else problem.message)
     table = handlers.table
     points = ", ".join(point for point, declared in table.by_point.items() if declared)
-    for path in handlers.source_paths():
-        if Path(path).is_file() and path not in errors:
-            yield Finding(OK, subject.relative(path), "loads")
+    for source in handlers.sources:
+        if Path(source.path).is_file():
+            if source.path not in errors:
+                yield Finding(OK, subject.relative(source.path), "loads")
+        elif source.scope != "harness":  # a mistyped path would switch its guards off
+            yield Finding(WARNING, subject.relative(source.path),
+                          "does not exist, so it declares no handlers (named in "
+                          "harness.toml [hooks])")
     if points:
         yield Finding(OK, "handlers", f"declared on {points}")
     if table.switched_off:

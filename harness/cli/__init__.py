@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 
@@ -17,15 +18,27 @@ def build_parser():
     )
     from harness.cli.parser import HarnessParser
     parser = HarnessParser(
-        prog="harness", description="Scheme-scripted hook runtime for LLM agent hosts")
-    sub = parser.add_subparsers(dest="command", required=True)
-    scheme_commands.register(sub)
-    demo.register(sub)
-    test_command.register(sub)
+        prog="harness", description="An embeddable, Scheme-scripted hook runtime for LLM "
+        "agent hosts.", epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # in the order a user meets them (and the README's command table lists them)
     hook_commands.register(sub)
     check_command.register(sub)
+    test_command.register(sub)
     claude_command.register(sub)
+    scheme_commands.register(sub)
+    demo.register(sub)
     return parser
+
+
+_EPILOG = """\
+The home is --home DIR, else $HARNESS_HOME, else ~/.harness: tools/ (.scm, .hy, .py files),
+plugins/ (executables), vfs/, hooks.toml, harness.toml. harness-repl tries hooks and tools
+interactively. `harness COMMAND --help` describes a command; README.md has the rest.
+
+exit status: 0 done; 1 bad input (an unknown option, command or hook point, invalid JSON,
+a missing home, a malformed harness.toml) or a failure (a tool call, a check, a test case);
+2 when what fire or claude-hook dispatched blocks or denies, or a test fixture is unusable."""
 
 
 def main(argv: list[str] | None = None) -> int:

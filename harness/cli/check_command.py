@@ -20,8 +20,10 @@ from harness.cli.hook_commands import UsageError, home_option, to_json, usage_er
 def register(sub) -> None:
     check = sub.add_parser(
         "check", help="check tool files, directories of them, or (no PATH) a whole home",
-        description="Load tool files in their tiers and report them; with no PATH, check "
-                    "the whole home: tool files, plugins, harness.toml.")
+        description="Load tool files in their tiers and report their tools, hooks and "
+                    "errors; with no PATH, check the whole home: harness.toml, every tool "
+                    "file, stray files in tools/, tools defined twice, plugins, declared "
+                    "handlers. Exit status 1 on any error (and, for a home, any warning).")
     check.add_argument("paths", nargs="*", metavar="PATH",
                        help="tool files or directories of them (default: the whole home)")
     check.add_argument("--tier", choices=("sandboxed", "unsandboxed"), default=None,

@@ -21,9 +21,16 @@ import sys
 FAILED = 1
 
 
+DESCRIPTION = ("Read one Claude Code hook event on stdin, run everything registered for it "
+               "and for its harness equivalent, and answer as a command hook: exit 2 with "
+               "the reason on stderr to block, else exit 0 with the JSON answer (or "
+               "nothing). Its own failures exit 1, which never blocks.")
+
+
 def register(sub) -> None:
-    hook = sub.add_parser("claude-hook", help="answer one Claude Code hook event (stdin) "
-                                              "as a Claude Code command hook")
+    hook = sub.add_parser(
+        "claude-hook", help="answer one Claude Code hook event (stdin) as a Claude Code "
+                            "command hook", description=DESCRIPTION)
     _options(hook)
     hook.set_defaults(run=lambda args: run(args))
 
@@ -40,7 +47,8 @@ def main(argv: list[str]) -> int:
     """``harness claude-hook ARGV``, parsed on its own (the fast path of harness.cli.main):
     a usage error is exit 1, not argparse's 2."""
     import argparse
-    parser = argparse.ArgumentParser(prog="harness claude-hook", exit_on_error=False)
+    parser = argparse.ArgumentParser(prog="harness claude-hook", description=DESCRIPTION,
+                                     exit_on_error=False)
     _options(parser)
     try:
         args, unknown = parser.parse_known_args(argv)

@@ -28,7 +28,10 @@ _SHOWN = 72  # characters of a value shown on one line
 
 
 def register(sub) -> None:
-    demo = sub.add_parser("demo", help="run the examples and show what they do")
+    demo = sub.add_parser("demo", help="run the examples and show what they do",
+                          description="Run the Scheme tour, then fire a short session at a "
+                                      "temporary home holding every example plugin and "
+                                      "Scheme file, and show what each hook answered.")
     demo.add_argument("--keep", action="store_true",
                       help="keep the demo home afterwards (its path is printed)")
     demo.set_defaults(run=_demo)

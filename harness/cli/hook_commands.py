@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
 import orjson
 
 from harness.bridge import dumps
 from harness.cli.exit_status import BLOCKED, FAILED, OK
-from harness.repl.render import table
+from harness.repl.render import short_source, table
 
 
 class UsageError(Exception):
@@ -24,7 +23,11 @@ class UsageError(Exception):
 
 
 def register(sub) -> None:
-    fire = sub.add_parser("fire", help="fire a hook point and print the dispatch result")
+    fire = sub.add_parser(
+        "fire", help="fire a hook point and print the dispatch result",
+        description="Fire a hook point of the home and print the dispatch result as JSON: "
+                    "the combined outcome, every answer and every error with its source. "
+                    "Exit status 2 when the outcome blocks or denies, 1 on bad input.")
     fire.add_argument("hook", help="hook point name, e.g. pre_tool")
     fire.add_argument("payload", nargs="?", default=None,
                       help="payload as a JSON object, or - to read it from stdin "
@@ -36,7 +39,13 @@ def register(sub) -> None:
     home_option(fire)
     fire.set_defaults(run=_fire)
 
-    call = sub.add_parser("call", help="run a tool through the full hook stack")
+    call = sub.add_parser(
+        "call", help="run a tool through the full hook stack",
+        description="Run a tool through the whole pipeline (pre_tool, the permission gate "
+                    "of its category, the tool, pre_tool_output, the output cache, "
+                    "post_tool_output, post_tool) and print its output; hook failures go "
+                    "to stderr. Exit status 1 when it fails, is blocked or denied, or does "
+                    "not exist.")
     call.add_argument("tool", help="tool name")
     call.add_argument("args", nargs="?", default=None,
                       help="arguments as a JSON object, or - to read them from stdin")
@@ -49,25 +58,39 @@ def register(sub) -> None:
     home_option(call)
     call.set_defaults(run=_call)
 
-    tools = sub.add_parser("tools", help="list the registered tools")
+    tools = sub.add_parser("tools", help="list the registered tools",
+                           description="List the home's tools with their sources; load "
+                                       "errors go to stderr.")
     tools.add_argument("--json", action="store_true", help="print the schemas as JSON")
     tools.add_argument("--builtins", action="store_true",
                        help="also list the builtin tools the home does not shadow")
     home_option(tools)
     tools.set_defaults(run=_tools)
 
-    hooks = sub.add_parser("hooks", help="list the registered hooks in dispatch order")
+    hooks = sub.add_parser(
+        "hooks", help="list the registered hooks in dispatch order",
+        description="List the home's hook registrations in dispatch order with their "
+                    "sources; --all lists every hook point instead (needs no home).")
     hooks.add_argument("--json", action="store_true", help="print the list as JSON")
     hooks.add_argument("--all", action="store_true",
                        help="list every hook point (the catalogue), not what is registered")
     home_option(hooks)
     hooks.set_defaults(run=_hooks)
 
-    sample = sub.add_parser("sample", help="print a hook point's sample payload as JSON")
+    sample = sub.add_parser(
+        "sample", help="print a hook point's sample payload as JSON",
+        description="Print a hook point's sample payload as JSON on stdout and its doc and "
+                    "answer keys on stderr: harness sample pre_tool | harness fire pre_tool -")
     sample.add_argument("hook", help="hook point name, e.g. pre_tool")
     sample.set_defaults(run=_sample)
 
-    serve = sub.add_parser("serve", help="JSON-RPC 2.0 over stdin/stdout, one message a line")
+    serve = sub.add_parser(
+        "serve", help="JSON-RPC 2.0 over stdin/stdout, one message a line",
+        description="Serve the home over JSON-RPC 2.0, one message a line: methods fire "
+                    "{hook, payload}, call {tool, args, context}, tools, hooks, load_errors "
+                    "and claude_hook {event, cwd, env}. The home is watched: every reload is "
+                    "sent as a reload notification, and load_errors whenever what failed to "
+                    "load changes.")
     serve.add_argument("--socket", default=None, metavar="PATH",
                        help="serve on a Unix socket instead (any number of clients, e.g. "
                             "harness claude-hook --socket PATH) until SIGTERM")
@@ -153,12 +176,6 @@ def _approve(hook: str, payload: dict) -> bool:
     return True
 
 
-def _short_source(source: str, home: Path) -> str:
-    """``scm:/home/tools/x.scm:3`` -> ``scm:tools/x.scm:3`` for readable tables."""
-    prefix = f"scm:{home}/"
-    return "scm:" + source[len(prefix):] if source.startswith(prefix) else source
-
-
 # -- commands ------------------------------------------------------------------------------
 
 def hook_point_named(name: str):
@@ -228,7 +245,7 @@ def _tools(args) -> int:
     if args.json:
         print(to_json(tools))
     elif tools:
-        rows = [(t["name"], _short_source(t["source"], rt.home), t.get("description", ""))
+        rows = [(t["name"], short_source(t["source"], rt.home), t.get("description", ""))
                 for t in tools]
         print(table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
     else:
@@ -248,7 +265,7 @@ def _hooks(args) -> int:
     if args.json:
         print(to_json(hooks))
     elif hooks:
-        rows = [(h["hook"], _short_source(h["source"], rt.home)) for h in hooks]
+        rows = [(h["hook"], short_source(h["source"], rt.home)) for h in hooks]
         print(table(rows, ("HOOK", "SOURCE")))
     else:
         print(f"no hooks in {rt.home} (harness hooks --all lists the hook points)")

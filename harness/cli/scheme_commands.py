@@ -13,7 +13,10 @@ _STACK_BYTES = 512 * 1024 * 1024
 
 
 def register(sub) -> None:
-    run = sub.add_parser("run", help="run a Scheme program")
+    run = sub.add_parser("run", help="run a Scheme program",
+                         description="Run a Scheme program: its output to stdout; an error "
+                                     "to stderr as FILE:LINE:COL: message with a caret, "
+                                     "exit status 1.")
     run.add_argument("file", help="the .scm file")
     run.add_argument("args", nargs="*", help="arguments for (command-line)")
     run.add_argument("--unsandboxed", action="store_true",
@@ -22,7 +25,9 @@ def register(sub) -> None:
     run.set_defaults(run=_run)
     ev = sub.add_parser("eval", help="evaluate Scheme expressions and print the last value")
     ev.add_argument("expr", help="one or more Scheme expressions")
-    ev.add_argument("--unsandboxed", action="store_true")
+    ev.add_argument("--unsandboxed", action="store_true",
+                    help="evaluate with file, process and environment access (default: "
+                         "sandboxed)")
     _limit_options(ev)
     ev.set_defaults(run=_eval)
 

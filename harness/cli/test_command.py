@@ -74,7 +74,10 @@ class Case:
 
 def register(sub) -> None:
     test = sub.add_parser("test", help="run *.hooktest.json fixtures against the home",
-                          description="Fire hooks on fixture payloads and compare outcomes.")
+                          description="Fire hooks (or call tools) on the cases of "
+                                      "*.hooktest.json fixtures and compare the outcomes. "
+                                      "Exit status 0 when every case passes, 1 when one "
+                                      "fails, 2 when a fixture cannot be used.")
     test.add_argument("paths", nargs="*", metavar="PATH",
                       help="fixture files or directories (default: HOME/tests, else "
                            "./hooktests)")

@@ -8,10 +8,18 @@ from pathlib import Path
 WIDE = 96  # a JSON value longer than this is shown indented over several lines
 
 
+#: the kinds of source that name a tool file (``scm:PATH:LINE``, ``hy:...``, ``py:...``)
+_FILE_SOURCE_KINDS = ("scm", "hy", "py")
+
+
 def short_source(source: str, home: Path) -> str:
-    """``scm:/home/ada/.harness/tools/x.scm:3`` -> ``scm:tools/x.scm:3``."""
-    prefix = f"scm:{home}/"
-    return "scm:" + source[len(prefix):] if source.startswith(prefix) else source
+    """``scm:/home/ada/.harness/tools/x.scm:3`` -> ``scm:tools/x.scm:3`` (likewise ``hy:``
+    and ``py:`` sources); other sources as they are."""
+    kind, _, rest = source.partition(":")
+    prefix = f"{home}/"
+    if kind in _FILE_SOURCE_KINDS and rest.startswith(prefix):
+        return f"{kind}:{rest[len(prefix):]}"
+    return source
 
 
 def short_path(path: str | Path, home: Path) -> str:

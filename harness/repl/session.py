@@ -10,7 +10,7 @@ from harness.scheme.datatypes import Values
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
-from harness.tools.context import current_context_name, using_runtime
+from harness.tools.context import current_context_name, tool_call_scope, using_runtime
 from harness.tools.execution import call_scheme, describe_error
 from harness.tools.scheme_loader import TOOL_PRELUDE
 
@@ -34,7 +34,8 @@ class ReplSession:
         self._hy = None  # the HyPrompt, made when Hy is first used
         self.extra_files: list[Path] = []
         self.finished = False  # set by ,quit
-        self.context = "default"  # the calling context of ,call (set by ,context)
+        #: the calling context of what is typed and of ,call (set by ,context)
+        self.context = "default"
         self._entries = 0
         self.set_language(language)
 
@@ -98,10 +99,12 @@ class ReplSession:
             return f"internal error: {type(exc).__name__}: {exc}"
 
     def evaluate(self, text: str) -> str:
-        """Evaluate every form of ``text``; show what it printed and its last value."""
-        if self.language == "hy":
-            return self._evaluate_hy(text)
-        stdout, stderr, value = self._run(text)
+        """Evaluate every form of ``text`` as the session's context (``%context-name%``,
+        ``call-tool``, the VFS zones); show what it printed and its last value."""
+        with tool_call_scope(self.context):
+            if self.language == "hy":
+                return self._evaluate_hy(text)
+            stdout, stderr, value = self._run(text)
         shown = [part.rstrip("\n") for part in (stdout, stderr) if part]
         if value is not None:
             items = value if isinstance(value, Values) else (value,)

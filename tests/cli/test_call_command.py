@@ -57,3 +57,14 @@ def test_repl_call_uses_the_session_context_and_shows_hook_errors(fresh_home):
     assert out.splitlines()[0] == "result   carol"
     assert "who.scm:3: post_tool hook failed" in out.splitlines()[1]
     assert "invalid context name" in session.execute(",context -x")
+
+
+def test_code_typed_in_the_repl_runs_as_the_session_context(fresh_home):
+    (fresh_home / "tools" / "who.scm").write_text(WHO)
+    session = ReplSession(Runtime(fresh_home))
+    assert session.execute("%context-name%") == '"default"'
+    session.execute(",context carol")
+    assert session.execute("%context-name%") == '"carol"'
+    assert session.execute('(call-tool "whoami" \'())') == '"carol"'
+    session.execute(",hy on")
+    assert session.execute('(call_tool "whoami" {})') == '"carol"'

@@ -197,3 +197,13 @@ def test_declared_handlers_are_checked(harness, fresh_home):
     (fresh_home / "hooks.toml").write_text("[[PreToolUse]\n")
     code, out, _ = harness("check", "--home", str(fresh_home))
     assert code == 1 and "hooks.toml: error:" in out
+
+
+def test_a_settings_file_that_does_not_exist_is_a_warning(harness, fresh_home):
+    (fresh_home / "harness.toml").write_text('[hooks]\nclaude_settings = ["setings.json"]\n'
+                                             f'project_dir = "{fresh_home}"\n')
+    code, out, _ = harness("check", "--home", str(fresh_home))
+    assert code == 1
+    assert ("setings.json: warning: does not exist, so it declares no handlers "
+            "(named in harness.toml [hooks])") in out
+    assert "hooks.toml" not in out  # the home's own hooks.toml is optional

@@ -9,7 +9,10 @@ HOME = Path("/home/ada/.harness")
 
 def test_short_sources_are_relative_to_the_home():
     assert render.short_source(f"scm:{HOME}/tools/x.scm:3", HOME) == "scm:tools/x.scm:3"
+    assert render.short_source(f"hy:{HOME}/tools/py/g.hy:4", HOME) == "hy:tools/py/g.hy:4"
+    assert render.short_source(f"py:{HOME}/tools/g.py:9", HOME) == "py:tools/g.py:9"
     assert render.short_source("plugin:guard", HOME) == "plugin:guard"
+    assert render.short_source(f"host:{HOME}/x", HOME) == f"host:{HOME}/x"
 
 
 def test_long_objects_put_one_key_on_a_line():

@@ -1,0 +1,251 @@
+"""The README keeps its promises: the files it shows load, its other snippets parse, the
+commands it shows exist with the options it gives them, and the numbers it states are the
+tree's. A failure names the README line to mend."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harness.builtins import BuiltinTools
+from harness.cli import build_parser
+from harness.config import DEFAULT_LIMITS, Config, load_config, unknown_settings
+from harness.handlers.sources import Source, load_source
+from harness.hooks.catalogue import CLAUDE_EVENTS, HOOK_POINTS
+from harness.repl import build_parser as build_repl_parser
+from harness.repl.commands import COMMANDS
+from harness.scheme.interpreter import make_environment, run_source
+from harness.scheme.reader import read_all
+from harness.tools.loader import load_tool_file
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+TEXT = README.read_text(encoding="utf-8")
+#: a snippet that is a whole tool file says where it goes on its first line
+TOOL_FILE = re.compile(r"^(?:;;|#) HOME/tools/(\S+\.(?:scm|py|hy))")
+
+
+def blocks(language: str) -> list[tuple[int, str]]:
+    """The README's fenced blocks of ``language`` ("" for plain ones): (line, text)."""
+    found, lines = [], TEXT.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            info, start, i = lines[i][3:].strip(), i + 1, i + 1
+            while not lines[i].startswith("```"):
+                i += 1
+            if info == language:
+                found.append((start + 1, "\n".join(lines[start:i]) + "\n"))
+        i += 1
+    return found
+
+
+def section(title: str) -> str:
+    """The text of the ``## title`` section (up to the next ``## ``)."""
+    start = TEXT.index(f"\n## {title}\n")
+    end = TEXT.find("\n## ", start + 1)
+    return TEXT[start:end if end > 0 else len(TEXT)]
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of every Markdown table row in ``text`` (header and rule excluded)."""
+    rows = []
+    for line in text.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
+            rows.append(cells)
+    return [row for row in rows if row[0] not in ("command", "tool", "hook point")]
+
+
+def ids(snippets: list[tuple[int, str]]) -> list[str]:
+    return [f"README.md:{line}" for line, _ in snippets]
+
+
+# -- snippets ------------------------------------------------------------------------------
+
+SCHEME = blocks("scheme")
+PYTHON = blocks("python")
+HY = blocks("hy")
+TOML = blocks("toml")
+
+
+@pytest.mark.parametrize("snippet", SCHEME + PYTHON + HY, ids=ids(SCHEME + PYTHON + HY))
+def test_a_tool_file_it_shows_loads(snippet, tmp_path):
+    line, text = snippet
+    header = TOOL_FILE.match(text)
+    if header is None:  # a fragment: it must still be valid code
+        if text.lstrip().startswith("("):
+            read_all(text, f"README.md:{line}")
+        elif not text.lstrip().startswith(";;"):
+            ast.parse(text, f"README.md:{line}")
+        return
+    path = tmp_path / Path(header.group(1)).name
+    path.write_text(text, encoding="utf-8")
+    tier = "sandboxed" if path.suffix == ".scm" else "unsandboxed"
+    registration = load_tool_file(path, tier, DEFAULT_LIMITS[tier])
+    assert registration.hooks or registration.tools, f"README.md:{line} registers nothing"
+
+
+@pytest.mark.parametrize("snippet", blocks("json"), ids=ids(blocks("json")))
+def test_json_it_shows_parses(snippet):
+    _line, text = snippet
+    json.loads(text)
+
+
+@pytest.mark.parametrize("snippet", TOML, ids=ids(TOML))
+def test_toml_it_shows_is_known_to_harness(snippet, tmp_path):
+    line, text = snippet
+    data = tomllib.loads(text)
+    if text.startswith("# HOME/hooks.toml"):
+        path = tmp_path / "hooks.toml"
+        path.write_text(text)
+        loaded = load_source(Source(str(path), "harness"))
+        assert loaded.handlers and not loaded.problems, f"README.md:{line}: {loaded.problems}"
+    else:
+        assert text.startswith("# harness.toml"), f"README.md:{line}: say which file it is"
+        assert unknown_settings(data) == [], f"README.md:{line}"
+
+
+def test_the_limits_it_calls_defaults_are_the_defaults(tmp_path):
+    [(line, text)] = [(n, t) for n, t in TOML if "[limits.sandboxed]" in t]
+    path = tmp_path / "harness.toml"
+    path.write_text(text)
+    shown, default = load_config(path), Config()
+    assert shown.limits == default.limits, f"README.md:{line}"
+    assert ((shown.hook_timeout, shown.tool_timeout, shown.schema_timeout)
+            == (default.hook_timeout, default.tool_timeout, default.schema_timeout))
+
+
+# -- commands ------------------------------------------------------------------------------
+
+def shown_commands() -> list[tuple[int, str]]:
+    """Every ``harness`` / ``harness-repl`` command line of the sh blocks and of the
+    ``$ `` lines of transcripts."""
+    found = []
+    for prompt, snippets in (("", blocks("sh")), ("$ ", blocks(""))):
+        for line, text in snippets:
+            for offset, command in enumerate(text.splitlines()):
+                if re.match(re.escape(prompt) + r"harness(-repl)?( |$)", command):
+                    found.append((line + offset, command.removeprefix(prompt)))
+    return found
+
+
+@pytest.mark.parametrize("shown", shown_commands(), ids=ids(shown_commands()))
+def test_a_command_it_shows_parses(shown):
+    line, command = shown
+    words = shlex.split(command, comments=True)
+    for end in ("|", "&", ">"):  # the harness part of a pipeline
+        if end in words:
+            words = words[:words.index(end)]
+    parser = build_repl_parser() if words[0] == "harness-repl" else build_parser()
+    try:
+        parser.parse_args(words[1:])
+    except SystemExit:
+        pytest.fail(f"README.md:{line}: {command}")
+
+
+def subcommands() -> dict:
+    parser = build_parser()
+    [action] = [a for a in parser._actions if a.dest == "command"]
+    return action.choices
+
+
+def test_the_command_table_lists_every_command_with_real_options():
+    choices = subcommands()
+    listed = set()
+    for row in table_rows(section("Command line")):
+        usage = row[0]
+        for name in re.findall(r"`harness ([a-z-]+)", usage):
+            listed.add(name)
+            options = {o for a in choices[name]._actions for o in a.option_strings}
+            # the options of this command's part of the cell
+            part = usage[usage.index(f"harness {name}"):]
+            part = re.split(r"`harness (?!" + re.escape(name) + r"\b)", part)[0]
+            for option in re.findall(r"(--[a-z-]+)", part):
+                assert option in options, f"harness {name} has no {option}"
+    assert listed == set(choices)
+
+
+def test_the_repl_table_lists_every_repl_command():
+    reference = TEXT[TEXT.index("### REPL reference"):]
+    table = reference[:reference.index("\n\n", reference.index("| command"))]
+    assert set(re.findall(r"`,([a-z]+)", table)) == set(COMMANDS)
+
+
+# -- numbers and lists ---------------------------------------------------------------------
+
+def test_the_hook_point_counts_are_the_catalogue():
+    own = [name for name in HOOK_POINTS if name not in CLAUDE_EVENTS]
+    assert f"There are {len(own)} hook points of harness's own" in TEXT
+    assert f"Claude Code's {len(CLAUDE_EVENTS)} events" in TEXT
+    assert f"the other {len(CLAUDE_EVENTS) - 1} Claude Code events" in TEXT
+
+
+def test_the_hook_point_table_and_the_observers_name_every_point():
+    text = section("How a dispatch works")
+    named = set(re.findall(r"`([a-z_]+)`", text)) & set(HOOK_POINTS)
+    assert named == {name for name in HOOK_POINTS if name not in CLAUDE_EVENTS}
+
+
+def test_the_builtin_table_lists_every_builtin_tool():
+    rows = table_rows(section("Builtin tools and the VFS"))
+    listed = {name for row in rows for name in re.findall(r"`([a-z_]+)`", row[0])
+              if len(row) == 4}
+    assert listed == set(BuiltinTools().names())
+
+
+SECURITY_COUNTS = {  # what the README calls the tests of each file of tests/security
+    "sandbox escape attempts": "test_escapes.py",
+    "attempts to leave the VFS": "test_vfs_escapes.py",
+    "runaway-hook cases": "test_runaway.py",
+    "budget-hole": "test_budget_holes.py",
+    "crash tests": "test_crashes.py",
+    "checks that every loop and call path charges the step budget":
+        "test_step_check_placement.py",
+    "misbehaving-plugin cases": "test_plugins_misbehave.py",
+    "concurrency scenarios": "test_concurrency.py",
+}
+
+
+def test_the_security_test_counts_are_the_tree():
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         str(ROOT / "tests" / "security")], capture_output=True, text=True, cwd=ROOT,
+        check=True)
+    per_file = Counter(Path(line.split("::")[0]).name
+                       for line in collected.stdout.splitlines() if "::" in line)
+    text = " ".join(section("Security and limits").split())
+    for words, file in SECURITY_COUNTS.items():
+        stated = re.search(r"(\d+) " + re.escape(words), text)
+        assert stated, f"the Security section no longer counts the {words}"
+        assert int(stated.group(1)) == per_file[file], (
+            f"README says {stated.group(1)} {words}; tests/security/{file} has "
+            f"{per_file[file]}: update the Security section")
+
+
+def test_the_libraries_it_names_exist():
+    text = section("The Scheme") + section("Tiers, limits and failure policy")
+    names = set()
+    for match in re.finditer(r"`\(((?:scheme|srfi|harness|chibi|tein) [\w-]+)\)`", text):
+        if "has no" not in text[max(0, match.start() - 30):match.start()]:
+            names.add(match.group(1))
+    env = make_environment("unsandboxed")
+    for name in sorted(names):
+        run_source(env, f"(import ({name}))", f"<import {name}>")
+
+
+def test_its_links_lead_to_its_headings():
+    def anchor(heading: str) -> str:
+        return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+    anchors = {anchor(h) for h in re.findall(r"^#{2,3} (.+)$", TEXT, re.MULTILINE)}
+    for target in re.findall(r"\]\(#([^)]+)\)", TEXT):
+        assert target in anchors, f"README link #{target} leads nowhere"
