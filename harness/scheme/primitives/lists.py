@@ -845,9 +845,22 @@ def count(pred: object, lst: object, *lists: object) -> int:
 def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
     """(fold kons knil list ...): (kons e ... acc) from the left."""
     check_procedure("fold", kons)
-    acc = knil
-    for row in _rows_of("fold", lst, lists):
-        acc = call_n(kons, (*row, acc))
+    if not lists:
+        return fold_then(kons, proper_items("fold", lst), knil, False)
+    return fold_then(kons, list(_rows("fold", (lst, *lists))), knil, True)
+
+
+def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
+    """``acc`` passed through ``kons`` on each of ``items`` in order: ``(kons x acc)``, or
+    ``(kons x1 x2 ... acc)`` when each item is a row of arguments. The loop of the folds
+    and reductions: a continuation captured inside ``kons`` resumes it (continuations.py)."""
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    if not rows:
+        for x in walk:
+            acc = kons(x, acc)
+    else:
+        for x in walk:
+            acc = call_n(kons, (*x, acc))
     return acc
 
 
@@ -855,14 +868,11 @@ def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
 def fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
     """(fold-right kons knil list ...): (kons e ... acc) from the right."""
     check_procedure("fold-right", kons)
-    acc = knil
     if not lists:
-        for x in reversed(proper_items("fold-right", lst)):
-            acc = kons(x, acc)
-    else:
-        for row in reversed(list(_rows("fold-right", (lst, *lists)))):
-            acc = call_n(kons, (*row, acc))
-    return acc
+        items = proper_items("fold-right", lst)  # a fresh list: reversed in place
+        items.reverse()
+        return fold_then(kons, items, knil, False)
+    return fold_then(kons, list(_rows("fold-right", (lst, *lists)))[::-1], knil, True)
 
 
 @primitive(SRFI1)
@@ -891,10 +901,7 @@ def reduce(f: object, ridentity: object, lst: object) -> object:
     items = proper_items("reduce", lst)
     if not items:
         return ridentity
-    acc = items[0]
-    for x in items[1:]:
-        acc = f(x, acc)
-    return acc
+    return fold_then(f, items[1:], items[0], False)
 
 
 @primitive(SRFI1)
@@ -904,10 +911,7 @@ def reduce_right(f: object, ridentity: object, lst: object) -> object:
     items = proper_items("reduce-right", lst)
     if not items:
         return ridentity
-    acc = items[-1]
-    for x in reversed(items[:-1]):
-        acc = f(x, acc)
-    return acc
+    return fold_then(f, items[-2::-1], items[-1], False)
 
 
 @primitive(SRFI1)
