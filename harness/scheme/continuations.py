@@ -594,8 +594,8 @@ def _map_record(v):
 
 def _single_map_record(v):
     if "items" not in v:
-        return _PASS  # waiting in map_then
-    return _Map(v["f"], v["items"], list(v["out"]), False, lists.from_items)
+        return None  # inside a list walk's check (no procedure of the program runs there)
+    return _Map(v["f"], v["items"], list(v["out"]), bool(v["lists"]), lists.from_items)
 
 
 def _fold_record(v):

@@ -508,15 +508,18 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
     check_procedure("map", f)
-    if lists:
-        return map_then(f, list(_rows("map", (lst, *lists))), True, from_items)
     # map_then's loop inline: a map over a short list is common, and one call more is
     # measurable there. continuations.py resumes it as map_then.
     out: list = []
     append = out.append
-    items = proper_items("map", lst)
-    for x in items:
-        append(f(x))
+    if not lists:
+        items = proper_items("map", lst)
+        for x in items:
+            append(f(x))
+    else:
+        items = list(_rows("map", (lst, *lists)))
+        for x in items:
+            append(call_n(f, x))
     return from_items(out)
 
 
