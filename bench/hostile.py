@@ -7,8 +7,9 @@ Each case of tests/security/test_crashes.py and test_budget_holes.py runs in a f
 child with the default sandboxed limits (10,000,000 steps, 5 s, 512 MB; the unsandboxed
 tier for the cases that need "no step budget": 30 s, 2048 MB), as a host would: one
 dispatch on a thread with the default stack. Printed per case: how it ended (the first
-words of the hook's error), the wall time of the dispatch, and how much the child's peak
-resident size grew during it (the memory_mb limit counts growth from the call's start).
+words of the hook's error), the wall and CPU time of the dispatch, and how much the
+child's peak resident size grew during it (the memory_mb limit counts growth from the
+call's start).
 """
 
 from __future__ import annotations
@@ -47,11 +48,13 @@ def _task(home: Path):
     def task() -> dict:
         rt = Runtime(home)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        result, elapsed = fire_timed(rt)
+        start = time.monotonic()
+        result, cpu = fire_timed(rt)
+        wall = time.monotonic() - start
         grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
         errors = messages_of(result)
         first = errors[0].split(": ", 2)[-1].splitlines()[0] if errors else "(no error)"
-        return {"elapsed": elapsed, "grown_mb": grown / 1024, "ended": first[:70],
+        return {"wall": wall, "cpu": cpu, "grown_mb": grown / 1024, "ended": first[:70],
                 "bystanders": len(result["answers"])}
     return task
 
@@ -77,13 +80,13 @@ def main() -> None:
         tasks[name] = _task(home)
     start = time.monotonic()
     results = run_forked_batch(tasks, timeout=120, memory_mb=6000, parallel=args.parallel)
-    print(f"{'case':52} {'s':>6} {'MB':>6}  ended with")
+    print(f"{'case':52} {'wall s':>6} {'CPU s':>6} {'MB':>6}  ended with")
     for name, run in results.items():
         if run.status != "ok":
-            print(f"{name:52} {run.wall:6.2f} {'':>6}  {run.status.upper()}")
+            print(f"{name:52} {run.wall:6.2f} {'':>6} {'':>6}  {run.status.upper()}")
             continue
         v = run.value
-        print(f"{name:52} {v['elapsed']:6.2f} {v['grown_mb']:6.0f}  {v['ended']}"
+        print(f"{name:52} {v['wall']:6.2f} {v['cpu']:6.2f} {v['grown_mb']:6.0f}  {v['ended']}"
               + ("" if v["bystanders"] == 2 else f"  (bystanders: {v['bystanders']})"))
     print(f"{len(results)} cases in {time.monotonic() - start:.0f} s")
 

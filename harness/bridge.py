@@ -17,13 +17,21 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from json.encoder import encode_basestring
 
 import orjson
 
 from harness.hooks.outcome import NO_ANSWER
-from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, frozen_string
+from harness.scheme.datatypes import (
+    NIL,
+    Char,
+    String,
+    Symbol,
+    Vector,
+    frozen_string,
+)
 from harness.scheme.limits import charge
 
 __all__ = ["NO_ANSWER", "BridgeError", "dumps", "json_to_scheme", "loads", "scheme_to_json"]
@@ -260,15 +268,22 @@ def json_to_scheme(value: object) -> object:
         stack.append(_frame(v))
 
 
-def json_entries_to_scheme(obj: dict, keys: frozenset[str]) -> object:
+def json_entries_to_scheme(obj: dict, keys: Sequence[tuple[str, String | None]]) -> object:
     """The alist ``json_to_scheme(obj)`` gives for the JSON object ``obj``, with only the
-    entries whose key is in ``keys`` (for a hook that can only look those up)."""
+    entries under ``keys`` and in their order (for a hook that can only look those up, so
+    the order is not seen). ``keys`` holds (text, String) pairs (payload_use.entry_keys):
+    the String is the entry's key, shared by every call, so it must be immutable
+    (``frozen_string``); None makes a fresh String per call."""
     result = NIL
-    for k, v in reversed(obj.items()):
-        text = k if type(k) is str else str(k)
-        if text in keys:
-            result = [[frozen_string(text), json_to_scheme(v)], result]
+    for text, key in keys:
+        v = obj.get(text, _ABSENT)
+        if v is not _ABSENT:
+            result = [[String(text) if key is None else key,
+                       String(v) if type(v) is str else json_to_scheme(v)], result]
     return result
+
+
+_ABSENT = object()
 
 
 def _frame(container: dict | list | tuple) -> list:

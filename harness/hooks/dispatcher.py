@@ -61,51 +61,22 @@ class Dispatcher:
             point = hook_point(hook)  # raises, naming the closest valid point
         payload = dict(payload) if type(payload) is dict else _payload_object(payload)
         runtime = self.runtime
+        registry, plugins, handlers = runtime.registry, runtime.plugins.state, runtime.handlers
         answers: list[tuple[str, object]] = []
-        broken, not_loaded = runtime.registry.broken, runtime.plugins.not_loaded
-        errors: list[dict] = ([dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded
-                              else [])
+        errors = _load_errors(registry.broken, plugins.not_loaded)
         failed: list[str] = []
         trace: list[dict] | None = [] if self.trace_enabled else None
-        plugin_results = runtime.plugins.call_hooks(hook, payload)
-        if plugin_results:
-            self._plugin_answers(plugin_results, answers, errors, failed, trace)
-        handlers = runtime.handlers
-        if not handlers.idle:  # most homes declare none: one attribute read
-            problems = handlers.dispatch_errors(hook)  # a broken source is never silent
-            if problems:
-                errors.extend(problems)
-            handler_results = handlers.call_hooks(hook, payload)
-            if handler_results:
-                self._plugin_answers(handler_results, answers, errors, failed, trace)
-        context = thread_context()
-        if hook in context.points:
-            if trace is not None:
-                trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
-        else:
-            runs = runtime.registry.runs_for(hook)
-            if runs:
-                name = payload.get("context_name")
-                saved = context.enter_dispatch(
-                    runtime, hook, name if type(name) is str else context.calling_context)
-                try:
-                    for run in runs:
-                        if run.python:
-                            self._python_hooks(context.calls, hook, run.hooks, payload,
-                                               answers, errors, failed, trace)
-                        else:
-                            self._scheme_hooks(context, hook, run, payload, answers, errors,
-                                               failed, trace)
-                finally:
-                    context.leave_dispatch(hook, saved)
-        closed = [src for src in failed if self._fails_closed(point, src)] if failed else ()
-        if closed and point.combine != "permission":
-            # a hook that must not fail open stands for a block at its place in the order
-            order = {src: i for i, (src, _) in enumerate(answers)}
-            for src in closed:
-                block = block_answer(point, f"hook failed: {src}")
-                if block is not None:
-                    answers.insert(order.get(src, len(answers)), (src, block))
+        # Each source is asked only when it has something for this point: most dispatches
+        # find no plugin, no declared handler and no in-process hook, and cost ~nothing.
+        if hook in plugins.by_hook:
+            self._plugin_answers(runtime.plugins.call_hooks(hook, payload), answers, errors,
+                                 failed, trace)
+        if not handlers.idle:
+            self._handler_answers(handlers, hook, payload, answers, errors, failed, trace)
+        runs = registry.runs.get(hook)
+        if runs:
+            self._in_process_hooks(runs, hook, payload, answers, errors, failed, trace)
+        closed = self._failed_closed(point, failed, answers) if failed else ()
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
             errors.extend(problems)
@@ -116,6 +87,49 @@ class Dispatcher:
         if trace is not None:
             result["trace"] = trace
         return result
+
+    def _handler_answers(self, handlers, hook: str, payload: dict, answers: list,
+                         errors: list, failed: list, trace: list | None) -> None:
+        problems = handlers.dispatch_errors(hook)  # a broken source is never silent
+        if problems:
+            errors.extend(problems)
+        results = handlers.call_hooks(hook, payload)
+        if results:
+            self._plugin_answers(results, answers, errors, failed, trace)
+
+    def _in_process_hooks(self, runs: tuple, hook: str, payload: dict, answers: list,
+                          errors: list, failed: list, trace: list | None) -> None:
+        """The tool files' hooks and the host's, run by run, under the re-entrancy guard."""
+        context = thread_context()
+        if hook in context.points:
+            if trace is not None:
+                trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
+            return
+        name = payload.get("context_name")
+        saved = context.enter_dispatch(self.runtime, hook, name if type(name) is str
+                                       else context.calling_context)
+        try:
+            for run in runs:
+                if run.python:
+                    self._python_hooks(context.calls, hook, run.hooks, payload, answers,
+                                       errors, failed, trace)
+                else:
+                    self._scheme_hooks(context, hook, run, payload, answers, errors, failed,
+                                       trace)
+        finally:
+            context.leave_dispatch(hook, saved)
+
+    def _failed_closed(self, point, failed: list, answers: list) -> list[str]:
+        """The failed hooks that fail closed; on a point that is no permission point each
+        stands for a block at its place in the order (inserted into ``answers``)."""
+        closed = [src for src in failed if self._fails_closed(point, src)]
+        if closed and point.combine != "permission":
+            order = {src: i for i, (src, _) in enumerate(answers)}
+            for src in closed:
+                block = block_answer(point, f"hook failed: {src}")
+                if block is not None:
+                    answers.insert(order.get(src, len(answers)), (src, block))
+        return closed
 
     @staticmethod
     def _plugin_answers(results: list, answers: list, errors: list, failed: list,
@@ -246,6 +260,14 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> objec
         # an earlier hook redefined assoc or changed a key string: this one sees it all
         return json_to_scheme(payload)
     return copy[0]
+
+
+def _load_errors(broken: tuple, not_loaded: tuple) -> list[dict]:
+    """The errors every dispatch starts with: a copy of each plugin and tool file of the
+    home that failed to load and has no good version running (SPEC §9)."""
+    if broken or not_loaded:
+        return [dict(e) for e in (*not_loaded, *broken)]
+    return []
 
 
 class PayloadError(TypeError):

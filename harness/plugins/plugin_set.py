@@ -33,7 +33,7 @@ from harness.plugins.invoke import (
 )
 from harness.plugins.schema_cache import SCHEMA_TIMEOUT, SchemaCache
 
-__all__ = ["CONCURRENT_OBSERVERS", "Plugin", "PluginSet"]
+__all__ = ["CONCURRENT_OBSERVERS", "Plugin", "PluginSet", "PluginState"]
 
 _SCHEMA_WORKERS = 8  # --schema runs of a cold start go in parallel
 #: how many plugins of one observe / advisory point may run at once by default
@@ -58,7 +58,10 @@ class Plugin:
 
 
 @dataclass(frozen=True)
-class _State:
+class PluginState:
+    """What one load found: a snapshot that a reload replaces in one assignment, so a
+    reader that takes ``PluginSet.state`` once sees one load's plugins throughout."""
+
     plugins: tuple[Plugin, ...]
     by_hook: dict[str, tuple[Plugin, ...]]
     by_tool: dict[str, Plugin]
@@ -95,7 +98,8 @@ class PluginSet:
         if home is not None:
             self.env.setdefault("HARNESS_HOME", os.fspath(home))
             self.env.setdefault("CHIBI_HOME", os.fspath(home))
-        self._state = _State((), {}, {}, ())
+        #: the last load (read it once per use: a reload replaces it)
+        self.state = PluginState((), {}, {}, ())
         self.reload(retry_failed)
 
     # --- loading ---
@@ -123,39 +127,39 @@ class PluginSet:
             self.cache.save(keep=[f.path for f in files])
         except OSError as exc:
             problems.append(problem("plugins", f"cannot write the schema cache: {exc}"))
-        self._state = _index(tuple(plugins), problems)
+        self.state = _index(tuple(plugins), problems)
 
     @property
     def plugins(self) -> tuple[Plugin, ...]:
         """The loaded plugins, sorted by name."""
-        return self._state.plugins
+        return self.state.plugins
 
     @property
     def problems(self) -> tuple[Problem, ...]:
         """What went wrong in the last load (refused entries, bad schemas, dropped hooks)."""
-        return self._state.problems
+        return self.state.problems
 
     @property
     def not_loaded(self) -> tuple[Problem, ...]:
         """The problems of the plugins that did not load at all (refused, or no usable
         ``--schema``): their hooks are not running."""
-        return self._state.not_loaded
+        return self.state.not_loaded
 
     # --- queries ---
 
     def hooks_for(self, point: str) -> list[Plugin]:
         """The plugins registered for `point`, in name order (UnknownHookError if invalid)."""
         hook_point(point)
-        return list(self._state.by_hook.get(point, ()))
+        return list(self.state.by_hook.get(point, ()))
 
     def tools(self) -> list[dict]:
         """The tool schemas of all plugins (copies), in plugin-name order."""
-        return [dict(schema) for plugin in self._state.plugins for schema in plugin.schemas
-                if self._state.by_tool.get(schema["name"]) is plugin]
+        return [dict(schema) for plugin in self.state.plugins for schema in plugin.schemas
+                if self.state.by_tool.get(schema["name"]) is plugin]
 
     def find_tool(self, name: str) -> Plugin | None:
         """The plugin that provides the tool `name`, if any."""
-        return self._state.by_tool.get(name)
+        return self.state.by_tool.get(name)
 
     # --- calls ---
 
@@ -168,7 +172,7 @@ class PluginSet:
         """Call every plugin registered for `point` (the payload is encoded once); results
         in name order. On an observe / advisory point up to `concurrent_observers` run at
         once, elsewhere one after the other. One plugin's failure never stops the others."""
-        plugins = self._state.by_hook.get(point)
+        plugins = self.state.by_hook.get(point)
         if not plugins:
             if point not in HOOK_POINTS:
                 hook_point(point)  # an unknown name is an error even with no plugins
@@ -185,7 +189,7 @@ class PluginSet:
         return call_tool(plugin, name, args, self.tool_timeout, env=self.env)
 
 
-def _index(plugins: tuple[Plugin, ...], problems: list[Problem]) -> _State:
+def _index(plugins: tuple[Plugin, ...], problems: list[Problem]) -> PluginState:
     by_hook: dict[str, list[Plugin]] = {}
     by_tool: dict[str, Plugin] = {}
     for plugin in plugins:
@@ -199,5 +203,5 @@ def _index(plugins: tuple[Plugin, ...], problems: list[Problem]) -> _State:
     loaded = {plugin.source for plugin in plugins}
     not_loaded = tuple(p for p in problems
                        if p["source"].startswith("plugin:") and p["source"] not in loaded)
-    return _State(plugins, {k: tuple(v) for k, v in by_hook.items()}, by_tool, tuple(problems),
+    return PluginState(plugins, {k: tuple(v) for k, v in by_hook.items()}, by_tool, tuple(problems),
                   not_loaded)

@@ -30,11 +30,11 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import Values
+from harness.scheme.datatypes import Promise, String, Values
 from harness.scheme.errors import ErrorObject, SchemeError, error
-from harness.scheme.limits import charge
+from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
-from harness.scheme.primitives import lists, vectors
+from harness.scheme.primitives import lists, ports, strings, vectors
 from harness.scheme.sites import CALL, is_compiled, site_of
 
 
@@ -324,19 +324,21 @@ class _Parameterize:
 
 
 class _Map:
-    """map waiting for the call on element ``len(done)`` of ``items``."""
+    """map_then (lists.py) waiting for the call on element ``len(done)`` of ``items``."""
 
-    __slots__ = ("done", "f", "items", "rows")
+    __slots__ = ("done", "f", "finish", "items", "rows")
 
-    def __init__(self, f, items: list, done: list, rows: bool) -> None:
-        self.f, self.items, self.done, self.rows = f, items, done, rows
+    def __init__(self, f, items: list, done: list, rows: bool, finish) -> None:
+        self.f, self.items, self.done, self.rows, self.finish = f, items, done, rows, finish
 
     def resume(self, thunk):
+        if len(self.done) > CHUNK:
+            charge(len(self.done))  # copying the results so far is work like walking them
         out = [*self.done, thunk()]  # a copy: each re-entry builds its own list
         f = self.f
         for x in self.items[len(out):]:
             out.append(rt.call_n(f, x) if self.rows else f(x))
-        return lists.from_items(out)
+        return self.finish(out)
 
 
 class _ForEach:
@@ -350,6 +352,94 @@ class _ForEach:
     def resume(self, thunk):
         value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
         return lists.for_each(self.f, self.cell[1])
+
+
+class _Search:
+    """member or assoc with a compare procedure, waiting for its call on ``cell``'s
+    element: ``found(cell)`` if it says yes, else the search goes on after ``cell``."""
+
+    __slots__ = ("args", "cell", "found", "search")
+
+    def __init__(self, search, args: tuple, cell, found) -> None:
+        self.search, self.args, self.cell, self.found = search, args, cell, found
+
+    def resume(self, thunk):
+        value = thunk()
+        if value is not False:
+            return self.found(self.cell)
+        who, key, same = self.args
+        return self.search(who, key, self.cell[1], same)
+
+
+class _Then:
+    """A primitive that applies ``finish`` to the value of the call it waits in."""
+
+    __slots__ = ("finish",)
+
+    def __init__(self, finish) -> None:
+        self.finish = finish
+
+    def resume(self, thunk):
+        value = thunk()
+        return self.finish(value)
+
+
+class _Before:
+    """dynamic-wind waiting for its before thunk: then the extent is entered."""
+
+    __slots__ = ("after", "before", "thunk")
+
+    def __init__(self, before, thunk, after) -> None:
+        self.before, self.thunk, self.after = before, thunk, after
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return rt.wound((self.before, self.after, rt.winds()), self.thunk)
+
+
+class _Raised:
+    """A Python exception (a Scheme condition) on its way out through an after thunk:
+    once the thunk is done, it goes on."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc) -> None:
+        self.exc = exc
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        raise self.exc
+
+
+class _Force:
+    """force waiting for the body of ``promise``."""
+
+    __slots__ = ("promise",)
+
+    def __init__(self, promise) -> None:
+        self.promise = promise
+
+    def resume(self, thunk):
+        value = thunk()
+        rt.settle(self.promise, value)
+        return rt.force(self.promise)
+
+
+class _OutputTo:
+    """with-output-to-string waiting for its thunk: output still goes to ``port``."""
+
+    __slots__ = ("port",)
+
+    def __init__(self, port) -> None:
+        self.port = port
+
+    def resume(self, thunk):
+        push_binding(ports.current_output_port, self.port, convert=False)
+        try:
+            thunk()
+        finally:
+            pop_binding(ports.current_output_port)
+        return String(self.port.getvalue())
 
 
 class _VectorForEach:
@@ -402,9 +492,58 @@ def _parameterize_record(v):
 
 
 def _wound_record(v):
-    if "result" in v or "exc" in v:
-        return None  # inside the after thunk
+    if "result" in v:  # inside the after thunk, the extent left
+        result = v["result"]
+        return _Then(lambda _: result)
+    exc = v.get("exc")
+    if exc is not None:  # the after thunk of an extent an error leaves
+        return _Raised(exc.with_traceback(None)) if isinstance(exc, SchemeError) else None
     return _Around(rt.wound, 1, v["entry"])
+
+
+def _dynamic_wind_record(v):
+    return _PASS if "entry" in v else _Before(v["before"], v["thunk"], v["after"])
+
+
+def _handle_record(v):
+    if "result" in v or "handler" not in v:
+        return None  # past the handler: in the secondary raise of a handler that returned
+    return _Around(rt.handle, 2, v["obj"], v["continuable"])
+
+
+def _search_record(found):
+    def record(v):
+        if "cell" not in v or v.get("text") is not None:
+            return None
+        return _Search(_SEARCHES[found], (v["who"], v.get("x", v.get("key")), v["same"]),
+                       v["cell"], found)
+    return record
+
+
+def _member_found(cell):
+    return cell
+
+
+def _assoc_found(cell):
+    return cell[0]
+
+
+_SEARCHES = {_member_found: lists._member, _assoc_found: lists._assoc}
+
+
+def _closing(port):
+    def finish(value):
+        port.close()
+        return value
+    return finish
+
+
+def _output_string(port):
+    return lambda _: String(port.getvalue())
+
+
+def _done_promise(value):
+    return Promise(True, value)
 
 
 def _after_call(v):
@@ -416,7 +555,7 @@ def _map_resume_record(v):
     if "out" not in v:
         return v["self"]
     m = v["self"]
-    return _Map(m.f, m.items, list(v["out"]), m.rows)
+    return _Map(m.f, m.items, list(v["out"]), m.rows, m.finish)
 
 
 def _vector_for_each_record(v):
@@ -435,13 +574,17 @@ def _values_record(v):
 
 
 def _map_record(v):
+    return _Map(v["f"], v["items"], list(v["out"]), v["rows"], v["finish"])
+
+
+def _single_map_record(v):
     if "items" not in v:
-        return None
-    return _Map(v["f"], v["items"], list(v["out"]), bool(v["lists"]))
+        return _PASS  # waiting in map_then
+    return _Map(v["f"], v["items"], list(v["out"]), False, lists.from_items)
 
 
 def _for_each_record(v):
-    return _ForEach(v["f"], v["cell"]) if "cell" in v and not v["lists"] else None
+    return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
 
 def _describe(frame: FrameType) -> str:
@@ -460,7 +603,9 @@ def _describe(frame: FrameType) -> str:
 #: primitives (and the resume methods above) whose frames only return the value they wait for
 _PASS_THROUGH = frozenset(f.__code__ for f in (
     rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
-    _Around.resume,
+    _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
+    lists.member, lists.assoc, vectors.vector_map, strings.string_map,
+    strings.string_for_each,
 ))
 
 _RECORDS = {
@@ -469,12 +614,23 @@ _RECORDS = {
     rt.guard.__code__: _locals_record(_guard_record),
     rt.with_exception_handler.__code__: _locals_record(_handler_record),
     rt.parameterize.__code__: _locals_record(_parameterize_record),
-    rt.dynamic_wind.__code__: _locals_record(lambda v: _PASS if "entry" in v else None),
+    rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
     rt.wound.__code__: _locals_record(_wound_record),
+    rt.handle.__code__: _locals_record(_handle_record),
     rt.call_with_values.__code__: _locals_record(_values_record),
-    lists.map_.__code__: _locals_record(_map_record),
-    lists.for_each.__code__: _locals_record(_for_each_record),
+    rt.force.__code__: lambda frame: _Force(frame.f_locals["promise"]),
+    rt.DELAYED_CODE: lambda frame: _Then(_done_promise),
+    lists.map_then.__code__: _locals_record(_map_record),
+    lists.map_.__code__: _locals_record(_single_map_record),
+    lists.for_each.__code__: _locals_record(
+        lambda v: _PASS if v["lists"] else _for_each_record(v)),
+    lists._member.__code__: _locals_record(_search_record(_member_found)),
+    lists._assoc.__code__: _locals_record(_search_record(_assoc_found)),
     vectors.vector_for_each.__code__: _locals_record(_vector_for_each_record),
+    ports.call_with_port.__code__: _locals_record(lambda v: _Then(_closing(v["port"]))),
+    ports.call_with_output_string.__code__: _locals_record(
+        lambda v: _Then(_output_string(v["port"]))),
+    ports.with_output_to_string.__code__: _locals_record(lambda v: _OutputTo(v["port"])),
     _VectorForEach.resume.__code__: _locals_record(_vector_for_each_resume_record),
     SchemeFrame.resume.__code__: _locals_record(_after_call),
     _Trampoline.resume.__code__: _locals_record(
@@ -483,4 +639,10 @@ _RECORDS = {
     _Parameterize.resume.__code__: _locals_record(lambda v: v["self"]),
     _Map.resume.__code__: _locals_record(_map_resume_record),
     _ForEach.resume.__code__: _locals_record(_after_call),
+    _Search.resume.__code__: _locals_record(_after_call),
+    _Then.resume.__code__: _locals_record(_after_call),
+    _Before.resume.__code__: _locals_record(_after_call),
+    _Raised.resume.__code__: _locals_record(_after_call),
+    _Force.resume.__code__: _locals_record(_after_call),
+    _OutputTo.resume.__code__: _locals_record(_after_call),
 }

@@ -10,6 +10,7 @@ so such tail calls take constant stack space.
 from __future__ import annotations
 
 import threading
+from types import CodeType
 
 from harness.scheme.datatypes import (
     NIL,
@@ -219,10 +220,18 @@ def raise_(obj, continuable: bool = False):
         exc = SchemeError(obj, continuable)
         exc.handled = True
         raise exc
+    return handle(obj, continuable)
+
+
+def handle(obj, continuable: bool, call=None):
+    """Call the innermost handler on ``obj`` with the outer handlers current (R7RS
+    ``raise``), or ``call()`` in its place: a continuation captured in the handler resumes
+    through here (continuations.py)."""
+    stack = handler_stack()
     n = len(stack)
     handler = stack.pop()
     try:
-        result = handler(obj)
+        result = handler(obj) if call is None else call()
     finally:
         del stack[n - 1:]
         stack.append(handler)
@@ -439,25 +448,38 @@ def make_delay_force(thunk):
 
 
 def make_delay(thunk):
-    return Promise(False, lambda: Promise(True, thunk()))
+    # R7RS 7.3's (delay-force (make-promise expression)). A closure, not an object with a
+    # __call__: calling that from Python goes through C and a deep chain of forces would
+    # grow the C stack.
+    def delayed():
+        return Promise(True, thunk())
+    return Promise(False, delayed)
+
+
+#: the code of a delay's body (continuations.py resumes a frame of it)
+DELAYED_CODE = next(c for c in make_delay.__code__.co_consts if c.__class__ is CodeType)
 
 
 def force(promise):
     """Iterative forcing of delay-force chains (R7RS 4.2.5)."""
     if not isinstance(promise, Promise):
         return promise
-    while True:
-        box = promise.box
-        if box[0]:
-            return box[1]
-        new = box[1]()
-        box = promise.box
-        if box[0]:
-            return box[1]
-        if not isinstance(new, Promise):
-            raise wrong_type("force", "a promise from the delay-force body", new)
-        box[0], box[1] = new.box[0], new.box[1]
-        new.box = box
+    while not promise.box[0]:
+        # the only call in this frame that runs Scheme code (continuations.py resumes it)
+        settle(promise, promise.box[1]())
+    return promise.box[1]
+
+
+def settle(promise, new) -> None:
+    """``promise``'s body returned ``new`` (a promise): unless forcing it again from inside
+    its body settled it, it shares ``new``'s state from now on."""
+    box = promise.box
+    if box[0]:
+        return
+    if not isinstance(new, Promise):
+        raise wrong_type("force", "a promise from the delay-force body", new)
+    box[0], box[1] = new.box[0], new.box[1]
+    new.box = box
 
 
 # -- records ----------------------------------------------------------------------------------------

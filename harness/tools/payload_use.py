@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import dis
 import inspect
+from collections.abc import Iterable
 
-from harness.scheme.datatypes import String
+from harness.scheme.datatypes import String, frozen_string, is_frozen
 from harness.scheme.names import global_name
 from harness.scheme.primitives.lists import assoc
 
@@ -111,3 +112,14 @@ def _closure_constants(proc: object) -> dict:
         except ValueError:  # an empty cell
             continue
     return values
+
+
+def entry_keys(texts: Iterable[str]) -> tuple[tuple[str, String | None], ...]:
+    """``texts`` (sorted) as (text, key) pairs for bridge.json_entries_to_scheme: the key
+    is the shared immutable String of the text, or None where none can be shared (every
+    dispatch then makes its own)."""
+    out = []
+    for text in sorted(texts):
+        key = frozen_string(text)
+        out.append((text, key if is_frozen(key) else None))
+    return tuple(out)

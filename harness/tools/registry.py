@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from harness.tools.payload_use import PayloadKeys, payload_keys
+from harness.tools.payload_use import PayloadKeys, entry_keys, payload_keys
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,9 @@ class HookRun:
     python: bool
     hooks: tuple
     watch_deadline: bool = False
-    #: per file of a Scheme run, the payload keys its hooks can look up (None: all)
-    file_keys: Mapping[str, frozenset[str] | None] = field(default_factory=dict,
-                                                               compare=False)
+    #: per file of a Scheme run, the payload keys its hooks can look up, as
+    #: ``payload_use.entry_keys`` pairs (None: they may see all of it)
+    file_keys: Mapping[str, tuple | None] = field(default_factory=dict, compare=False)
 
 
 def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
@@ -140,15 +140,17 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
     return tuple(runs)
 
 
-def _file_keys(hooks: tuple) -> dict[str, frozenset[str] | None]:
-    """Per file, the union of the payload keys its hooks can look up (None when one of
-    them may see the whole payload): a file's hooks share one converted payload."""
-    out: dict[str, frozenset[str] | None] = {}
+def _file_keys(hooks: tuple) -> dict[str, tuple | None]:
+    """Per file, the union of the payload keys its hooks can look up as ``entry_keys``
+    (None when one of them may see the whole payload): a file's hooks share one converted
+    payload."""
+    texts: dict[str, frozenset[str] | None] = {}
     for h in hooks:
         keys = h.payload_keys
-        known = out.get(h.file, frozenset())
-        out[h.file] = None if keys is None or known is None else known | keys.texts
-    return out
+        known = texts.get(h.file, frozenset())
+        texts[h.file] = None if keys is None or known is None else known | keys.texts
+    return {file: None if known is None else entry_keys(known)
+            for file, known in texts.items()}
 
 
 @dataclass(frozen=True)
@@ -181,9 +183,6 @@ def file_source(path: str) -> str:
     return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{path}"
 
 
-_STALE = (None, {}, {}, {})  # an index no snapshot matches: rebuilt on the next read
-
-
 @dataclass
 class Registry:
     """The one registry of a runtime: the tool files' registrations, then the host's."""
@@ -199,10 +198,17 @@ class Registry:
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
     #: only when neither the home nor its plugins provide a tool of that name
     builtins: dict[str, Tool] = field(default_factory=dict)
+    #: point -> its hooks cut into runs of one language (``HookRun``), in dispatch order:
+    #: rebuilt whenever a file or the host registers or drops something (in one
+    #: assignment), so a dispatch only reads it
+    runs: Mapping[str, tuple[HookRun, ...]] = field(default_factory=dict, init=False,
+                                                    repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    # (the files they were built from, point -> hooks, tool name -> tool, point -> runs):
-    # rebuilt when ``files`` changes or the host registers something
-    _index: tuple = field(default=_STALE, repr=False)
+    # (point -> hooks, tool name -> tool): rebuilt with ``runs``
+    _index: tuple = field(default=({}, {}), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._reindex()
 
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
@@ -213,6 +219,7 @@ class Registry:
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
             self._note_broken()
+            self._reindex()
 
     def remove(self, path: str) -> bool:
         with self._lock:
@@ -220,7 +227,10 @@ class Registry:
             self.files = tuple(f for f in self.files if f.path != path)
             self.failures.pop(path, None)
             self._note_broken()
-            return len(self.files) != before
+            if len(self.files) != before:
+                self._reindex()
+                return True
+            return False
 
     def remove_under(self, directory: str) -> list[str]:
         prefix = str(Path(directory)) + "/"
@@ -252,12 +262,12 @@ class Registry:
         """Add a hook of the host after every other hook of its point."""
         with self._lock:
             self.host_hooks = (*self.host_hooks, hook)
-            self._index = _STALE
+            self._reindex()
 
     def add_host_tool(self, tool: PythonTool) -> None:
         with self._lock:
             self.host_tools = (*self.host_tools, tool)
-            self._index = _STALE
+            self._reindex()
 
     def remove_host(self, item: PythonHook | PythonTool) -> bool:
         """Drop a hook or tool the host registered; False if it was not registered."""
@@ -267,23 +277,17 @@ class Registry:
             if len(hooks) == len(self.host_hooks) and len(tools) == len(self.host_tools):
                 return False
             self.host_hooks, self.host_tools = hooks, tools
-            self._index = _STALE
+            self._reindex()
             return True
 
     def hooks_for(self, point: str) -> tuple[Hook, ...]:
         """The hooks of ``point`` in dispatch order (file path, then registration; the
         host's last)."""
-        index = self._index
-        if index[0] is not self.files:  # checked here, not in a call: on every dispatch
-            index = self._reindex()
-        return index[1].get(point, ())
+        return self._index[0].get(point, ())
 
     def runs_for(self, point: str) -> tuple[HookRun, ...]:
         """``hooks_for(point)`` cut into runs of one language (see ``HookRun``)."""
-        index = self._index
-        if index[0] is not self.files:
-            index = self._reindex()
-        return index[3].get(point, ())
+        return self.runs.get(point, ())
 
     def tools(self) -> list[Tool]:
         """Every tool: the files' in path order, then the host's."""
@@ -292,31 +296,23 @@ class Registry:
     def find_tool(self, name: str) -> Tool | None:
         """The tool ``name`` (of the first file, in path order, that defines it; else the
         host's)."""
-        index = self._index
-        if index[0] is not self.files:
-            index = self._reindex()
-        return index[2].get(name)
+        return self._index[1].get(name)
 
     def find_builtin(self, name: str) -> Tool | None:
         return self.builtins.get(name)
 
-    def _reindex(self) -> tuple:
-        # under the lock: a host registration made meanwhile must not be overwritten by an
-        # index built without it (the files check alone would not notice)
-        with self._lock:
-            files = self.files
-            by_point: dict[str, list] = {}
-            by_name: dict[str, Tool] = {}
-            for f in files:
-                for h in f.hooks:
-                    by_point.setdefault(h.point, []).append(h)
-                for t in f.tools:
-                    by_name.setdefault(t.name, t)
-            for h in self.host_hooks:
+    def _reindex(self) -> None:
+        # (under the lock, by every change) a dispatch reads the result without a check
+        by_point: dict[str, list] = {}
+        by_name: dict[str, Tool] = {}
+        for f in self.files:
+            for h in f.hooks:
                 by_point.setdefault(h.point, []).append(h)
-            for t in self.host_tools:
+            for t in f.tools:
                 by_name.setdefault(t.name, t)
-            index = (files, {p: tuple(hooks) for p, hooks in by_point.items()}, by_name,
-                     {p: hook_runs(hooks) for p, hooks in by_point.items()})
-            self._index = index  # one assignment: readers see the old index or the new
-            return index
+        for h in self.host_hooks:
+            by_point.setdefault(h.point, []).append(h)
+        for t in self.host_tools:
+            by_name.setdefault(t.name, t)
+        self._index = ({p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
+        self.runs = {p: hook_runs(hooks) for p, hooks in by_point.items()}

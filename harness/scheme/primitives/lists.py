@@ -508,31 +508,47 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
     check_procedure("map", f)
-    # Loops, not comprehensions: ``out`` stays a local, so a continuation captured inside
-    # ``f`` can resume the map (continuations.py: the position is len(out)).
+    if lists:
+        return map_then(f, list(_rows("map", (lst, *lists))), True, from_items)
+    # map_then's loop inline: a map over a short list is common, and one call more is
+    # measurable there. continuations.py resumes it as map_then.
     out: list = []
     append = out.append
-    if not lists:
-        items = proper_items("map", lst)
+    items = proper_items("map", lst)
+    for x in items:
+        append(f(x))
+    return from_items(out)
+
+
+def map_then(f: object, items: list, rows: bool, finish: Callable[[list], object]) -> object:
+    """``finish`` of the list of ``f`` applied to each of ``items`` (each a list of
+    arguments when ``rows``), left to right. The loop every map-like primitive runs: a
+    continuation captured inside ``f`` resumes it (continuations.py), and each re-entry
+    builds its own results, so those computed before it stay as they were (R7RS map)."""
+    # Loops, not comprehensions: ``out`` stays a local, and its length is the position.
+    out: list = []
+    append = out.append
+    if not rows:
         for x in items:
             append(f(x))
     else:
-        items = list(_rows("map", (lst, *lists)))
         for x in items:
             append(call_n(f, x))
-    return from_items(out)
+    return finish(out)
+
+
+def unspecified(results: list) -> None:
+    """The ``finish`` of a for-each-like primitive: its calls' values are not its value."""
 
 
 @primitive(BASE, SRFI1)
 def for_each(f: object, lst: object, *lists: object) -> None:
     """(for-each f list ...), left to right, stopping at the shortest list."""
     check_procedure("for-each", f)
-    if not lists:
-        for cell in _pairs("for-each", lst):
-            f(cell[0])
-    else:
-        for row in _rows("for-each", (lst, *lists)):
-            call_n(f, row)
+    if lists:
+        return map_then(f, list(_rows("for-each", (lst, *lists))), True, unspecified)
+    for cell in _pairs("for-each", lst):
+        f(cell[0])
 
 
 # -- SRFI 1: constructors -----------------------------------------------------------------

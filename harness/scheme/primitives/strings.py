@@ -27,9 +27,8 @@ from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_t
 from harness.scheme.limits import MAX_ALLOC, charge, charge_alloc, charge_bulk
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
-from harness.scheme.primitives.lists import PAIR_BYTES, proper_items
+from harness.scheme.primitives.lists import PAIR_BYTES, map_then, proper_items, unspecified
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
 CHAR = "scheme char"
@@ -362,12 +361,21 @@ def string_map(proc: object, s: object, *more: object) -> String:
     """R7RS ``string-map``: proc over the characters, stopping at the shortest string."""
     if not callable(proc):
         raise wrong_type("string-map", "a procedure", proc)
-    texts = [_text("string-map", s)] + [_text("string-map", x) for x in more]
+    return map_then(proc, _char_rows("string-map", s, more), bool(more), _string_of_results)
+
+
+def _string_of_results(results: list) -> String:
+    return String("".join([_char_result("string-map", x) for x in results]))
+
+
+def _char_rows(who: str, s: object, more: tuple) -> list:
+    """The characters of ``s``, or with ``more`` strings, the rows of their i-th
+    characters (up to the shortest), for map_then."""
     of = Char.of
     if not more:
-        return String("".join([_char_result("string-map", proc(of(c))) for c in texts[0]]))
-    return String("".join([_char_result("string-map", call_n(proc, [of(c) for c in cs]))
-                           for cs in zip(*texts)]))
+        return [of(c) for c in _text(who, s)]
+    texts = [_text(who, s)] + [_text(who, x) for x in more]
+    return [[of(c) for c in cs] for cs in zip(*texts)]
 
 
 @primitive(BASE)
@@ -375,14 +383,7 @@ def string_for_each(proc: object, s: object, *more: object) -> None:
     """R7RS ``string-for-each``: proc over the characters, stopping at the shortest."""
     if not callable(proc):
         raise wrong_type("string-for-each", "a procedure", proc)
-    texts = [_text("string-for-each", s)] + [_text("string-for-each", x) for x in more]
-    of = Char.of
-    if not more:
-        for c in texts[0]:
-            proc(of(c))
-        return
-    for cs in zip(*texts):
-        call_n(proc, [of(c) for c in cs])
+    return map_then(proc, _char_rows("string-for-each", s, more), bool(more), unspecified)
 
 
 # -- SRFI 130 style utilities --------------------------------------------------------------

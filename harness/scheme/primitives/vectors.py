@@ -17,6 +17,7 @@ from harness.scheme.primitives.lists import (
     check_count,
     check_procedure,
     from_items,
+    map_then,
     proper_items,
 )
 from harness.scheme.primitives.numbers import as_int
@@ -173,10 +174,9 @@ def vector_map(f: object, v: object, *vectors: object) -> Vector:
     """(vector-map f vector ...), stopping at the shortest vector."""
     check_procedure("vector-map", f)
     columns, n = _shortest("vector-map", (v, *vectors))
-    if len(columns) == 1:
-        return Vector([f(x) for x in columns[0]])
-    # call_n, not f(*...): a C-level call would grow the C stack (see lists.py)
-    return Vector([call_n(f, [c[i] for c in columns]) for i in range(n)])
+    if len(columns) == 1:  # a copy: a re-entered continuation maps the vector as it was
+        return map_then(f, columns[0][:], False, Vector)
+    return map_then(f, [[c[i] for c in columns] for i in range(n)], True, Vector)
 
 
 @primitive(BASE)
