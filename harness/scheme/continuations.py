@@ -341,6 +341,21 @@ class _Map:
         return self.finish(out)
 
 
+class _Fold:
+    """fold_then (lists.py) waiting for the call on ``items[i]``."""
+
+    __slots__ = ("f", "i", "items", "rows")
+
+    def __init__(self, f, items: list, i: int, rows: bool) -> None:
+        self.f, self.items, self.i, self.rows = f, items, i, rows
+
+    def resume(self, thunk):
+        if len(self.items) > CHUNK:
+            charge(len(self.items))  # the copy of the items left is work like walking them
+        value = thunk()
+        return lists.fold_then(self.f, self.items[self.i + 1:], value, self.rows)
+
+
 class _ForEach:
     """for-each (over one list) waiting for the call on the car of ``cell``."""
 
@@ -579,8 +594,15 @@ def _map_record(v):
 
 def _single_map_record(v):
     if "items" not in v:
-        return _PASS  # waiting in map_then
-    return _Map(v["f"], v["items"], list(v["out"]), False, lists.from_items)
+        return None  # inside a list walk's check (no procedure of the program runs there)
+    return _Map(v["f"], v["items"], list(v["out"]), bool(v["lists"]), lists.from_items)
+
+
+def _fold_record(v):
+    # a list iterator's __reduce__ gives the index of the next item: the one after the
+    # item whose call the frame waits in
+    position = v["walk"].__reduce__()[2] - 1
+    return _Fold(v["kons"], v["items"], position, v["rows"])
 
 
 def _for_each_record(v):
@@ -604,7 +626,8 @@ def _describe(frame: FrameType) -> str:
 _PASS_THROUGH = frozenset(f.__code__ for f in (
     rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
     _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
-    lists.member, lists.assoc, vectors.vector_map, strings.string_map,
+    lists.member, lists.assoc, lists.fold, lists.fold_right, lists.reduce, lists.reduce_right,
+    vectors.vector_map, strings.string_map,
     strings.string_for_each,
 ))
 
@@ -622,6 +645,7 @@ _RECORDS = {
     rt.DELAYED_CODE: lambda frame: _Then(_done_promise),
     lists.map_then.__code__: _locals_record(_map_record),
     lists.map_.__code__: _locals_record(_single_map_record),
+    lists.fold_then.__code__: _locals_record(_fold_record),
     lists.for_each.__code__: _locals_record(
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),
@@ -640,6 +664,7 @@ _RECORDS = {
     _Map.resume.__code__: _locals_record(_map_resume_record),
     _ForEach.resume.__code__: _locals_record(_after_call),
     _Search.resume.__code__: _locals_record(_after_call),
+    _Fold.resume.__code__: _locals_record(_after_call),
     _Then.resume.__code__: _locals_record(_after_call),
     _Before.resume.__code__: _locals_record(_after_call),
     _Raised.resume.__code__: _locals_record(_after_call),

@@ -127,6 +127,12 @@ THROUGH_PRIMITIVES = [
     (f"(call-with-port (open-input-string \"x\") (lambda (p) ({KEEP} 2)))", "20"),
     (f"(call-with-output-string (lambda (port) (write ({KEEP} 2) port)))", "\"21020\""),
     (f"(with-output-to-string (lambda () (write ({KEEP} 2))))", "\"21020\""),
+    # SRFI 1 folds and reductions (the accumulator as it was at the capture)
+    (f"(fold (lambda (x acc) (cons ({KEEP} x) acc)) '() '(1 2 3))", "(3 20 1)"),
+    (f"(fold-right (lambda (x acc) (cons ({KEEP} x) acc)) '() '(1 2 3))", "(1 20 3)"),
+    (f"(fold (lambda (x y acc) (+ ({KEEP} x) y acc)) 0 '(1 2 3) '(1 1 1))", "27"),
+    (f"(reduce (lambda (x acc) (+ ({KEEP} x) acc)) 0 '(1 2 3))", "24"),
+    (f"(reduce-right (lambda (x acc) (+ ({KEEP} x) acc)) 0 '(1 2 3))", "24"),
     # a promise keeps the value of the force that finished first (R7RS 4.2.5)
     (f"(let ((p (delay ({KEEP} 2)))) (list (force p)))", "(2)"),
     (f"(force (delay-force (delay ({KEEP} 2))))", "2"),

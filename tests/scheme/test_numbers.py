@@ -914,6 +914,13 @@ def test_a_polar_literal_with_an_infinite_angle_reads_as_nan():
     assert math.isnan(value.real) and math.isnan(value.imag)
 
 
+@pytest.mark.parametrize("angle", ["+inf.0", "-inf.0", "+nan.0"])
+def test_make_polar_with_an_angle_of_no_direction_is_nan(scheme, angle):
+    # (make-polar 1 +inf.0) raised Python's "math domain error"; it agrees with the reader
+    assert scheme(f"(make-polar 1 {angle})") == "+nan.0+nan.0i"
+    assert scheme(f"(let ((z (make-polar 1 {angle}))) (nan? (real-part z)))") == "#t"
+
+
 @pytest.mark.parametrize("src, expected", [
     ("(remainder 17 5)", 2), ("(remainder -17 5)", -2), ("(remainder 17 -5)", 2),
     ("(quotient 17 5)", 3), ("(quotient -17 5)", -3), ("(quotient 17 -5)", -3),

@@ -508,15 +508,18 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
     check_procedure("map", f)
-    if lists:
-        return map_then(f, list(_rows("map", (lst, *lists))), True, from_items)
     # map_then's loop inline: a map over a short list is common, and one call more is
     # measurable there. continuations.py resumes it as map_then.
     out: list = []
     append = out.append
-    items = proper_items("map", lst)
-    for x in items:
-        append(f(x))
+    if not lists:
+        items = proper_items("map", lst)
+        for x in items:
+            append(f(x))
+    else:
+        items = list(_rows("map", (lst, *lists)))
+        for x in items:
+            append(call_n(f, x))
     return from_items(out)
 
 
@@ -845,9 +848,22 @@ def count(pred: object, lst: object, *lists: object) -> int:
 def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
     """(fold kons knil list ...): (kons e ... acc) from the left."""
     check_procedure("fold", kons)
-    acc = knil
-    for row in _rows_of("fold", lst, lists):
-        acc = call_n(kons, (*row, acc))
+    if not lists:
+        return fold_then(kons, proper_items("fold", lst), knil, False)
+    return fold_then(kons, list(_rows("fold", (lst, *lists))), knil, True)
+
+
+def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
+    """``acc`` passed through ``kons`` on each of ``items`` in order: ``(kons x acc)``, or
+    ``(kons x1 x2 ... acc)`` when each item is a row of arguments. The loop of the folds
+    and reductions: a continuation captured inside ``kons`` resumes it (continuations.py)."""
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    if not rows:
+        for x in walk:
+            acc = kons(x, acc)
+    else:
+        for x in walk:
+            acc = call_n(kons, (*x, acc))
     return acc
 
 
@@ -855,14 +871,11 @@ def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
 def fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
     """(fold-right kons knil list ...): (kons e ... acc) from the right."""
     check_procedure("fold-right", kons)
-    acc = knil
     if not lists:
-        for x in reversed(proper_items("fold-right", lst)):
-            acc = kons(x, acc)
-    else:
-        for row in reversed(list(_rows("fold-right", (lst, *lists)))):
-            acc = call_n(kons, (*row, acc))
-    return acc
+        items = proper_items("fold-right", lst)  # a fresh list: reversed in place
+        items.reverse()
+        return fold_then(kons, items, knil, False)
+    return fold_then(kons, list(_rows("fold-right", (lst, *lists)))[::-1], knil, True)
 
 
 @primitive(SRFI1)
@@ -891,10 +904,7 @@ def reduce(f: object, ridentity: object, lst: object) -> object:
     items = proper_items("reduce", lst)
     if not items:
         return ridentity
-    acc = items[0]
-    for x in items[1:]:
-        acc = f(x, acc)
-    return acc
+    return fold_then(f, items[1:], items[0], False)
 
 
 @primitive(SRFI1)
@@ -904,10 +914,7 @@ def reduce_right(f: object, ridentity: object, lst: object) -> object:
     items = proper_items("reduce-right", lst)
     if not items:
         return ridentity
-    acc = items[-1]
-    for x in reversed(items[:-1]):
-        acc = f(x, acc)
-    return acc
+    return fold_then(f, items[-2::-1], items[-1], False)
 
 
 @primitive(SRFI1)

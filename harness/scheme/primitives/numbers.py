@@ -966,6 +966,8 @@ def make_polar(x3: object, x4: object) -> Number:
     if type(angle_) is not float and angle_ == 0:
         return normalise(magnitude_)
     m, a = to_inexact(magnitude_), to_inexact(angle_)
+    if math.isinf(a):  # no direction: as the reader reads such a polar literal
+        return complex(math.nan, math.nan)
     return normalise(complex(m * math.cos(a), m * math.sin(a)))
 
 
