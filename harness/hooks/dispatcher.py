@@ -12,8 +12,11 @@ plugins and declared handlers still fire. A file or plugin of the home that fail
 fixed, so a broken guard is never silent.
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
-with their output captured (``_scheme_hooks``); Python hooks get the payload dict itself
-and run under the unsandboxed tier's wall clock (``_python_hooks``).
+with their output captured (``_scheme_hooks``), except a run of straight-line hooks, whose
+code cannot run away or write (harness/tools/hook_bounds.py: ``_runs_plainly``); Python
+hooks get the payload dict itself and run under the unsandboxed tier's wall clock
+(``_python_hooks``). A source with nothing for the hook point costs one lookup: most
+dispatches have no plugin, no declared handler and few hooks.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import thread_context
-from harness.tools.execution import describe_error, pooled_capture
+from harness.tools.execution import UNCAPTURED, describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -168,7 +171,10 @@ class Dispatcher:
                       errors: list, failed: list, trace: list | None) -> None:
         limits = self.runtime.config.limits
         converted: dict[str, object] = {}
-        capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
+        if run.straight is not None and _runs_plainly(run, limits):
+            capture = UNCAPTURED  # nothing to budget, nothing written (hook_bounds.py)
+        else:
+            capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
         with capture:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
@@ -218,6 +224,19 @@ class Dispatcher:
             elif trace is not None:
                 trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
                                           NO_ANSWER))
+
+
+def _runs_plainly(run, limits: dict) -> bool:
+    """Whether a run of straight-line hooks may run without a budget now: the limits of
+    its tiers leave room (``Limits.leave_room``) and each hook still calls only the
+    primitives it was read to call (its file may have redefined one since)."""
+    for tier in run.tiers:
+        if not limits[tier].leave_room:
+            return False
+    for h, line in zip(run.hooks, run.straight):
+        if not line.holds(h.env.table):
+            return False
+    return True
 
 
 def _record(source: str, answer: object, message: str | None, answers: list, errors: list,

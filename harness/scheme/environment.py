@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from harness.scheme import limits, runtime
 from harness.scheme.datatypes import NIL, Symbol, Vector, py_to_list
-from harness.scheme.primitives.vectors import vector_length, vector_ref
 from harness.scheme.names import global_name
+from harness.scheme.primitives.vectors import vector_length, vector_ref
 
 FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
             "harness", "python")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Self
 
 from harness.scheme.continuations import prompt
@@ -15,6 +16,11 @@ from harness.scheme.primitives.ports import (
     restore,
 )
 
+#: the least limits under which straight-line hooks run without a budget
+ROOMY_STEPS = 100_000
+ROOMY_SECONDS = 0.1
+ROOMY_MEMORY = 64 << 20
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -24,6 +30,14 @@ class Limits:
     seconds: float | None = 5.0
     max_output: int = 1 << 20
     max_memory: int | None = 512 << 20
+
+    @cached_property
+    def leave_room(self) -> bool:
+        """Whether these limits are loose enough to run a straight-line hook without them
+        (harness.tools.hook_bounds: its work is bounded, and far below these)."""
+        return ((self.steps is None or self.steps >= ROOMY_STEPS)
+                and (self.seconds is None or self.seconds >= ROOMY_SECONDS)
+                and (self.max_memory is None or self.max_memory >= ROOMY_MEMORY))
 
 
 @dataclass
@@ -126,6 +140,27 @@ class OutputCapture:
         return result
 
 
+class Uncaptured:
+    """Stands for an OutputCapture around calls that need no budget and write nothing:
+    straight-line hooks (harness.tools.hook_bounds). Stateless: one serves every
+    thread (``UNCAPTURED``)."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def start_call(self, limits: Limits) -> tuple[int, int]:
+        return 0, 0
+
+    def output(self, marks: tuple[int, int]) -> tuple[str, str]:
+        return "", ""
+
+
+UNCAPTURED = Uncaptured()
 _pool = threading.local()
 
 

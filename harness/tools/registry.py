@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from harness.tools.hook_bounds import StraightLine, straight_line
 from harness.tools.payload_use import PayloadKeys, entry_keys, payload_keys
 
 
@@ -38,6 +39,12 @@ class SchemeHook:
         """The payload keys ``proc`` can look up (none: it never looks at its argument),
         or None when it may see the whole payload (see payload_use.py)."""
         return payload_keys(self.proc)
+
+    @cached_property
+    def straight_line(self) -> StraightLine | None:
+        """What ``proc`` calls when it cannot run away (it may then run without a
+        budget), else None (see hook_bounds.py)."""
+        return straight_line(self.proc)
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,6 +128,11 @@ class HookRun:
     python: bool
     hooks: tuple
     watch_deadline: bool = False
+    #: every hook of a Scheme run is straight-line: their ``StraightLine``s, in order
+    #: (None: some hook of the run needs its budget)
+    straight: tuple[StraightLine, ...] | None = None
+    #: the tiers of the run's Scheme hooks
+    tiers: frozenset[str] = frozenset()
     #: per file of a Scheme run, the payload keys its hooks can look up, as
     #: ``payload_use.entry_keys`` pairs (None: they may see all of it)
     file_keys: Mapping[str, tuple | None] = field(default_factory=dict, compare=False)
@@ -134,8 +146,13 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
         if i == len(hooks) or type(hooks[i]) is not type(hooks[start]):
             group = tuple(hooks[start:i])
             python = type(group[0]) is PythonHook
-            watch = not python and any(h.env.budget_check != "steps" for h in group)
-            runs.append(HookRun(python, group, watch, {} if python else _file_keys(group)))
+            if python:
+                runs.append(HookRun(True, group))
+            else:
+                watch = any(h.env.budget_check != "steps" for h in group)
+                lines = tuple(h.straight_line for h in group)
+                runs.append(HookRun(False, group, watch, None if None in lines else lines,
+                                    frozenset(h.env.tier for h in group), _file_keys(group)))
             start = i
     return tuple(runs)
 
