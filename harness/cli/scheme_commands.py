@@ -23,7 +23,10 @@ def register(sub) -> None:
                      help="run with file, process and environment access (default: sandboxed)")
     _limit_options(run)
     run.set_defaults(run=_run)
-    ev = sub.add_parser("eval", help="evaluate Scheme expressions and print the last value")
+    ev = sub.add_parser("eval", help="evaluate Scheme expressions and print the last value",
+                        description="Evaluate Scheme expressions (one argument: quote it) and "
+                                    "print the last value; what they print goes to stdout, an "
+                                    "error to stderr with a caret, exit status 1.")
     ev.add_argument("expr", help="one or more Scheme expressions")
     ev.add_argument("--unsandboxed", action="store_true",
                     help="evaluate with file, process and environment access (default: "
@@ -60,12 +63,12 @@ def _in_big_stack(fn):
 
 
 def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
-             timeout=None, argv=None, print_value=False) -> int:
+             timeout=None, argv=None, print_value=False, command="run") -> int:
     """Run a program in its tier. The sandboxed tier has the default sandboxed limits
     (steps, seconds, memory) unless ``steps``/``timeout`` say otherwise; the unsandboxed
     tier only those given."""
     from harness.scheme.errors import ResourceLimitExceeded, SchemeError
-    from harness.scheme.interpreter import Interpreter, format_error
+    from harness.scheme.interpreter import Interpreter
     from harness.scheme.limits import Budget
     from harness.scheme.primitives import system
 
@@ -95,19 +98,28 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
         return exc.code
     except ResourceLimitExceeded as exc:
         _flush()
-        print(format_error(exc), file=sys.stderr)
+        print(_described(exc, command), file=sys.stderr)
         if not unsandboxed:
             print("harness: the sandboxed tier's limits apply; change them with --steps "
                   "and --timeout", file=sys.stderr)
         return 1
     except (SchemeError, RecursionError, MemoryError) as exc:
         _flush()
-        print(format_error(exc), file=sys.stderr)
+        print(_described(exc, command), file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - users get FILE:LINE:COL, never a traceback
         _flush()
-        print(format_error(exc), file=sys.stderr)
+        print(_described(exc, command), file=sys.stderr)
         return 1
+
+
+def _described(exc: BaseException, command: str) -> str:
+    """``FILE:LINE:COL: message`` and a caret; an error with no place (a file that cannot
+    be read) is named by the command, as every command names its errors."""
+    from harness.scheme.interpreter import error_message, error_position, format_error
+    if error_position(exc) is None:
+        return f"harness {command}: {error_message(exc)}"
+    return format_error(exc)
 
 
 def _flush() -> None:
@@ -129,4 +141,4 @@ def _run(args) -> int:
 
 def _eval(args) -> int:
     return _in_big_stack(lambda: _execute("text", args.expr, args.unsandboxed, args.steps,
-                                          args.timeout, print_value=True))
+                                          args.timeout, print_value=True, command="eval"))

@@ -5,8 +5,8 @@ in a session of its own, feeds stdin and reads stdout together (so neither side 
 dead-lock on a full pipe), caps what it keeps of stdout, and on a timeout or an overflow
 kills the process's whole group; every process is reaped. Several can run at once, all
 watched by one selector on the calling thread (a pidfd per process says when it exits).
-Stderr goes straight to ours unless a `ProcessSpec` asks for it to be captured (the first
-`MAX_STDERR` bytes are kept), and then it may still be copied to a descriptor of ours as
+Stderr goes straight to ours unless a `ProcessSpec` asks for it to be captured (the last
+`MAX_STDERR` bytes are kept: a traceback's last line says what went wrong), and then it may still be copied to a descriptor of ours as
 it comes (plugins: their diagnostics and progress reach the terminal, as plugin authors
 expect, and a failure can still say why). `run_plugins` runs many executables with one
 argument list and one stdin.
@@ -169,8 +169,8 @@ class _Exchange:
         self.selector = selector
         self.chunks: list[bytes] = []
         self.size = 0
-        self.errors: list[bytes] = []  # captured stderr, at most MAX_STDERR bytes
-        self.error_size = 0
+        self.errors: deque[bytes] = deque()  # captured stderr: its last MAX_STDERR bytes
+        self.error_size = 0  # bytes in `errors`
         self.reading = True
         self.exited_at: float | None = None
         self.watched: set[int] = set()
@@ -263,7 +263,7 @@ class _Exchange:
             self._read_stderr()  # what is left in the pipe once the process is gone
         exit_code = self.child.reap()
         duration = time.monotonic() - self.start
-        stderr = b"".join(self.errors)
+        stderr = b"".join(self.errors)[-MAX_STDERR:]
         if ending == "timeout":
             return ProcessRun(b"", None, duration,
                               f"timed out after {self.timeout:g} s; its process group was "
@@ -288,9 +288,10 @@ class _Exchange:
         for chunk in chunks:
             if self.stderr_to is not None:
                 _copy_to(self.stderr_to, chunk)
-            if self.error_size < MAX_STDERR:
-                self.errors.append(chunk[:MAX_STDERR - self.error_size])
-            self.error_size += len(chunk)
+            self.errors.append(chunk[-MAX_STDERR:])
+            self.error_size += len(self.errors[-1])
+            while self.error_size - len(self.errors[0]) >= MAX_STDERR:
+                self.error_size -= len(self.errors.popleft())
 
     def _read_ready(self, fd: int) -> tuple[list[bytes], bool]:
         """The chunks ``fd`` has ready (a few at most, so one flood cannot starve the

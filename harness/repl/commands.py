@@ -208,7 +208,7 @@ def _call(session: ReplSession, arg: str) -> str:
     return render.tool_result(session.runtime.call_tool(name, args, context=session.context))
 
 
-@command("context [NAME]", "show or set the calling context of ,call (%context-name%)")
+@command("context [NAME]", "show or set the context ,call and typed code run as (%context-name%)")
 def _context(session: ReplSession, arg: str) -> str:
     from harness.vfs.paths import context_name_problem
     if arg:

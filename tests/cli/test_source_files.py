@@ -37,3 +37,9 @@ def test_check_reports_both(harness, tmp_path):
     assert code == 1
     assert f"{tmp_path}/bom.scm: ok (sandboxed)" in out
     assert f"{tmp_path}/bad.scm:1:1: this file is not UTF-8 text (byte 0xff here)" in out
+
+
+def test_run_names_itself_for_a_file_it_cannot_read(harness, tmp_path):
+    code, out, err = harness("run", str(tmp_path / "missing.scm"))
+    assert (code, out) == (1, "")
+    assert err == f"harness run: cannot read {tmp_path}/missing.scm: No such file or directory\n"

@@ -238,11 +238,12 @@ def test_stderr_is_kept_and_still_reaches_the_terminal(tmp_path, capfd):
     assert "progress" in capfd.readouterr().err
 
 
-def test_a_long_stderr_is_kept_in_part_and_quoted_by_its_end(tmp_path):
+def test_a_long_stderr_is_kept_by_its_end_and_quoted_by_its_end(tmp_path):
     body = ("i=0; while [ $i -lt 20000 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
             "echo 'ValueError: the real reason' >&2\nexit 1\n")
     run = run_plugin(script(tmp_path, body).path, (), b"", 5, capture_stderr=True)
     assert len(run.stderr) == MAX_STDERR
+    assert run.stderr.endswith(b"line 19999\nValueError: the real reason\n")
     short = "i=0; while [ $i -lt 300 ]; do echo \"line $i\" >&2; i=$((i+1)); done\n"
     result = call_hook(script(tmp_path, short + "echo 'ValueError: why' >&2\nexit 1\n"),
                        "on_end", {}, 5)
