@@ -376,3 +376,16 @@ def test_the_python_api_blocks_run(tmp_path):
             "host:audit"]  # no_rm was unregistered, the audit hook stays
     finally:
         namespace["rt"].close()
+
+
+def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
+    from harness.runtime import Runtime
+    rows = [row for row in table_rows(section("How a dispatch works")) if len(row) == 4]
+    assert rows
+    with Runtime(tmp_path, permission_handler=lambda hook, payload: True) as rt:
+        for points, _payload, _rule, outcome in rows:
+            shown = re.match(r"`(\{.*?\})`", outcome).group(1)
+            keys = re.findall(r'"(\w+)"', shown)
+            for point in re.findall(r"`([a-z_]+)`", points):
+                fired = rt.fire(point, HOOK_POINTS[point].sample_payload())
+                assert list(fired["outcome"]) == keys, f"README's outcome of {point}"
