@@ -389,3 +389,21 @@ def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
             for point in re.findall(r"`([a-z_]+)`", points):
                 fired = rt.fire(point, HOOK_POINTS[point].sample_payload())
                 assert list(fired["outcome"]) == keys, f"README's outcome of {point}"
+
+
+def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypatch):
+    from harness.repl import main as repl
+    home = make_home(tmp_path, "no_force_push.scm")
+    [shown] = [lines for lines in transcripts("harness-repl") if lines[0] == "$ harness-repl"]
+    entries, outputs = [], []
+    for line in shown[3:]:  # past the command and the banner, which only a terminal gets
+        if line.startswith(("harness> ", "........ ")):
+            entries.append(line[9:])
+        else:
+            outputs.append(line)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert repl(["--home", str(home)]) == 0
+
+    def timeless(lines: list[str]) -> list[str]:
+        return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in lines]
+    assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)
