@@ -4,7 +4,9 @@
 
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
-   with a hook that reads one field, a no-op Python hook (one the host registered with
+   with a hook that reads one field (straight-line, so it runs without a budget: see
+   harness/tools/hook_bounds.py; and the same with a ``let``, which keeps its budget), a
+   no-op Python hook (one the host registered with
    ``Runtime.register_hook``, and one ``@hook`` in a ``.py`` tool file), and pluggy
    calling an equivalent hookimpl (pluggy comes with pytest). The goal for a no-op Python
    hook is at most 1.5x pluggy per dispatch. Per callback: (dispatch with 10 hooks minus
@@ -77,6 +79,15 @@ def noop(payload):
 """
 UNSANDBOXED = '[tools.tiers]\n"" = "unsandboxed"\n'
 
+#: the same guard with a local variable: not straight-line (hook_bounds.py), so it runs
+#: under its budget with its output captured
+READS_WITH_LET = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (let ((tool (cdr (assoc "tool_name" p))))
+      (if (equal? tool "rm")
+          (list (cons "block" #t) (cons "message" "no rm"))
+          '()))))"""
 READS_ONE_FIELD = """
 (register-hook 'pre_tool
   (lambda (p)
@@ -89,6 +100,7 @@ def scheme_noop(n: int) -> None:
     one = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))"}))
     ten = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))\n" * 10}))
     reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
+    reads_let = Runtime(_home({"a.scm": READS_WITH_LET}))
     none = Runtime(_home({}))
     host = Runtime(_home({}))
     host.register_hook("pre_tool", lambda payload: None)
@@ -100,6 +112,7 @@ def scheme_noop(n: int) -> None:
     fns = {"none": lambda: none.fire("pre_tool", PAYLOAD),
            "one": lambda: one.fire("pre_tool", PAYLOAD),
            "reads": lambda: reads.fire("pre_tool", PAYLOAD),
+           "reads_let": lambda: reads_let.fire("pre_tool", PAYLOAD),
            "ten": lambda: ten.fire("pre_tool", PAYLOAD),
            "host": lambda: host.fire("pre_tool", PAYLOAD),
            "host_ten": lambda: host_ten.fire("pre_tool", PAYLOAD),
@@ -114,6 +127,8 @@ def scheme_noop(n: int) -> None:
     print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
     print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
+    print(f"   the same with a let (runs budgeted):    {t['reads_let']:7.1f}"
+          f"{ratio(t['reads_let'])}")
     print(f"   dispatch, 1 no-op host Python hook:     {t['host']:7.1f}{ratio(t['host'])}")
     print(f"   dispatch, 1 no-op @hook in a .py file:  {t['py_file']:7.1f}"
           f"{ratio(t['py_file'])}")

@@ -376,3 +376,14 @@ PROGRAMS.update({
     "interp": interp,
     "cpstak": cpstak,
 })
+
+
+if __name__ == "__main__":
+    # one program in a process of its own (bench/whole_process.py), on a thread with a
+    # big stack as harness runs programs
+    import threading
+
+    threading.stack_size(512 * 1024 * 1024)
+    worker = threading.Thread(target=lambda: print(PROGRAMS[sys.argv[1]]()))
+    worker.start()
+    worker.join()

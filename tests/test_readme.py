@@ -1,10 +1,13 @@
 """The README keeps its promises: the files it shows load, its other snippets parse, the
 commands it shows exist with the options it gives them, and the numbers it states are the
-tree's. A failure names the README line to mend."""
+tree's, and the outputs it prints (a fire, a tool call, the tutorial's fixture runs, a
+Claude Code answer) are what those commands print. A failure names the README line to
+mend."""
 
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
 import shlex
@@ -34,9 +37,10 @@ TEXT = README.read_text(encoding="utf-8")
 TOOL_FILE = re.compile(r"^(?:;;|#) HOME/tools/(\S+\.(?:scm|py|hy))")
 
 
-def blocks(language: str) -> list[tuple[int, str]]:
-    """The README's fenced blocks of ``language`` ("" for plain ones): (line, text)."""
-    found, lines = [], TEXT.splitlines()
+def blocks(language: str, text: str = TEXT) -> list[tuple[int, str]]:
+    """The fenced blocks of ``language`` ("" for plain ones) of the README (or ``text``):
+    (line, text)."""
+    found, lines = [], text.splitlines()
     i = 0
     while i < len(lines):
         if lines[i].startswith("```"):
@@ -127,19 +131,27 @@ def test_the_limits_it_calls_defaults_are_the_defaults(tmp_path):
 
 # -- commands ------------------------------------------------------------------------------
 
-def shown_commands() -> list[tuple[int, str]]:
+EXAMPLES_README = ROOT / "examples" / "README.md"
+
+
+def shown_commands(text: str = TEXT) -> list[tuple[int, str]]:
     """Every ``harness`` / ``harness-repl`` command line of the sh blocks and of the
-    ``$ `` lines of transcripts."""
+    ``$ `` lines of transcripts of the README (or ``text``)."""
     found = []
-    for prompt, snippets in (("", blocks("sh")), ("$ ", blocks(""))):
-        for line, text in snippets:
-            for offset, command in enumerate(text.splitlines()):
+    for prompt, snippets in (("", blocks("sh", text)), ("$ ", blocks("", text))):
+        for line, snippet in snippets:
+            for offset, command in enumerate(snippet.splitlines()):
                 if re.match(re.escape(prompt) + r"harness(-repl)?( |$)", command):
                     found.append((line + offset, command.removeprefix(prompt)))
     return found
 
 
-@pytest.mark.parametrize("shown", shown_commands(), ids=ids(shown_commands()))
+EXAMPLE_COMMANDS = shown_commands(EXAMPLES_README.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("shown", shown_commands() + EXAMPLE_COMMANDS,
+                         ids=ids(shown_commands()) + [f"examples/README.md:{line}"
+                                                      for line, _ in EXAMPLE_COMMANDS])
 def test_a_command_it_shows_parses(shown):
     line, command = shown
     words = shlex.split(command, comments=True)
@@ -249,3 +261,98 @@ def test_its_links_lead_to_its_headings():
     anchors = {anchor(h) for h in re.findall(r"^#{2,3} (.+)$", TEXT, re.MULTILINE)}
     for target in re.findall(r"\]\(#([^)]+)\)", TEXT):
         assert target in anchors, f"README link #{target} leads nowhere"
+
+
+# -- transcripts ---------------------------------------------------------------------------
+# The outputs the README prints come from running what it shows: these run it again.
+
+def tool_snippet(name: str) -> str:
+    """The README's tool file ``HOME/tools/NAME``."""
+    [text] = [text for _, text in SCHEME + PYTHON + HY
+              if (header := TOOL_FILE.match(text)) and header.group(1) == name]
+    return text
+
+
+def transcripts(command: str) -> list[list[str]]:
+    """The lines of every plain block that runs ``$ command`` (its first line)."""
+    return [text.splitlines() for _, text in blocks("")
+            if text.startswith(f"$ {command}")]
+
+
+@pytest.fixture
+def harness(capsys, monkeypatch):
+    """``harness ARGV...`` in-process, with ``stdin``: (exit status, stdout, stderr)."""
+    from harness.cli import main
+
+    def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+    return run
+
+
+def make_home(tmp_path: Path, *tool_files: str) -> Path:
+    home = tmp_path / "home"
+    (home / "tools").mkdir(parents=True)
+    (home / "tests").mkdir()
+    for name in tool_files:
+        (home / "tools" / name).write_text(tool_snippet(name), encoding="utf-8")
+    return home
+
+
+def test_the_quick_start_fires_as_shown(tmp_path, harness):
+    home = make_home(tmp_path, "guard.scm")
+    [[command, shown]] = transcripts("harness fire pre_tool")
+    code, out, _ = harness(*shlex.split(command)[2:], "--home", str(home))
+    assert code == 2  # "The exit status is 2 because the outcome blocks"
+    assert out.strip() == shown.replace("/home/ada/.harness", str(home))
+
+
+def test_the_tool_call_it_shows_answers_as_shown(tmp_path, harness):
+    home = make_home(tmp_path, "writing.scm")
+    [[command, shown]] = transcripts("harness call word-count")
+    code, out, _ = harness(*shlex.split(command)[2:], "--home", str(home))
+    assert (code, out.strip()) == (0, shown)
+
+
+def test_the_tutorial_fixture_fails_then_passes_as_shown(tmp_path, harness):
+    home = make_home(tmp_path, "no_force_push.scm")
+    tutorial = TEXT[TEXT.index("### 3. Add a fixture"):]
+    [(_, fixture)] = blocks("json", tutorial)[:1]
+    (home / "tests" / "no_force_push.hooktest.json").write_text(fixture)
+    before, after = transcripts("harness test")
+
+    def run_test(shown: list[str]) -> None:
+        code, out, _ = harness("test", "--home", str(home))
+        assert code == (0 if shown[-1].endswith(" 0 failed") else 1)
+        assert out.splitlines() == [line.replace("/tmp/harness-tutorial", str(home))
+                                    for line in shown[1:]]
+
+    run_test(before)
+    edit = re.search(r"Change the test in the editor to `([^`]+)`", tutorial).group(1)
+    hook = home / "tools" / "no_force_push.scm"
+    hook.write_text(hook.read_text().replace('(member "--force" ws)', edit))
+    run_test(after)
+
+
+def test_the_claude_code_guard_answers_as_shown(tmp_path, harness):
+    home = make_home(tmp_path, "no_force_push.scm")
+    [lines] = transcripts("echo")
+    command = "\n".join(lines[:lines.index(next(x for x in lines if "| harness" in x)) + 1])
+    event = command[command.index("'") + 1:command.rindex("'")]
+    stdout, stderr = lines[-2], lines[-1]
+    code, out, err = harness("claude-hook", "--home", str(home), stdin=event)
+    assert (code, out.strip()) == (2, stdout)  # "(stderr; exit status 2)"
+    assert err.strip() == stderr[:stderr.index("(stderr")].strip()
+
+
+def test_the_plugin_it_shows_answers_its_schema(tmp_path):
+    [(line, script)] = [(n, t) for n, t in blocks("sh") if "# HOME/plugins/" in t]
+    path = tmp_path / "audit"
+    path.write_text(script)
+    path.chmod(0o755)
+    schema = json.loads(subprocess.run([str(path), "--schema"], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert schema["name"] and schema["description"] and schema["hooks"] == ["pre_tool"], (
+        f"README.md:{line}")

@@ -34,7 +34,8 @@ def register(sub) -> None:
                            "(default: the hook point's sample, see harness sample)")
     fire.add_argument("--allow", action="store_true",
                       help="approve permission requests (stands in for a host handler)")
-    fire.add_argument("--trace", action="store_true", help="include who ran and how long")
+    fire.add_argument("--trace", action="store_true",
+                      help="add a trace: who ran, how long and what each printed")
     fire.add_argument("--compact", action="store_true", help="print JSON on one line")
     home_option(fire)
     fire.set_defaults(run=_fire)

@@ -39,7 +39,7 @@ from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import thread_context
-from harness.tools.execution import UNCAPTURED, describe_error, pooled_capture
+from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -66,7 +66,9 @@ class Dispatcher:
         runtime = self.runtime
         registry, plugins, handlers = runtime.registry, runtime.plugins.state, runtime.handlers
         answers: list[tuple[str, object]] = []
-        errors = _load_errors(registry.broken, plugins.not_loaded)
+        broken, not_loaded = registry.broken, plugins.not_loaded  # failed to load: SPEC §9
+        errors: list[dict] = ([dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded
+                              else [])
         failed: list[str] = []
         trace: list[dict] | None = [] if self.trace_enabled else None
         # Each source is asked only when it has something for this point: most dispatches
@@ -170,16 +172,16 @@ class Dispatcher:
     def _scheme_hooks(self, context, hook: str, run, payload: dict, answers: list,
                       errors: list, failed: list, trace: list | None) -> None:
         limits = self.runtime.config.limits
-        converted: dict[str, object] = {}
         if run.straight is not None and _runs_plainly(run, limits):
-            capture = UNCAPTURED  # nothing to budget, nothing written (hook_bounds.py)
-        else:
-            capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
+            self._straight_hooks(context, hook, run, payload, answers, errors, failed, trace)
+            return
+        converted: dict[str, object] = {}
+        capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
         with capture:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
-                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
+                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, False)
                 context.tier = env.tier
                 marks = capture.start_call(limits[env.tier])
                 message = None
@@ -203,6 +205,32 @@ class Dispatcher:
                     trace.append(_trace_entry(h.source, start, capture.output(marks),
                                               message, answer))
 
+    @staticmethod
+    def _straight_hooks(context, hook: str, run, payload: dict, answers: list,
+                        errors: list, failed: list, trace: list | None) -> None:
+        """A run of straight-line hooks (hook_bounds.py), called plainly: their work is
+        bounded and they write nothing, so no budget and no output capture; they capture
+        no continuation either, so no prompt."""
+        converted: dict[str, object] = {}
+        for h in run.hooks:
+            start = time.perf_counter() if trace is not None else 0.0
+            scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, True)
+            context.tier = h.env.tier
+            try:
+                value = h.proc(scheme_payload)
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                _record(h.source, NO_ANSWER, f"{hook} hook failed: {describe_error(exc)}",
+                        answers, errors, failed, trace, start, _no_output)
+                continue
+            if value is not NIL and value is not None:  # '(): no answer
+                answer, message = _answer_of(value, f"{hook} hook at {h.file}:{h.line}")
+                _record(h.source, answer, message, answers, errors, failed, trace, start,
+                        _no_output)
+            elif trace is not None:
+                trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
+
     def _python_hooks(self, slot, hook: str, hooks: tuple, payload: dict, answers: list,
                       errors: list, failed: list, trace: list | None) -> None:
         seconds = self.runtime.config.limits["unsandboxed"].seconds
@@ -215,12 +243,12 @@ class Dispatcher:
                     raise
                 message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
                 _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
-                        slot)
+                        slot.printed_text)
                 continue
             if value is not None:  # None: no answer (nothing to record, the usual case)
                 answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
                 _record(h.source, answer, message, answers, errors, failed, trace, start,
-                        slot)
+                        slot.printed_text)
             elif trace is not None:
                 trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
                                           NO_ANSWER))
@@ -234,21 +262,27 @@ def _runs_plainly(run, limits: dict) -> bool:
         if not limits[tier].leave_room:
             return False
     for h, line in zip(run.hooks, run.straight):
-        if not line.holds(h.env.table):
+        if line.calls and not line.holds(h.env.table):
             return False
     return True
 
 
 def _record(source: str, answer: object, message: str | None, answers: list, errors: list,
-            failed: list, trace: list | None, start: float, slot) -> None:
-    """Record one Python hook's answer, or its failure when ``message`` is set."""
+            failed: list, trace: list | None, start: float,
+            output: Callable[[], tuple[str, str]]) -> None:
+    """Record one hook's answer, or its failure when ``message`` is set; ``output()``
+    gives what it printed, for the trace."""
     if message is not None:
         errors.append({"source": source, "message": message})
         failed.append(source)
     else:
         answers.append((source, answer))
     if trace is not None:
-        trace.append(_trace_entry(source, start, slot.printed_text(), message, answer))
+        trace.append(_trace_entry(source, start, output(), message, answer))
+
+
+def _no_output() -> tuple[str, str]:
+    return "", ""
 
 
 def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
@@ -260,12 +294,16 @@ def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
         return NO_ANSWER, f"{where}: the answer has no JSON form: {exc}"
 
 
-def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> object:
+def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
+                    straight: bool) -> object:
     """The payload as ``h`` sees it. Scheme data are mutable: each file gets its own copy,
     so no file's hooks can change what another file's hooks see. The copy holds only what
     the file's hooks can look up (payload_use.py): nothing for a hook that never reads its
     argument, only the entries of the keys it passes to ``assoc`` for one that does just
-    that; the conversion is most of a cheap hook's cost."""
+    that; the conversion is most of a cheap hook's cost. ``straight``: ``h`` is a
+    straight-line hook just found to call only its primitives (assoc among them when it has
+    keys), and nothing can change its key strings (no other code reaches them, and it
+    calls no procedure that changes a string): its keys hold."""
     keys = h.payload_keys
     if keys is not None and not keys.strings:
         return NIL
@@ -275,18 +313,11 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> objec
         scheme = json_to_scheme(payload) if wanted is None else \
             json_entries_to_scheme(payload, wanted)
         copy = converted[h.file] = (scheme, wanted)
-    if copy[1] is not None and (keys is None or not keys.hold(h.env.table)):
+    if copy[1] is not None and not straight and (keys is None or
+                                                  not keys.hold(h.env.table)):
         # an earlier hook redefined assoc or changed a key string: this one sees it all
         return json_to_scheme(payload)
     return copy[0]
-
-
-def _load_errors(broken: tuple, not_loaded: tuple) -> list[dict]:
-    """The errors every dispatch starts with: a copy of each plugin and tool file of the
-    home that failed to load and has no good version running (SPEC §9)."""
-    if broken or not_loaded:
-        return [dict(e) for e in (*not_loaded, *broken)]
-    return []
 
 
 class PayloadError(TypeError):

@@ -97,6 +97,7 @@ class Compiler:
         self._const_index: dict[int, str] = {}
         self._tmp = itertools.count()
         self.inline = env.inline_table()
+        self.effect_inline = env.effect_inline_table()
         self.unit: CompiledUnit | None = None
 
     # -- entry -------------------------------------------------------------------------------
@@ -186,6 +187,16 @@ class Compiler:
 
     # -- statements / expressions -------------------------------------------------------------
     def effect(self, node: Node, fn: _Function) -> Stmts:
+        if node.__class__ is Call:
+            proc = self.known_procedure(node.fn)
+            template = None if proc is None else self.effect_inline.get(id(proc))
+            if template is not None and template[0] is proc:
+                stmts, args = self._args(node.args, fn)
+                inlined = template[1](args, self.tmp)
+                if inlined is not None:
+                    return stmts + [self.at(s, node.pos) for s in inlined]
+                stmts, e = self.finish_call(node, fn, stmts, args)
+                return stmts + [self.at(ast.Expr(value=e), node.pos)]
         stmts, e = self.expr(node, fn)
         if isinstance(e, (ast.Constant, ast.Name)):
             return stmts
@@ -399,6 +410,11 @@ class Compiler:
                 e = template[1](args)
                 if e is not None:
                     return stmts, self.at(e, node.pos)
+        return self.finish_call(node, fn, stmts, args)
+
+    def finish_call(self, node: Call, fn: _Function, stmts: Stmts,
+                    args: list[ast.expr]) -> tuple[Stmts, ast.expr]:
+        """The call of ``node`` whose arguments are compiled (``stmts``, ``args``)."""
         fstmts, f = self.expr(node.fn, fn)
         if fstmts or stmts:
             if not _is_simple(f):
@@ -515,11 +531,13 @@ def _is_simple(e: ast.expr) -> bool:
 
 
 def _may_call(e: ast.expr) -> bool:
-    """Whether evaluating ``e`` may call a procedure (and so run Scheme code)."""
+    """Whether evaluating ``e`` may call a procedure (and so run Scheme code): a call
+    site. The other calls the compiler writes (budget checks, the procedure an inlined
+    primitive falls back to) never run Scheme code, so no continuation is captured there."""
     stack = [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, ast.Call):
+        if isinstance(x, ast.Call) and "h_site" in x.__dict__:
             return True
         if not isinstance(x, (ast.Constant, ast.Name)):
             stack.extend(ast.iter_child_nodes(x))

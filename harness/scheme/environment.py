@@ -8,9 +8,20 @@ Python builtin is reachable). ``syntax`` maps symbols to macros and special form
 from __future__ import annotations
 
 from harness.scheme import limits, runtime
-from harness.scheme.datatypes import NIL, Symbol, Vector, py_to_list
+from harness.scheme.datatypes import (
+    NIL,
+    Bytevector,
+    Char,
+    String,
+    Symbol,
+    Vector,
+    py_to_list,
+)
 from harness.scheme.names import global_name
-from harness.scheme.primitives.vectors import vector_length, vector_ref
+from harness.scheme.primitives.bytevectors import bytevector_length
+from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
+from harness.scheme.primitives.strings import string_length
+from harness.scheme.primitives.vectors import vector_length, vector_ref, vector_set_x
 
 FEATURES = ("r7rs", "exact-closed", "ieee-float", "full-unicode", "ratios",
             "harness", "python")
@@ -50,6 +61,7 @@ class Environment:
         self.declared: set[str] = set()
         self.imported: set[tuple] = set()
         self._inline: dict | None = None
+        self._effect_inline: dict | None = None
         self.table: dict = {
             "__builtins__": {},
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
@@ -57,9 +69,14 @@ class Environment:
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n,
-            # the inlined vector-ref and vector-length (inline.py)
+            # the procedures and types of inlined primitives (inline.py)
             "h_Vector": Vector, "h_int": int, "h_len": len, "h_vector_ref": vector_ref,
-            "h_vector_length": vector_length,
+            "h_vector_length": vector_length, "h_vector_set": vector_set_x,
+            "h_Symbol": Symbol, "h_Char": Char,
+            "h_String": String, "h_string_length": string_length,
+            "h_Bytevector": Bytevector, "h_bytevector_length": bytevector_length,
+            "h_float": float, "h_mul": mul, "h_quotient": quotient,
+            "h_remainder": remainder, "h_modulo": modulo,
         }
 
     # -- variables ----------------------------------------------------------------------
@@ -92,6 +109,15 @@ class Environment:
             from harness.scheme.primitives import LIBRARIES
             self._inline = build_inline_table(LIBRARIES)
         return self._inline
+
+    def effect_inline_table(self) -> dict:
+        """Like inline_table, for primitives written as statements where their value is
+        not used (inline.EFFECT_TEMPLATES)."""
+        if self._effect_inline is None:
+            from harness.scheme.inline import build_effect_table
+            from harness.scheme.primitives import LIBRARIES
+            self._effect_inline = build_effect_table(LIBRARIES)
+        return self._effect_inline
 
     @property
     def apply_procedure(self):

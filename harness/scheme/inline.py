@@ -54,6 +54,15 @@ def _pair_p(a):
                                                                         ctx=ast.Load())])
 
 
+def _class_p(cls: str) -> Template:
+    """``(symbol? x)`` and the like: ``x.__class__ is <cls>`` (the procedure's own test)."""
+    def t(a):
+        if len(a) != 1:
+            return None
+        return _class_is(a[0], cls)
+    return t
+
+
 def _eq(a):
     if len(a) != 2:
         return None
@@ -75,9 +84,24 @@ def _number(e: ast.expr) -> ast.expr:
     else a Scheme value can be (a pair, a string, a symbol...). Without it Python would
     compare or concatenate two pairs (lists) instead of failing, recursing in C on long
     ones; a number literal needs no check."""
-    if _is_number_literal(e):
+    if _is_number_literal(e) or _gives_number(e):
         return e
     return ast.UnaryOp(op=ast.UAdd(), operand=e)
+
+
+def _gives_number(e: ast.expr) -> bool:
+    """Whether ``e`` is inlined arithmetic: its value is a number (or it raises)."""
+    cls = e.__class__
+    if cls is ast.BinOp:  # the templates' + - * // %: no operand is a pair
+        return True
+    if cls is ast.UnaryOp:
+        return e.op.__class__ is ast.UAdd or e.op.__class__ is ast.USub
+    return getattr(e, "h_number", False)
+
+
+def _numeric(e: ast.expr) -> ast.expr:
+    e.h_number = True  # see _gives_number
+    return e
 
 
 def _binop(op: ast.operator, unary: ast.unaryop | None = None, min_args: int = 2,
@@ -118,7 +142,10 @@ def _compare(op_cls) -> Template:
         if len(a) == 2 and (_is_number_literal(a[0]) or _is_number_literal(a[1])):
             operands = list(a)
         elif len(a) == 2 and not equality:
-            operands = [_number(a[0]), a[1]]  # a number against a non-number fails
+            if _gives_number(a[0]) or _gives_number(a[1]):
+                operands = list(a)  # a number against a non-number fails
+            else:
+                operands = [_number(a[0]), a[1]]
         else:
             operands = [_number(x) for x in a]
         return ast.Compare(left=operands[0], ops=[op_cls() for _ in a[1:]],
@@ -175,20 +202,142 @@ def _vector_ref(a):
                                      keywords=[]))
 
 
-def _vector_length(a):
-    """``len(v.items)`` when ``v`` is a vector, else the procedure (which reports it)."""
-    if len(a) != 1 or not _pure(a[0]):
+def _length(cls: str, field: str, procedure: str) -> Template:
+    """``len(x.<field>)`` when ``x`` is of class ``cls`` (vector, string, bytevector), else
+    the procedure (which reports it)."""
+    def t(a):
+        if len(a) != 1 or not _pure(a[0]):
+            return None
+        x = a[0]
+        data = ast.Attribute(value=_copy(x), attr=field, ctx=ast.Load())
+        return _numeric(ast.IfExp(
+            test=_class_is(_copy(x), cls),
+            body=ast.Call(func=_name("h_len"), args=[data], keywords=[]),
+            orelse=ast.Call(func=_name(procedure), args=[_copy(x)], keywords=[])))
+    return t
+
+
+def _name(n: str) -> ast.Name:
+    return ast.Name(id=n, ctx=ast.Load())
+
+
+def _class_is(e: ast.expr, cls: str) -> ast.expr:
+    return ast.Compare(left=ast.Attribute(value=e, attr="__class__", ctx=ast.Load()),
+                       ops=[ast.Is()], comparators=[_name(cls)])
+
+
+def _all_true(tests: list[ast.expr]) -> ast.expr:
+    return tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
+
+
+def _copy(e: ast.expr) -> ast.expr:
+    return copy_module.deepcopy(e)  # one node per place (positions are set per node)
+
+
+#: a float times a literal this small stays a float (no exact product to check)
+_EXACT_FLOAT_INT = 2 ** 53
+
+
+def _mul(a):
+    """``a * b [* c]`` when every operand that is not a literal is a float (a float
+    product cannot grow past its size: nothing to check), else the procedure, which
+    checks exact products' sizes and the types. Operands appear twice, so each must be
+    a literal or pure (see _pure)."""
+    if len(a) not in (2, 3):
         return None
-    v = a[0]
-    test = ast.Compare(left=ast.Attribute(value=copy_module.deepcopy(v), attr="__class__",
-                                          ctx=ast.Load()),
-                       ops=[ast.Is()], comparators=[ast.Name(id="h_Vector", ctx=ast.Load())])
-    items = ast.Attribute(value=copy_module.deepcopy(v), attr="items", ctx=ast.Load())
-    return ast.IfExp(test=test,
-                     body=ast.Call(func=ast.Name(id="h_len", ctx=ast.Load()), args=[items],
-                                   keywords=[]),
-                     orelse=ast.Call(func=ast.Name(id="h_vector_length", ctx=ast.Load()),
-                                     args=[copy_module.deepcopy(v)], keywords=[]))
+    floats = []
+    for e in a:
+        if e.__class__ is ast.Constant:
+            v = e.value
+            if not (type(v) is float or (type(v) is int and -_EXACT_FLOAT_INT < v
+                                         < _EXACT_FLOAT_INT)):
+                return None
+        elif _pure(e):
+            if not any(ast.dump(e) == ast.dump(f) for f in floats):  # (* x x): one test
+                floats.append(e)
+        else:
+            return None
+    if not floats:
+        return None
+    classes = [ast.Attribute(value=_copy(e), attr="__class__", ctx=ast.Load())
+               for e in floats]
+    # x.__class__ is h_float is y.__class__ is z.__class__: all three are floats
+    test = ast.Compare(left=classes[0], ops=[ast.Is() for _ in classes],
+                       comparators=[_name("h_float"), *classes[1:]])
+    product = _copy(a[0])
+    for e in a[1:]:
+        product = ast.BinOp(left=product, op=ast.Mult(), right=_copy(e))
+    return _numeric(ast.IfExp(test=test, body=product,
+                              orelse=ast.Call(func=_name("h_mul"), args=[_copy(e) for e in a],
+                                              keywords=[])))
+
+
+#: quotient, remainder and modulo inline below this (as the procedures' own fast path)
+_SMALL_INT = 2 ** 62
+#: the temporary an inlined division keeps its dividend in (used before any other inlined
+#: division can assign it: the divisor is pure, so it holds no inlined division)
+_DIVIDEND = "w_dividend"
+
+
+def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Template:
+    """``a op b`` for exact integers, ``0 <= a < 2**62`` (any sign for modulo, where
+    Python's floor division agrees with Scheme) and ``0 < b < 2**62``: the procedures'
+    own fast path without the call; anything else goes to the procedure, which checks and
+    reports. The divisor must be a literal or pure; the dividend is kept in a temporary
+    when it is not (it is evaluated once, first)."""
+    def t(a):
+        if len(a) != 2:
+            return None
+        n, d = a
+        if not _pure(d):
+            return None
+        if d.__class__ is ast.Constant and not (type(d.value) is int
+                                                 and 0 < d.value < _SMALL_INT):
+            return None
+        if _pure(n):
+            first, n_ref = _copy(n), (lambda: _copy(n))
+        else:
+            first = ast.NamedExpr(target=ast.Name(id=_DIVIDEND, ctx=ast.Store()), value=n)
+            n_ref = (lambda: _name(_DIVIDEND))
+        tests = [_class_is(first, "h_int")]
+        if not any_sign:
+            tests.append(ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
+                                     comparators=[n_ref(), ast.Constant(_SMALL_INT)]))
+        if d.__class__ is not ast.Constant:
+            tests += [_class_is(_copy(d), "h_int"),
+                      ast.Compare(left=ast.Constant(0), ops=[ast.Lt(), ast.Lt()],
+                                  comparators=[_copy(d), ast.Constant(_SMALL_INT)])]
+        return _numeric(ast.IfExp(test=_all_true(tests),
+                                  body=ast.BinOp(left=n_ref(), op=op, right=_copy(d)),
+                                  orelse=ast.Call(func=_name(procedure),
+                                                  args=[n_ref(), _copy(d)], keywords=[])))
+    return t
+
+
+def _vector_set(a, tmp: Callable[[], str]) -> list[ast.stmt] | None:
+    """(statement template) ``v.items[k] = x`` when ``v`` is a vector and ``k`` an index
+    in range, else the procedure (which reports the error); ``v`` and ``k`` must be pure,
+    ``x`` is evaluated once, before the test."""
+    if len(a) != 3 or not (_pure(a[0]) and _pure(a[1])):
+        return None
+    v, k, x = a
+    out: list[ast.stmt] = []
+    if not _pure(x):
+        t = tmp()
+        out.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=x))
+        x = _name(t)
+    items = ast.Attribute(value=_copy(v), attr="items", ctx=ast.Load())
+    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
+                           comparators=[_copy(k), ast.Call(func=_name("h_len"), args=[items],
+                                                           keywords=[])])
+    test = _all_true([_class_is(_copy(v), "h_Vector"), _class_is(_copy(k), "h_int"), in_range])
+    store = ast.Subscript(value=ast.Attribute(value=_copy(v), attr="items", ctx=ast.Load()),
+                          slice=_copy(k), ctx=ast.Store())
+    out.append(ast.If(test=test, body=[ast.Assign(targets=[store], value=_copy(x))],
+                      orelse=[ast.Expr(ast.Call(func=_name("h_vector_set"),
+                                                args=[_copy(v), _copy(k), _copy(x)],
+                                                keywords=[]))]))
+    return out
 
 
 TEMPLATES: dict[tuple[str, str], Template] = {
@@ -200,6 +349,12 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "cddr"): _path(1, 1),
     ("scheme cxr", "caddr"): _path(1, 1, 0),
     ("scheme cxr", "cdddr"): _path(1, 1, 1),
+    ("scheme cxr", "cadddr"): _path(1, 1, 1, 0),
+    ("scheme base", "symbol?"): _class_p("h_Symbol"),
+    ("scheme base", "string?"): _class_p("h_String"),
+    ("scheme base", "vector?"): _class_p("h_Vector"),
+    ("scheme base", "char?"): _class_p("h_Char"),
+    ("scheme base", "bytevector?"): _class_p("h_Bytevector"),
     ("scheme base", "cons"): _cons,
     ("scheme base", "null?"): _is("h_NIL"),
     ("scheme base", "pair?"): _pair_p,
@@ -214,11 +369,21 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "="): _compare(ast.Eq),
     ("scheme base", "zero?"): _zero_p,
     ("scheme base", "vector-ref"): _vector_ref,
-    ("scheme base", "vector-length"): _vector_length,
+    ("scheme base", "vector-length"): _length("h_Vector", "items", "h_vector_length"),
+    ("scheme base", "string-length"): _length("h_String", "s", "h_string_length"),
+    ("scheme base", "bytevector-length"): _length("h_Bytevector", "b", "h_bytevector_length"),
+    # `*` only for floats: Python's `*` repeats a pair (a list) and squares big integers
+    # with no size check; the procedure checks both
+    ("scheme base", "*"): _mul,
+    ("scheme base", "quotient"): _division(ast.FloorDiv(), "h_quotient"),
+    ("scheme base", "remainder"): _division(ast.Mod(), "h_remainder"),
+    ("scheme base", "modulo"): _division(ast.Mod(), "h_modulo", any_sign=True),
 }
 
-# `*` is not inlined: Python's `*` repeats a pair (a list) and squares big integers with
-# no size check; the primitive checks both.
+#: primitives written as statements where their value is not used
+EFFECT_TEMPLATES: dict[tuple[str, str], Callable] = {
+    ("scheme base", "vector-set!"): _vector_set,
+}
 
 #: operator names that the error translator reports for inlined primitives
 INLINE_NAMES = {name for _, name in TEMPLATES}
@@ -227,11 +392,21 @@ INLINE_NAMES = {name for _, name in TEMPLATES}
 def build_inline_table(libraries: dict) -> dict[int, tuple[object, Template]]:
     """id(procedure) -> (procedure, template) for the registered primitives."""
     from harness.scheme import runtime as rt
-    table: dict[int, tuple[object, Template]] = {}
-    for (lib, name), template in TEMPLATES.items():
+    table = _table(libraries, TEMPLATES)
+    table[id(rt.cons)] = (rt.cons, _cons)
+    table[id(rt.eq)] = (rt.eq, _eq)
+    return table
+
+
+def build_effect_table(libraries: dict) -> dict[int, tuple[object, Callable]]:
+    """id(procedure) -> (procedure, statement template) (EFFECT_TEMPLATES)."""
+    return _table(libraries, EFFECT_TEMPLATES)
+
+
+def _table(libraries: dict, templates: dict) -> dict[int, tuple[object, Callable]]:
+    table: dict[int, tuple[object, Callable]] = {}
+    for (lib, name), template in templates.items():
         proc = libraries.get(tuple(lib.split()), {}).get(name)
         if proc is not None:
             table[id(proc)] = (proc, template)
-    table[id(rt.cons)] = (rt.cons, _cons)
-    table[id(rt.eq)] = (rt.eq, _eq)
     return table

@@ -104,22 +104,30 @@ def call_n(f, args):
 
 def trampoline(r):
     """Run tail-call markers until a value comes back."""
-    # One bounce per tail call of continuation-passing code: the caller is looked up here
-    # (no call to caller_for). The body is read with getattr and a default: a failed
-    # attribute read raises inside, which deep in a recursion costs time proportional to
-    # the depth (measured: quadratic at 20,000 frames).
-    callers = _CALLERS
+    # One bounce per tail call of continuation-passing code. The usual arities are called
+    # here directly: a generated caller would be one Python call more per bounce (these
+    # calls stay Python-to-Python: no C stack). The body is read with getattr and a
+    # default: a failed attribute read raises inside, which deep in a recursion costs time
+    # proportional to the depth (measured: quadratic at 20,000 frames).
     while r.__class__ is tuple:
         proc, args = r
+        f = getattr(proc, "h_body", None)
+        last = f is None  # a procedure without a body returns its value, never a marker
+        if last:
+            if not callable(proc):
+                raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
+            f = proc
         n = len(args)
-        call = callers[n] if n < len(callers) else caller_for(n)
-        body = getattr(proc, "h_body", None)
-        if body is not None:
-            r = call(body, args)
-        elif callable(proc):
-            return call(proc, args)
+        if n == 2:
+            r = f(args[0], args[1])
+        elif n == 1:
+            r = f(args[0])
+        elif n == 3:
+            r = f(args[0], args[1], args[2])
         else:
-            raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
+            r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
+        if last:
+            return r
     return r
 
 

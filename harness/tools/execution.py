@@ -140,27 +140,6 @@ class OutputCapture:
         return result
 
 
-class Uncaptured:
-    """Stands for an OutputCapture around calls that need no budget and write nothing:
-    straight-line hooks (harness.tools.hook_bounds). Stateless: one serves every
-    thread (``UNCAPTURED``)."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-    def start_call(self, limits: Limits) -> tuple[int, int]:
-        return 0, 0
-
-    def output(self, marks: tuple[int, int]) -> tuple[str, str]:
-        return "", ""
-
-
-UNCAPTURED = Uncaptured()
 _pool = threading.local()
 
 

@@ -54,3 +54,25 @@ def test_the_unsandboxed_tier_has_only_the_limits_given():
                        COUNT_TO.format(n=200_000))
     assert done.returncode == 1 and "step budget of 100,000 steps" in done.stderr
     assert "sandboxed tier's limits" not in done.stderr
+
+
+def test_eval_in_process_runs_with_a_larger_young_generation_and_restores_it(capsys):
+    # harness run/eval make the collector's young generation larger while the program runs
+    # (a program building many pairs is not traversed over and over); an embedder calling
+    # the command line in its own process gets its thresholds back
+    import gc
+
+    from harness.cli import main
+    from harness.cli.scheme_commands import GC_YOUNG
+    before = gc.get_threshold()
+    seen = []
+    gc.callbacks.append(lambda phase, info: seen.append(gc.get_threshold()[0]))
+    program = ("(length (let loop ((i 0) (acc '()))"
+               " (if (= i 200000) acc (loop (+ i 1) (cons (list i) acc)))))")
+    try:
+        assert main(["eval", program]) == 0
+    finally:
+        gc.callbacks.pop()
+    assert capsys.readouterr().out.strip() == "200000"
+    assert GC_YOUNG in seen  # collections during the program ran with the larger threshold
+    assert gc.get_threshold() == before

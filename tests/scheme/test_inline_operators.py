@@ -79,3 +79,101 @@ def test_inlined_vector_access_reads_the_vector():
 def test_a_redefined_vector_ref_is_called_not_inlined():
     assert run("(define (vector-ref v i) 'mine) (let ((v (vector 1))) (vector-ref v 0))"
                ).name == "mine"
+
+
+# -- `*` of floats, quotient/remainder/modulo of small integers, vector-set! as a statement
+
+def test_inlined_multiplication_computes_like_the_procedure():
+    assert write_string(run(
+        "(let ((x 1.5) (y 2.0) (i 3) (j 4))"
+        "  (list (* x y) (* 2 x) (* x y 2.0) (* x x) (* i j) (* 2.0 i) (* i 1/2)))")) == \
+        "(3.0 3.0 6.0 2.25 12 6.0 3/2)"
+
+
+@pytest.mark.parametrize("src", [
+    "(let ((x '(1)) (n 3)) (* x n))",  # Python would repeat the list
+    "(let ((x '(1))) (* x x))",
+    "(let ((x 2.0) (n '(1))) (* x n))",
+])
+def test_inlined_multiplication_refuses_non_numbers(src):
+    with pytest.raises(SchemeError, match=r"\*: expected a number"):
+        run(src)
+
+
+def test_inlined_multiplication_keeps_the_exact_size_cap():
+    from harness.scheme.errors import SizeLimitExceeded
+    with pytest.raises(SizeLimitExceeded, match="exceed"):
+        run("(let loop ((i 0) (x (expt 10 200))) (if (= i 30) x (loop (+ i 1) (* x x))))")
+
+
+def test_inlined_division_agrees_with_the_procedures_on_every_sign():
+    got = run("(map (lambda (a b) (list (quotient a b) (remainder a b) (modulo a b)))"
+              "     '(7 -7 7 -7 7.0 12345678901234567890123) '(2 2 -2 -2 2 10))")
+    assert write_string(got) == ("((3 1 1) (-3 -1 1) (-3 1 -1) (3 -1 -1) (3.0 1.0 1.0)"
+                                 " (1234567890123456789012 3 3))")
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((a 7) (b 0)) (remainder a b))", "remainder: division by zero"),
+    ("(let ((a 'x)) (remainder (car (list a)) 2))", "remainder: expected an integer"),
+    ("(let ((a 1.5)) (modulo a 2))", "modulo: expected an integer"),
+])
+def test_inlined_division_fails_like_the_procedures(src, message):
+    with pytest.raises(SchemeError, match=message):
+        run(src)
+
+
+def test_an_inlined_dividend_is_evaluated_once():
+    assert write_string(run("(define n 0) (define (f) (set! n (+ n 1)) 7)"
+                            " (list (remainder (f) 3) (quotient (f) 2) n)")) == "(1 3 2)"
+
+
+def test_a_continuation_reentered_in_an_inlined_dividend_resumes_the_division():
+    assert write_string(run(
+        "(define (t)"
+        "  (let ((again #f) (results '()))"
+        "    (let ((r (remainder (call/cc (lambda (k) (set! again k) 7)) 3)))"
+        "      (set! results (cons r results))"
+        "      (if (= (length results) 1) (again 8) results))))"
+        "(t)")) == "(2 1)"
+
+
+def test_inlined_vector_set_stores_and_evaluates_its_value_once():
+    assert write_string(run(
+        "(define n 0) (define (f) (set! n (+ n 1)) n)"
+        "(let ((v (vector 1 2 3)) (i 1)) (vector-set! v i (f)) (vector-set! v (+ i 1) 'x)"
+        "  (list v n))")) == "(#(1 1 x) 1)"
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((v (vector 1 2 3)) (i 3)) (vector-set! v i 'x))", "vector-set!: index out of range"),
+    ("(let ((v (list 1 2 3)) (i 0)) (vector-set! v i 'x))", "vector-set!: expected a vector"),
+    ("(let ((v (vector 1)) (i 0.0)) (vector-set! v i 'x))", "vector-set!: expected an exact"),
+])
+def test_inlined_vector_set_fails_like_the_procedure(src, message):
+    with pytest.raises(SchemeError, match=message):
+        run(src)
+
+
+def test_redefined_multiplication_and_division_are_called_not_inlined():
+    assert write_string(run("(define (* a b) 'mul) (define (remainder a b) 'rem)"
+                            " (let ((x 1.0) (i 7)) (list (* x x) (remainder i 2)))")) == \
+        "(mul rem)"
+
+
+def test_inlined_type_predicates_and_lengths():
+    assert write_string(run(
+        "(let ((s \"ab\") (v (vector 1)) (b (bytevector 1 2 3)) (y 'a) (c #\\a))"
+        "  (list (symbol? y) (symbol? s) (string? s) (string? y) (vector? v) (vector? '(1))"
+        "        (char? c) (char? s) (bytevector? b) (bytevector? v)"
+        "        (string-length s) (bytevector-length b) (cadddr '(1 2 3 4))))")) == \
+        "(#t #f #t #f #t #f #t #f #t #f 2 3 4)"
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((s 'ab)) (string-length s))", "string-length: expected a string"),
+    ("(let ((b (vector 1))) (bytevector-length b))", "bytevector-length: expected a bytevector"),
+])
+def test_inlined_lengths_fail_like_the_procedures(src, message):
+    with pytest.raises(SchemeError, match=message):
+        run(src)

@@ -612,6 +612,7 @@ ERROR_CASES = [
     ("(list-ref '(1 2) 5)", "list-ref: index out of range"),
     ("(list-tail '(1 2) -1)", "list-tail: expected a non-negative exact integer, got -1"),
     ("(map car 5)", "map: expected a proper list, got 5"),
+    ("(map (lambda (x) x) '(1 2 . 3))", "map: expected a proper list, got (1 2 . 3)"),
     ("(for-each 5 '(1))", "for-each: expected a procedure, got 5"),
     ("(append '(1 . 2) '(3))", "append: expected a proper list, got (1 . 2)"),
     ("(set-car! '() 1)", "set-car!: expected a pair, got ()"),

@@ -54,3 +54,29 @@ def test_one_million_deep_non_tail_recursion(scheme):
     src = ("(define (build n) (if (= n 0) '() (cons n (build (- n 1))))) "
            "(define (sum l) (if (null? l) 0 (+ (car l) (sum (cdr l))))) (sum (build 1000000))")
     assert scheme(src) == "500000500000"
+
+
+def test_tail_calls_through_the_trampoline_with_any_number_of_arguments():
+    # the trampoline calls bodies of 1-3 arguments itself and the others through a caller
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.printer import write_string
+    src = """
+    (define (count0) (set! n (- n 1)) (if (= n 0) 'zero (f0)))
+    (define (f0) (count0))
+    (define (a1 i) (if (= i 0) 1 (b1 (- i 1))))  (define (b1 i) (a1 i))
+    (define (a3 i x y) (if (= i 0) (+ x y) (b3 (- i 1) y x)))  (define (b3 i x y) (a3 i x y))
+    (define (a5 i p q r s) (if (= i 0) (list p q r s) (b5 (- i 1) q r s p)))
+    (define (b5 i p q r s) (a5 i p q r s))
+    (define n 100000)
+    (list (f0) (a1 100000) (a3 100001 1 2) (a5 100003 1 2 3 4) (b1 0))
+    """
+    assert write_string(Interpreter(tier="sandboxed").eval_string(src)) == \
+        "(zero 1 3 (4 1 2 3) 1)"
+
+
+def test_a_tail_call_of_a_non_procedure_names_it():
+    from harness.scheme.errors import SchemeError
+    from harness.scheme.interpreter import Interpreter
+    with pytest.raises(SchemeError, match="attempt to apply non-procedure 5"):
+        Interpreter(tier="sandboxed").eval_string(
+            "(define (g x) x) (define (f h) (h 1)) (g 1) (f 5)")

@@ -112,3 +112,11 @@ def test_a_run_with_one_budgeted_hook_budgets_them_all(tmp_path):
     result = rt.fire("pre_tool", {"tool_name": "rm"})
     assert result["outcome"]["blocked"] is True
     assert [e.get("output") for e in result["trace"]] == [None, "seen"]
+
+
+def test_a_straight_line_hook_is_traced(tmp_path):
+    rt = Runtime(make_home(tmp_path, {"guard.scm": GUARD}))
+    rt.dispatcher.trace_enabled = True
+    [entry] = rt.fire("pre_tool", {"tool_name": "rm"})["trace"]
+    assert entry["answer"] == {"block": True, "message": "no rm"}
+    assert "output" not in entry and entry["ms"] >= 0

@@ -458,6 +458,7 @@ def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
 #: entries a lookup walks without the checked walk (_pairs): short enough that it needs no
 #: cycle check or charge; a longer, circular or improper list takes the checked walk
 QUICK_WALK = 64
+_QUICK = range(QUICK_WALK)
 
 
 @primitive(BASE, SRFI1)
@@ -513,14 +514,25 @@ def map_(f: object, lst: object, *lists: object) -> object:
     out: list = []
     append = out.append
     if not lists:
-        items = proper_items("map", lst)
+        items = []
+        x = lst
+        for _ in _QUICK:  # the usual short list, without the checked walk's call
+            if x.__class__ is not list:
+                break
+            items.append(x[0])
+            x = x[1]
+        if x is not NIL:  # longer, improper or circular: the checked walk
+            items = proper_items("map", lst)
         for x in items:
             append(f(x))
     else:
         items = list(_rows("map", (lst, *lists)))
         for x in items:
             append(call_n(f, x))
-    return from_items(out)
+    result = NIL
+    for x in reversed(out):
+        result = [x, result]
+    return result
 
 
 def map_then(f: object, items: list, rows: bool, finish: Callable[[list], object]) -> object:

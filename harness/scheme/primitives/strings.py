@@ -249,9 +249,13 @@ def vector_to_string(v: object, start: object = DEFAULT, end: object = DEFAULT) 
 @primitive(BASE)
 def string_to_utf8(s: object, start: object = DEFAULT, end: object = DEFAULT) -> Bytevector:
     text = _text("string->utf8", s)
-    i, j = _bounds("string->utf8", len(text), start, end)
+    if start is not DEFAULT or end is not DEFAULT:
+        i, j = _bounds("string->utf8", len(text), start, end)
+        text = text[i:j]
+    else:
+        charge_bulk(len(text), len(text))
     try:
-        return Bytevector(bytearray(text[i:j].encode("utf-8")))
+        return Bytevector(bytearray(text, "utf-8"))  # encoded straight into the bytearray
     except UnicodeEncodeError:
         raise error("string->utf8: the string holds a lone surrogate", s) from None
 
@@ -260,9 +264,14 @@ def string_to_utf8(s: object, start: object = DEFAULT, end: object = DEFAULT) ->
 def utf8_to_string(bv: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
     if type(bv) is not Bytevector:
         raise wrong_type("utf8->string", "a bytevector", bv)
-    i, j = _bounds("utf8->string", len(bv.b), start, end)
+    data = bv.b
+    if start is not DEFAULT or end is not DEFAULT:
+        i, j = _bounds("utf8->string", len(data), start, end)
+        data = data[i:j]
+    else:
+        charge_bulk(len(data), len(data))
     try:
-        return String(bytes(bv.b[i:j]).decode("utf-8"))
+        return String(str(data, "utf-8"))
     except UnicodeDecodeError:
         raise error("utf8->string: invalid UTF-8", bv) from None
 
