@@ -356,3 +356,23 @@ def test_the_plugin_it_shows_answers_its_schema(tmp_path):
                                        text=True, check=True).stdout)
     assert schema["name"] and schema["description"] and schema["hooks"] == ["pre_tool"], (
         f"README.md:{line}")
+
+
+def test_the_python_api_blocks_run(tmp_path):
+    home = make_home(tmp_path, "guard.scm", "writing.scm")
+    api = section("Python API")
+    [(line, first), (_, second)] = blocks("python", api)[:2]
+    namespace: dict = {}
+    opening = first.replace('Runtime("~/.harness"', f"Runtime({str(home)!r}")
+    code = compile(opening.replace("rt.close()\n", ""), f"README.md:{line}", "exec")
+    exec(code, namespace)  # noqa: S102 - the README's own code, run as a user runs it
+    try:
+        assert namespace["tool"].output == "3" and namespace["tool"].errors == []
+        code = compile(second, "README.md (in-process hooks)", "exec")
+        exec(code, namespace)  # noqa: S102 - as above
+        rt = namespace["rt"]
+        assert rt.call_tool("lookup", {"key": "k"}).output == "v"
+        assert [h["source"] for h in rt.hooks() if h["source"].startswith("host:")] == [
+            "host:audit"]  # no_rm was unregistered, the audit hook stays
+    finally:
+        namespace["rt"].close()

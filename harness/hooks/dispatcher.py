@@ -38,7 +38,7 @@ from harness.hooks.combine import block_answer, combine
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
-from harness.tools.context import thread_context
+from harness.tools.context import contexts, thread_context
 from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
 
@@ -105,24 +105,49 @@ class Dispatcher:
     def _in_process_hooks(self, runs: tuple, hook: str, payload: dict, answers: list,
                           errors: list, failed: list, trace: list | None) -> None:
         """The tool files' hooks and the host's, run by run, under the re-entrancy guard."""
-        context = thread_context()
+        try:  # thread_context(), inline
+            context = contexts.context
+        except AttributeError:
+            context = thread_context()
         if hook in context.points:
             if trace is not None:
                 trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
             return
         name = payload.get("context_name")
-        saved = context.enter_dispatch(self.runtime, hook, name if type(name) is str
-                                       else context.calling_context)
+        # context.enter_dispatch / leave_dispatch, inline: this runs on every dispatch
+        saved = context.runtime, context.context_name, context.tier
+        context.runtime = self.runtime
+        context.context_name = name if type(name) is str else context.calling_context
+        context.points.add(hook)
         try:
             for run in runs:
-                if run.python:
-                    self._python_hooks(context.calls, hook, run.hooks, payload, answers,
-                                       errors, failed, trace)
-                else:
+                if not run.python:
                     self._scheme_hooks(context, hook, run, payload, answers, errors, failed,
                                        trace)
+                    continue
+                # Python hooks, inline: a no-op one should cost about a pluggy call
+                slot = context.calls
+                seconds = self.runtime.config.limits["unsandboxed"].seconds
+                for h in run.hooks:
+                    start = time.perf_counter() if trace is not None else 0.0
+                    try:
+                        value = slot.call(h.fn, payload, seconds)
+                    except BaseException as exc:
+                        if isinstance(exc, KeyboardInterrupt):
+                            raise
+                        _python_failure(h, hook, exc, answers, errors, failed, trace, start,
+                                        slot)
+                        continue
+                    if value is not None:  # None: no answer (the usual case)
+                        answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
+                        _record(h.source, answer, message, answers, errors, failed, trace,
+                                start, slot.printed_text)
+                    elif trace is not None:
+                        trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
+                                                  NO_ANSWER))
         finally:
-            context.leave_dispatch(hook, saved)
+            context.runtime, context.context_name, context.tier = saved
+            context.points.discard(hook)
 
     def _failed_closed(self, point, failed: list, answers: list) -> list[str]:
         """The failed hooks that fail closed; on a point that is no permission point each
@@ -231,29 +256,6 @@ class Dispatcher:
             elif trace is not None:
                 trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
 
-    def _python_hooks(self, slot, hook: str, hooks: tuple, payload: dict, answers: list,
-                      errors: list, failed: list, trace: list | None) -> None:
-        seconds = self.runtime.config.limits["unsandboxed"].seconds
-        for h in hooks:
-            start = time.perf_counter() if trace is not None else 0.0
-            try:
-                value = slot.call(h.fn, payload, seconds)
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
-                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
-                        slot.printed_text)
-                continue
-            if value is not None:  # None: no answer (nothing to record, the usual case)
-                answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
-                _record(h.source, answer, message, answers, errors, failed, trace, start,
-                        slot.printed_text)
-            elif trace is not None:
-                trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
-                                          NO_ANSWER))
-
-
 def _runs_plainly(run, limits: dict) -> bool:
     """Whether a run of straight-line hooks may run without a budget now: the limits of
     its tiers leave room (``Limits.leave_room``) and each hook still calls only the
@@ -279,6 +281,14 @@ def _record(source: str, answer: object, message: str | None, answers: list, err
         answers.append((source, answer))
     if trace is not None:
         trace.append(_trace_entry(source, start, output(), message, answer))
+
+
+def _python_failure(h, hook: str, exc: BaseException, answers: list, errors: list,
+                    failed: list, trace: list | None, start: float, slot) -> None:
+    """Record the failure of Python hook ``h``, which raised ``exc``."""
+    message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
+    _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
+            slot.printed_text)
 
 
 def _no_output() -> tuple[str, str]:
