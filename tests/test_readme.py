@@ -376,3 +376,34 @@ def test_the_python_api_blocks_run(tmp_path):
             "host:audit"]  # no_rm was unregistered, the audit hook stays
     finally:
         namespace["rt"].close()
+
+
+def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
+    from harness.runtime import Runtime
+    rows = [row for row in table_rows(section("How a dispatch works")) if len(row) == 4]
+    assert rows
+    with Runtime(tmp_path, permission_handler=lambda hook, payload: True) as rt:
+        for points, _payload, _rule, outcome in rows:
+            shown = re.match(r"`(\{.*?\})`", outcome).group(1)
+            keys = re.findall(r'"(\w+)"', shown)
+            for point in re.findall(r"`([a-z_]+)`", points):
+                fired = rt.fire(point, HOOK_POINTS[point].sample_payload())
+                assert list(fired["outcome"]) == keys, f"README's outcome of {point}"
+
+
+def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypatch):
+    from harness.repl import main as repl
+    home = make_home(tmp_path, "no_force_push.scm")
+    [shown] = [lines for lines in transcripts("harness-repl") if lines[0] == "$ harness-repl"]
+    entries, outputs = [], []
+    for line in shown[3:]:  # past the command and the banner, which only a terminal gets
+        if line.startswith(("harness> ", "........ ")):
+            entries.append(line[9:])
+        else:
+            outputs.append(line)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert repl(["--home", str(home)]) == 0
+
+    def timeless(lines: list[str]) -> list[str]:
+        return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in lines]
+    assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)
