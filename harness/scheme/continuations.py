@@ -144,6 +144,7 @@ def prompt(fn, *args):
 
 _PROMPT_CODE: CodeType = prompt.__code__
 _GUARD_CODE: CodeType = rt.guard_reraising.__code__
+_PAIRS_CODE: CodeType = lists._pairs.__code__
 
 
 def read_frames(frame: FrameType | None, guard: int | None = None) -> tuple[list | None, str]:
@@ -414,6 +415,49 @@ class _Fold:
         return lists.fold_then(self.f, self.items[self.i + 1:], value, self.rows)
 
 
+class _Select:
+    """select_then (lists.py) waiting for the call on ``items[i]``, with ``picked`` (the
+    lists so far: one, or the two of a partition)."""
+
+    __slots__ = ("finish", "first", "i", "items", "keep", "picked", "pred")
+
+    def __init__(self, pred, items: list, i: int, keep, picked: tuple, finish, first) -> None:
+        self.pred, self.items, self.i, self.keep = pred, items, i, keep
+        self.picked, self.finish, self.first = picked, finish, first
+
+    def resume(self, thunk):
+        if len(self.items) > CHUNK:
+            charge(len(self.items))  # the copies are work like walking the items
+        value = thunk()
+        x, keep, finish = self.items[self.i], self.keep, self.finish
+        picked = [list(p) for p in self.picked]  # each re-entry builds its own lists
+        if keep is None:
+            picked[value is False].append(x)
+        elif (value is not False) is keep:
+            picked[0].append(x)
+        return lists.select_then(self.pred, self.items[self.i + 1:], keep,
+                                 lambda *rest: finish(*(a + b for a, b in zip(picked, rest))),
+                                 self.first)
+
+
+class _SearchWalk:
+    """search_then (lists.py) waiting for the call on ``item``: ``rest()`` makes the walk
+    of what follows it."""
+
+    __slots__ = ("finish", "item", "pred", "rest", "rows", "stop")
+
+    def __init__(self, pred, rest, rows: bool, stop: bool, finish, item) -> None:
+        self.pred, self.rest, self.rows, self.stop = pred, rest, rows, stop
+        self.finish, self.item = finish, item
+
+    def resume(self, thunk):
+        value = thunk()
+        rest = self.rest()
+        if (value is not False) is self.stop:
+            return self.finish(rest, self.item, value)
+        return lists.search_then(self.pred, rest, self.rows, self.stop, self.finish, value)
+
+
 class _ForEach:
     """for-each (over one list) waiting for the call on the car of ``cell``."""
 
@@ -675,6 +719,27 @@ def _fold_record(v):
     return _Fold(v["kons"], v["items"], position, v["rows"])
 
 
+def _select_record(v):
+    position = v["walk"].__reduce__()[2] - 1  # as _fold_record
+    picked = (v["yes"],) if v["keep"] is not None else (v["yes"], v["no"])
+    return _Select(v["pred"], v["items"], position, v["keep"], tuple(list(p) for p in picked),
+                   v["finish"], v["first"])
+
+
+def _search_walk_record(v):
+    walk = v["walk"]
+    w = walk.gi_frame.f_locals  # the walk, suspended where it gave ``item``
+    if walk.gi_code is _PAIRS_CODE:
+        who, cell = w["who"], w["x"]
+        def rest():
+            return lists._pairs(who, cell[1])
+    else:
+        who, cursors, count = w["who"], tuple(w["cursors"]), w["rows"]
+        def rest():
+            return lists._rows(who, cursors, count)
+    return _SearchWalk(v["pred"], rest, v["rows"], v["stop"], v["finish"], v["item"])
+
+
 def _for_each_record(v):
     return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
@@ -699,6 +764,9 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     _Reentry.__call__, _Reraise.again,
     lists.member, lists.assoc, lists.fold, lists.fold_right, lists.reduce, lists.reduce_right,
     vectors.vector_map, strings.string_map,
+    lists.filter_, lists.remove, lists.partition, lists.delete, lists.find, lists.find_tail,
+    lists.any_, lists.every, lists.list_index, lists.count, lists.filter_map,
+    lists.append_map,
     strings.string_for_each,
 ))
 
@@ -719,6 +787,10 @@ _RECORDS = {
     lists.map_then.__code__: _locals_record(_map_record),
     lists.map_.__code__: _locals_record(_single_map_record),
     lists.fold_then.__code__: _locals_record(_fold_record),
+    lists.select_then.__code__: _locals_record(_select_record),
+    lists.search_then.__code__: _locals_record(_search_walk_record),
+    _Select.resume.__code__: _locals_record(_after_call),
+    _SearchWalk.resume.__code__: _locals_record(_after_call),
     lists.for_each.__code__: _locals_record(
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),
