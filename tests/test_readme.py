@@ -356,3 +356,54 @@ def test_the_plugin_it_shows_answers_its_schema(tmp_path):
                                        text=True, check=True).stdout)
     assert schema["name"] and schema["description"] and schema["hooks"] == ["pre_tool"], (
         f"README.md:{line}")
+
+
+def test_the_python_api_blocks_run(tmp_path):
+    home = make_home(tmp_path, "guard.scm", "writing.scm")
+    api = section("Python API")
+    [(line, first), (_, second)] = blocks("python", api)[:2]
+    namespace: dict = {}
+    opening = first.replace('Runtime("~/.harness"', f"Runtime({str(home)!r}")
+    code = compile(opening.replace("rt.close()\n", ""), f"README.md:{line}", "exec")
+    exec(code, namespace)  # noqa: S102 - the README's own code, run as a user runs it
+    try:
+        assert namespace["tool"].output == "3" and namespace["tool"].errors == []
+        code = compile(second, "README.md (in-process hooks)", "exec")
+        exec(code, namespace)  # noqa: S102 - as above
+        rt = namespace["rt"]
+        assert rt.call_tool("lookup", {"key": "k"}).output == "v"
+        assert [h["source"] for h in rt.hooks() if h["source"].startswith("host:")] == [
+            "host:audit"]  # no_rm was unregistered, the audit hook stays
+    finally:
+        namespace["rt"].close()
+
+
+def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
+    from harness.runtime import Runtime
+    rows = [row for row in table_rows(section("How a dispatch works")) if len(row) == 4]
+    assert rows
+    with Runtime(tmp_path, permission_handler=lambda hook, payload: True) as rt:
+        for points, _payload, _rule, outcome in rows:
+            shown = re.match(r"`(\{.*?\})`", outcome).group(1)
+            keys = re.findall(r'"(\w+)"', shown)
+            for point in re.findall(r"`([a-z_]+)`", points):
+                fired = rt.fire(point, HOOK_POINTS[point].sample_payload())
+                assert list(fired["outcome"]) == keys, f"README's outcome of {point}"
+
+
+def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypatch):
+    from harness.repl import main as repl
+    home = make_home(tmp_path, "no_force_push.scm")
+    [shown] = [lines for lines in transcripts("harness-repl") if lines[0] == "$ harness-repl"]
+    entries, outputs = [], []
+    for line in shown[3:]:  # past the command and the banner, which only a terminal gets
+        if line.startswith(("harness> ", "........ ")):
+            entries.append(line[9:])
+        else:
+            outputs.append(line)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert repl(["--home", str(home)]) == 0
+
+    def timeless(lines: list[str]) -> list[str]:
+        return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in lines]
+    assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)

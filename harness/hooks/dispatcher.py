@@ -12,8 +12,9 @@ plugins and declared handlers still fire. A file or plugin of the home that fail
 fixed, so a broken guard is never silent.
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
-with their output captured (``_scheme_hooks``), except a run of straight-line hooks, whose
-code cannot run away or write (harness/tools/hook_bounds.py: ``_runs_plainly``); Python
+with their output captured (``_scheme_hooks``), except a run of leaf hooks, whose code
+writes nothing and cannot recurse: they run under a bare budget, or none when they are
+straight-line and cannot run away (harness/tools/hook_bounds.py: ``_leaf_hooks``); Python
 hooks get the payload dict itself and run under the unsandboxed tier's wall clock
 (``_python_hooks``). A source with nothing for the hook point costs one lookup: most
 dispatches have no plugin, no declared handler and few hooks.
@@ -38,8 +39,8 @@ from harness.hooks.combine import block_answer, combine
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
-from harness.tools.context import thread_context
-from harness.tools.execution import describe_error, pooled_capture
+from harness.tools.context import contexts, thread_context
+from harness.tools.execution import describe_error, pooled_capture, shallow_budget
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -105,24 +106,49 @@ class Dispatcher:
     def _in_process_hooks(self, runs: tuple, hook: str, payload: dict, answers: list,
                           errors: list, failed: list, trace: list | None) -> None:
         """The tool files' hooks and the host's, run by run, under the re-entrancy guard."""
-        context = thread_context()
+        try:  # thread_context(), inline
+            context = contexts.context
+        except AttributeError:
+            context = thread_context()
         if hook in context.points:
             if trace is not None:
                 trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
             return
         name = payload.get("context_name")
-        saved = context.enter_dispatch(self.runtime, hook, name if type(name) is str
-                                       else context.calling_context)
+        # context.enter_dispatch / leave_dispatch, inline: this runs on every dispatch
+        saved = context.runtime, context.context_name, context.tier
+        context.runtime = self.runtime
+        context.context_name = name if type(name) is str else context.calling_context
+        context.points.add(hook)
         try:
             for run in runs:
-                if run.python:
-                    self._python_hooks(context.calls, hook, run.hooks, payload, answers,
-                                       errors, failed, trace)
-                else:
+                if not run.python:
                     self._scheme_hooks(context, hook, run, payload, answers, errors, failed,
                                        trace)
+                    continue
+                # Python hooks, inline: a no-op one should cost about a pluggy call
+                slot = context.calls
+                seconds = self.runtime.config.limits["unsandboxed"].seconds
+                for h in run.hooks:
+                    start = time.perf_counter() if trace is not None else 0.0
+                    try:
+                        value = slot.call(h.fn, payload, seconds)
+                    except BaseException as exc:
+                        if isinstance(exc, KeyboardInterrupt):
+                            raise
+                        _python_failure(h, hook, exc, answers, errors, failed, trace, start,
+                                        slot)
+                        continue
+                    if value is not None:  # None: no answer (the usual case)
+                        answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
+                        _record(h.source, answer, message, answers, errors, failed, trace,
+                                start, slot.printed_text)
+                    elif trace is not None:
+                        trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
+                                                  NO_ANSWER))
         finally:
-            context.leave_dispatch(hook, saved)
+            context.runtime, context.context_name, context.tier = saved
+            context.points.discard(hook)
 
     def _failed_closed(self, point, failed: list, answers: list) -> list[str]:
         """The failed hooks that fail closed; on a point that is no permission point each
@@ -172,8 +198,11 @@ class Dispatcher:
     def _scheme_hooks(self, context, hook: str, run, payload: dict, answers: list,
                       errors: list, failed: list, trace: list | None) -> None:
         limits = self.runtime.config.limits
-        if run.straight is not None and _runs_plainly(run, limits):
-            self._straight_hooks(context, hook, run, payload, answers, errors, failed, trace)
+        if run.leaf is not None and run.leaf.holds():
+            budget = None if run.straight and _leave_room(run, limits) else \
+                shallow_budget(run.watch_deadline)
+            self._leaf_hooks(context, hook, run, payload, answers, errors, failed, trace,
+                             limits, budget)
             return
         converted: dict[str, object] = {}
         capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
@@ -206,63 +235,48 @@ class Dispatcher:
                                               message, answer))
 
     @staticmethod
-    def _straight_hooks(context, hook: str, run, payload: dict, answers: list,
-                        errors: list, failed: list, trace: list | None) -> None:
-        """A run of straight-line hooks (hook_bounds.py), called plainly: their work is
-        bounded and they write nothing, so no budget and no output capture; they capture
-        no continuation either, so no prompt."""
+    def _leaf_hooks(context, hook: str, run, payload: dict, answers: list, errors: list,
+                    failed: list, trace: list | None, limits: dict, budget) -> None:
+        """A run of leaf hooks (hook_bounds.py) under ``budget`` alone, or under none when
+        they are straight-line and their limits leave room (``budget`` None): they write
+        nothing and capture no continuation, so no output capture and no prompt; they
+        cannot recurse, so no recursion window."""
         converted: dict[str, object] = {}
-        for h in run.hooks:
-            start = time.perf_counter() if trace is not None else 0.0
-            scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, True)
-            context.tier = h.env.tier
-            try:
-                value = h.proc(scheme_payload)
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                _record(h.source, NO_ANSWER, f"{hook} hook failed: {describe_error(exc)}",
-                        answers, errors, failed, trace, start, _no_output)
-                continue
-            if value is not NIL and value is not None:  # '(): no answer
-                answer, message = _answer_of(value, f"{hook} hook at {h.file}:{h.line}")
-                _record(h.source, answer, message, answers, errors, failed, trace, start,
-                        _no_output)
-            elif trace is not None:
-                trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
-
-    def _python_hooks(self, slot, hook: str, hooks: tuple, payload: dict, answers: list,
-                      errors: list, failed: list, trace: list | None) -> None:
-        seconds = self.runtime.config.limits["unsandboxed"].seconds
-        for h in hooks:
-            start = time.perf_counter() if trace is not None else 0.0
-            try:
-                value = slot.call(h.fn, payload, seconds)
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
-                _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
-                        slot.printed_text)
-                continue
-            if value is not None:  # None: no answer (nothing to record, the usual case)
-                answer, message = _python_answer_of(value, f"{hook} hook {h.source}")
-                _record(h.source, answer, message, answers, errors, failed, trace, start,
-                        slot.printed_text)
-            elif trace is not None:
-                trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
-                                          NO_ANSWER))
+        if budget is not None:
+            budget.enter_shallow()
+        try:
+            for h in run.hooks:
+                start = time.perf_counter() if trace is not None else 0.0
+                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, True)
+                tier = context.tier = h.env.tier
+                if budget is not None:
+                    bounds = limits[tier]
+                    budget.reset(bounds.steps, bounds.seconds, bounds.max_memory)
+                try:
+                    value = h.proc(scheme_payload)
+                except BaseException as exc:
+                    if isinstance(exc, KeyboardInterrupt):
+                        raise
+                    _record(h.source, NO_ANSWER, f"{hook} hook failed: {describe_error(exc)}",
+                            answers, errors, failed, trace, start, _no_output)
+                    continue
+                if value is not NIL and value is not None:  # '(): no answer
+                    # (still under the budget: converting a huge answer is charged)
+                    answer, message = _answer_of(value, f"{hook} hook at {h.file}:{h.line}")
+                    _record(h.source, answer, message, answers, errors, failed, trace, start,
+                            _no_output)
+                elif trace is not None:
+                    trace.append(_trace_entry(h.source, start, ("", ""), None, NO_ANSWER))
+        finally:
+            if budget is not None:
+                budget.exit_shallow()
 
 
-def _runs_plainly(run, limits: dict) -> bool:
-    """Whether a run of straight-line hooks may run without a budget now: the limits of
-    its tiers leave room (``Limits.leave_room``) and each hook still calls only the
-    primitives it was read to call (its file may have redefined one since)."""
+def _leave_room(run, limits: dict) -> bool:
+    """Whether the limits of the tiers of ``run`` leave room for straight-line hooks to
+    run without a budget (``Limits.leave_room``)."""
     for tier in run.tiers:
         if not limits[tier].leave_room:
-            return False
-    for h, line in zip(run.hooks, run.straight):
-        if line.calls and not line.holds(h.env.table):
             return False
     return True
 
@@ -279,6 +293,14 @@ def _record(source: str, answer: object, message: str | None, answers: list, err
         answers.append((source, answer))
     if trace is not None:
         trace.append(_trace_entry(source, start, output(), message, answer))
+
+
+def _python_failure(h, hook: str, exc: BaseException, answers: list, errors: list,
+                    failed: list, trace: list | None, start: float, slot) -> None:
+    """Record the failure of Python hook ``h``, which raised ``exc``."""
+    message = f"{hook} hook failed: {describe_python_error(exc, h.file or None)}"
+    _record(h.source, NO_ANSWER, message, answers, errors, failed, trace, start,
+            slot.printed_text)
 
 
 def _no_output() -> tuple[str, str]:

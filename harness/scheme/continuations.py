@@ -85,38 +85,9 @@ class Continuation:
 
     def capture(self, frame: FrameType | None) -> None:
         """Record the frames from ``frame`` down to the nearest prompt."""
-        records: list = []
-        while frame is not None:
-            code = frame.f_code
-            if code is _PROMPT_CODE:
-                self._captured(records)
-                return
-            if code in _PASS_THROUGH or code.co_filename == rt.GENERATED_CALLER:
-                frame = frame.f_back
-                continue
-            hit = site_of(frame)
-            if hit is not None:
-                unit, index = hit
-                if unit.sites[index].kind is CALL:
-                    records.append(SchemeFrame(unit, index, dict(frame.f_locals), code))
-                else:
-                    _add(records, _TRAMPOLINE)
-            elif is_compiled(code):
-                self.blocker = "it was captured where compiled code cannot resume"
-                return
-            else:
-                record = _RECORDS.get(code, _unknown)(frame)
-                if record is None:
-                    self.blocker = f"it was captured inside {_describe(frame)}"
-                    return
-                if record is not _PASS:
-                    _add(records, record)
-            frame = frame.f_back
-        self.blocker = "it was captured outside of any Scheme evaluation"
-
-    def _captured(self, records: list) -> None:
-        self.frames = records
-        charge(len(records))  # reading the frames is work the program asked for
+        records, self.blocker = read_frames(frame)
+        if records is not None:
+            self.frames = records
 
     def resume(self, vals: tuple):
         """Run the recorded frames on the current stack with ``vals`` as the value of the
@@ -172,6 +143,94 @@ def prompt(fn, *args):
 
 
 _PROMPT_CODE: CodeType = prompt.__code__
+_GUARD_CODE: CodeType = rt.guard_reraising.__code__
+_PAIRS_CODE: CodeType = lists._pairs.__code__
+
+
+def read_frames(frame: FrameType | None, guard: int | None = None) -> tuple[list | None, str]:
+    """The records of the frames from ``frame`` down to the nearest prompt (given the
+    handler-stack index of a guard's entry, down to that guard: the innermost guard frame
+    with that depth), innermost first, charged to the budget; else None and why they
+    cannot be resumed."""
+    records: list = []
+    charged = 0
+    while frame is not None:
+        code = frame.f_code
+        if code is _PROMPT_CODE:
+            if guard is not None:
+                return None, "it was raised outside of its guard's evaluation"
+            charge(len(records) - charged)  # reading the frames is work the program asked for
+            return records, ""
+        if code in _PASS_THROUGH or code.co_filename == rt.GENERATED_CALLER:
+            frame = frame.f_back
+            continue
+        if code is _GUARD_CODE and guard is not None and frame.f_locals["depth"] == guard:
+            charge(len(records) - charged)
+            return records, ""
+        hit = site_of(frame)
+        if hit is not None:
+            unit, index = hit
+            if unit.sites[index].kind is CALL:
+                records.append(SchemeFrame(unit, index, dict(frame.f_locals), code))
+                if len(records) - charged >= CHUNK:  # a deep stack: its deadline and memory
+                    charge(CHUNK)  # are checked on the way
+                    charged += CHUNK
+            else:
+                _add(records, _TRAMPOLINE)
+        elif is_compiled(code):
+            return None, "it was captured where compiled code cannot resume"
+        else:
+            record = _RECORDS.get(code, _unknown)(frame)
+            if record is None:
+                return None, f"it was captured inside {_describe(frame)}"
+            if record is not _PASS:
+                _add(records, record)
+        frame = frame.f_back
+    return None, "it was captured outside of any Scheme evaluation"
+
+
+class _Reentry:
+    """A raise that a guard without an else clause caught, as its frames were (down to the
+    guard): calling it re-enters them (the dynamic-wind before thunks between run again)
+    and raises the condition again there, to the handlers outside the guard."""
+
+    __slots__ = ("records", "winds")
+
+    def __init__(self, records: list, winds) -> None:
+        self.records, self.winds = records, winds
+
+    def __call__(self):
+        records = self.records
+        charge(len(records))
+        _rewind(self.winds)
+        return _resume_from(records, len(records) - 1, None)
+
+
+class _Reraise:
+    """The innermost record of a _Reentry: the raise, now handled by the guard as R7RS's
+    handler does when no clause applies: raise-continuable to the handlers outside."""
+
+    __slots__ = ("continuable", "obj")
+
+    def __init__(self, obj, continuable: bool) -> None:
+        self.obj, self.continuable = obj, continuable
+
+    def resume(self, thunk):
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return rt.handle(self.obj, self.continuable, self.again)
+
+    def again(self):
+        return rt.raise_(self.obj, True)
+
+
+def _read_raise(frame: FrameType, guard: int, obj, continuable: bool) -> _Reentry | None:
+    records, _ = read_frames(frame, guard)
+    if records is None:
+        return None
+    return _Reentry([_Reraise(obj, continuable), *records], rt.winds())
+
+
+rt.read_raise = _read_raise
 
 
 def _rewind(target) -> None:
@@ -356,6 +415,49 @@ class _Fold:
         return lists.fold_then(self.f, self.items[self.i + 1:], value, self.rows)
 
 
+class _Select:
+    """select_then (lists.py) waiting for the call on ``items[i]``, with ``picked`` (the
+    lists so far: one, or the two of a partition)."""
+
+    __slots__ = ("finish", "first", "i", "items", "keep", "picked", "pred")
+
+    def __init__(self, pred, items: list, i: int, keep, picked: tuple, finish, first) -> None:
+        self.pred, self.items, self.i, self.keep = pred, items, i, keep
+        self.picked, self.finish, self.first = picked, finish, first
+
+    def resume(self, thunk):
+        if len(self.items) > CHUNK:
+            charge(len(self.items))  # the copies are work like walking the items
+        value = thunk()
+        x, keep, finish = self.items[self.i], self.keep, self.finish
+        picked = [list(p) for p in self.picked]  # each re-entry builds its own lists
+        if keep is None:
+            picked[value is False].append(x)
+        elif (value is not False) is keep:
+            picked[0].append(x)
+        return lists.select_then(self.pred, self.items[self.i + 1:], keep,
+                                 lambda *rest: finish(*(a + b for a, b in zip(picked, rest))),
+                                 self.first)
+
+
+class _SearchWalk:
+    """search_then (lists.py) waiting for the call on ``item``: ``rest()`` makes the walk
+    of what follows it."""
+
+    __slots__ = ("finish", "item", "pred", "rest", "rows", "stop")
+
+    def __init__(self, pred, rest, rows: bool, stop: bool, finish, item) -> None:
+        self.pred, self.rest, self.rows, self.stop = pred, rest, rows, stop
+        self.finish, self.item = finish, item
+
+    def resume(self, thunk):
+        value = thunk()
+        rest = self.rest()
+        if (value is not False) is self.stop:
+            return self.finish(rest, self.item, value)
+        return lists.search_then(self.pred, rest, self.rows, self.stop, self.finish, value)
+
+
 class _ForEach:
     """for-each (over one list) waiting for the call on the car of ``cell``."""
 
@@ -494,6 +596,17 @@ def _guard_record(v):
     return _PASS if "payload" in v else _Around(rt.guard, 0, v["handler"])
 
 
+def _guard_reraising_record(v):
+    if "payload" not in v:
+        return _Around(rt.guard_reraising, 0, v["handler"])
+    if "result" in v:
+        return _PASS
+    handler, payload, continuable, reentry = (v["handler"], v["payload"], v["continuable"],
+                                              v["reentry"])
+    return _Then(lambda result: result if result is not rt.NO_CLAUSE
+                 else rt.reraise(handler, payload, continuable, reentry))
+
+
 def _handler_record(v):
     if "payload" in v:
         return _HandlerReturned(v["payload"])
@@ -521,8 +634,9 @@ def _dynamic_wind_record(v):
 
 
 def _handle_record(v):
-    if "result" in v or "handler" not in v:
-        return None  # past the handler: in the secondary raise of a handler that returned
+    if "result" in v or "handler" not in v or "exc" in v:
+        return None  # past the handler: the secondary raise of a handler that returned or
+        # failed
     return _Around(rt.handle, 2, v["obj"], v["continuable"])
 
 
@@ -605,6 +719,27 @@ def _fold_record(v):
     return _Fold(v["kons"], v["items"], position, v["rows"])
 
 
+def _select_record(v):
+    position = v["walk"].__reduce__()[2] - 1  # as _fold_record
+    picked = (v["yes"],) if v["keep"] is not None else (v["yes"], v["no"])
+    return _Select(v["pred"], v["items"], position, v["keep"], tuple(list(p) for p in picked),
+                   v["finish"], v["first"])
+
+
+def _search_walk_record(v):
+    walk = v["walk"]
+    w = walk.gi_frame.f_locals  # the walk, suspended where it gave ``item``
+    if walk.gi_code is _PAIRS_CODE:
+        who, cell = w["who"], w["x"]
+        def rest():
+            return lists._pairs(who, cell[1])
+    else:
+        who, cursors, count = w["who"], tuple(w["cursors"]), w["rows"]
+        def rest():
+            return lists._rows(who, cursors, count)
+    return _SearchWalk(v["pred"], rest, v["rows"], v["stop"], v["finish"], v["item"])
+
+
 def _for_each_record(v):
     return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
@@ -626,8 +761,12 @@ def _describe(frame: FrameType) -> str:
 _PASS_THROUGH = frozenset(f.__code__ for f in (
     rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
     _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
+    _Reentry.__call__, _Reraise.again,
     lists.member, lists.assoc, lists.fold, lists.fold_right, lists.reduce, lists.reduce_right,
     vectors.vector_map, strings.string_map,
+    lists.filter_, lists.remove, lists.partition, lists.delete, lists.find, lists.find_tail,
+    lists.any_, lists.every, lists.list_index, lists.count, lists.filter_map,
+    lists.append_map,
     strings.string_for_each,
 ))
 
@@ -635,6 +774,8 @@ _RECORDS = {
     rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
     _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
     rt.guard.__code__: _locals_record(_guard_record),
+    rt.guard_reraising.__code__: _locals_record(_guard_reraising_record),
+    _Reraise.resume.__code__: _locals_record(_after_call),
     rt.with_exception_handler.__code__: _locals_record(_handler_record),
     rt.parameterize.__code__: _locals_record(_parameterize_record),
     rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
@@ -646,6 +787,10 @@ _RECORDS = {
     lists.map_then.__code__: _locals_record(_map_record),
     lists.map_.__code__: _locals_record(_single_map_record),
     lists.fold_then.__code__: _locals_record(_fold_record),
+    lists.select_then.__code__: _locals_record(_select_record),
+    lists.search_then.__code__: _locals_record(_search_walk_record),
+    _Select.resume.__code__: _locals_record(_after_call),
+    _SearchWalk.resume.__code__: _locals_record(_after_call),
     lists.for_each.__code__: _locals_record(
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),

@@ -46,9 +46,14 @@ class SchemeError(Exception):
     ``payload`` is the object given to ``raise`` (an ``ErrorObject`` for errors signalled by
     ``error`` or by a primitive). ``where`` is the innermost source position known for it.
     ``handled`` is True once the handlers installed by with-exception-handler have seen it.
+    A condition ``raise`` sends to a guard without an else clause carries the index of
+    its handler-stack entry (``target``) and what re-enters the raise (``reentry``, None
+    where it cannot be): runtime.guard_reraising.
     """
 
     handled = False
+    target: int | None = None
+    reentry: object = None
 
     def __init__(self, payload: object, continuable: bool = False,
                  where: SourcePos | None = None) -> None:

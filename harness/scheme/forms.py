@@ -558,9 +558,11 @@ def _guard(exp: E, x, scope, where):
     inner.bind(var_ident, var)
     lam.params = [var]
     clauses = list_to_py(spec[1])
-    reraise = Call(Const(rt.reraise), [LocalRef(var)], where)
-    lam.body = cond_clauses(exp, clauses, inner, where, reraise)
-    return Call(Const(rt.guard), [body, lam], where)
+    lam.body = cond_clauses(exp, clauses, inner, where, Const(rt.NO_CLAUSE, where))
+    # Only a guard without else ever raises again (and pays for reading the raise's frames)
+    last = clauses[-1] if clauses else None
+    has_else = last.__class__ is list and _is_kw(exp, last[0], inner, S_ELSE)
+    return Call(Const(rt.guard if has_else else rt.guard_reraising), [body, lam], where)
 
 
 @special("case-lambda")

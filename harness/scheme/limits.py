@@ -176,6 +176,24 @@ class Budget:
             _restore_limit()  # (a call only here: it may fail, see there)
         _deep_lock.release()
 
+    def enter_shallow(self) -> None:
+        """Start charging this budget for code that cannot recurse (the leaf hooks of
+        harness/tools/hook_bounds.py): as ``with budget``, but the recursion window stays
+        shut, so the host's recursion limit bounds it. ``reset`` it for each call (that
+        starts the monitor's watch); pair with ``exit_shallow``."""
+        try:
+            _local.stack.append(self)
+        except AttributeError:
+            _local.stack = [self]
+        self.active = True
+
+    def exit_shallow(self) -> None:
+        self.active = False
+        _local.stack.remove(self)
+        _monitor.watched.pop(self, None)
+        if self.expired:
+            _monitor.forget(self)
+
     def fail(self, error: ResourceLimitExceeded) -> ResourceLimitExceeded:
         """Remember that this budget ran out (``error``); return the error to raise."""
         self.exceeded = error

@@ -9,6 +9,7 @@ so such tail calls take constant stack space.
 
 from __future__ import annotations
 
+import sys
 import threading
 from types import CodeType
 
@@ -210,7 +211,7 @@ def call_with_values(producer, consumer):
 # -- dynamic state: exception handlers -----------------------------------------------------------
 
 _state = threading.local()
-_GUARD = object()  # a handler-stack entry meaning "a guard catches here"
+_GUARD = object()  # a handler-stack entry meaning "a guard with else catches here"
 
 
 def handler_stack() -> list:
@@ -228,6 +229,13 @@ def raise_(obj, continuable: bool = False):
         exc = SchemeError(obj, continuable)
         exc.handled = True
         raise exc
+    if stack[-1] is _REGUARD:
+        exc = SchemeError(obj, continuable)
+        exc.handled = True
+        exc.target = target = len(stack) - 1
+        if read_raise is not None:
+            exc.reentry = read_raise(sys._getframe(1), target, obj, continuable)
+        raise exc
     return handle(obj, continuable)
 
 
@@ -240,6 +248,12 @@ def handle(obj, continuable: bool, call=None):
     handler = stack.pop()
     try:
         result = handler(obj) if call is None else call()
+    except SchemeError as exc:
+        if exc.handled:
+            raise
+        result = raise_(_located(exc))  # an error in the handler: raised where it runs
+    except NATIVE_ERRORS as exc:
+        result = raise_(_located(exc))
     finally:
         del stack[n - 1:]
         stack.append(handler)
@@ -306,7 +320,8 @@ def with_exception_handler(handler, thunk):
 
 
 def guard(body, handler):
-    """The ``guard`` form: ``handler`` (the clauses) gets the condition after unwinding."""
+    """The ``guard`` form with an else clause: ``handler`` (the clauses) gets the condition
+    after unwinding."""
     stack = handler_stack()
     depth = len(stack)
     stack.append(_GUARD)
@@ -327,9 +342,64 @@ def guard(body, handler):
     return handler(payload)
 
 
-def reraise(payload):
-    """A guard with no matching clause raises the condition again."""
-    return raise_(payload, True)
+#: what the clauses of a guard without an else clause give when none applies
+NO_CLAUSE = object()
+#: a handler-stack entry meaning "a guard without else catches here". A condition raised to
+#: it carries the entry's index (``target``), so a guard raising again (its entry popped,
+#: runtime.handle) lets pass what is raised to those outside it.
+_REGUARD = object()
+
+#: set by continuations.py: ``read_raise(frame, target, obj, continuable)`` reads the frames
+#: from a raise (``frame`` is its caller's) down to the guard whose entry is at ``target``
+#: and returns a thunk that re-enters them and raises ``obj`` again there, or None where
+#: they cannot be resumed.
+read_raise = None
+
+
+def guard_reraising(body, handler):
+    """The ``guard`` form without an else clause: as ``guard``, but when no clause applies
+    (``handler`` returns NO_CLAUSE) the condition is raised again with
+    ``raise-continuable`` in the dynamic environment of the ``raise`` (its dynamic-wind
+    before thunks run again): an outer handler's value is the value of that raise. A
+    condition from a primitive, or a raise inside a procedure that cannot be resumed, is
+    raised again here instead (non-continuable for a primitive's error)."""
+    stack = handler_stack()
+    depth = len(stack)
+    stack.append(_REGUARD)
+    try:
+        return body()
+    except SchemeError as exc:
+        if exc.handled and exc.target != depth:
+            raise  # raised to those outside, while this guard raises again
+        payload, continuable, reentry = _located(exc), exc.continuable, exc.reentry
+    except (RecursionError, MemoryError) as exc:
+        _as_payload(exc)
+        raise
+    except NATIVE_ERRORS as exc:
+        payload, continuable, reentry = _located(exc), False, None
+    finally:
+        del stack[depth:]
+    result = handler(payload)
+    if result is not NO_CLAUSE:
+        return result
+    return reraise(handler, payload, continuable, reentry)
+
+
+def reraise(handler, payload, continuable: bool, reentry):
+    """A guard without an else clause whose clauses did not apply to ``payload``."""
+    if reentry is None:
+        return raise_(payload, continuable)
+    return guard_reraising(reentry, handler)
+
+
+def _located(exc: BaseException):
+    """The condition ``exc`` carries (a primitive's error made one), with its source
+    position."""
+    payload = _as_payload(exc)
+    if isinstance(payload, ErrorObject) and payload.where is None:
+        from harness.scheme.translate import locate
+        payload.where = getattr(exc, "where", None) or locate(exc)
+    return payload
 
 
 def assertion_failed(text):

@@ -53,16 +53,18 @@ class ThreadContext:
         self.points.discard(point)
 
 
-_local = threading.local()
+#: ``.context``: this thread's ThreadContext once made (read it through
+#: ``thread_context()``; the dispatcher reads the attribute inline)
+contexts = threading.local()
 
 
 def thread_context() -> ThreadContext:
     """This thread's context (made on first use)."""
     try:
-        return _local.context
+        return contexts.context
     except AttributeError:
-        _local.context = ThreadContext()
-        return _local.context
+        contexts.context = ThreadContext()
+        return contexts.context
 
 
 def call_slot() -> CallSlot:

@@ -1,38 +1,48 @@
-"""Hooks that cannot run away, read from their compiled code: they run without a budget.
+"""Hooks whose compiled code bounds what they can do: they run with less of the budget
+machinery, or none of it.
 
 A hook call normally runs under its tier's budget (steps, deadline, memory), with its
-output captured and the recursion window open: more than half of what a cheap hook costs
-a dispatch. Some hooks need none of it, because their code bounds what they can do::
+output captured, a continuation prompt under it and the recursion window open: more than
+half of what a cheap hook costs a dispatch. Some hooks need less, because of what their
+code can call::
 
     (lambda (p)
-      (if (equal? (cdr (assoc "tool_name" p)) "rm")
-          (list (cons "block" #t) (cons "message" "no rm"))
-          '()))
+      (let ((tool (cdr (assoc "tool_name" p))))
+        (if (equal? tool "rm")
+            (list (cons "block" #t) (cons "message" "no rm"))
+            '())))
 
-``straight_line(proc)`` accepts a compiled one-parameter Scheme procedure only when:
+``leaf_hook(proc)`` accepts a compiled one-parameter Scheme procedure only when:
 
-* its code runs straight through: no backward jump (no loop), no inner procedure, no
-  local variable besides its parameter (a ``let`` could build shared structure whose
-  walk by ``equal?`` or the answer conversion grows exponentially with the code), no
-  attribute access, nothing but the instructions listed in ``_OPCODES``;
+* its code runs straight through: no backward jump (no loop), no inner procedure (a loop
+  is one), no attribute access but its budget check, nothing but the instructions listed
+  in ``_OPCODES``, at most ``MAX_INSTRUCTIONS`` of them;
 * every procedure it calls is a global bound to one of the primitives of
-  ``BOUNDED_PRIMITIVES`` (checked again before each call by ``StraightLine.holds``:
-  globals can be redefined), each of which takes time linear in its arguments, writes
-  nothing, and calls no procedure;
-* its constants are acyclic and small, and it has at most ``MAX_INSTRUCTIONS``
-  instructions.
+  ``BOUNDED_PRIMITIVES`` (checked again before each dispatch by ``CallsCheck.holds``:
+  globals can be redefined), each of which writes nothing, captures no continuation,
+  calls no procedure, walks its arguments without recursion and charges the budget for
+  big walks.
 
-Its work is then at most linear in the code size times the size of its payload (a fresh
-tree the dispatcher converted from the host's JSON), and it writes no output: the
-dispatcher calls it plainly. Anything else (a loop, a ``let``, a call of a procedure of
-the file, ``display``) runs under the budget as before.
+Such a *leaf hook* writes no output, captures no continuation and cannot recurse: the
+dispatcher runs it under its budget (which still stops an ``equal?`` that walks a huge
+structure) but without output capture, prompt or recursion window.
+
+``straight_line(proc)`` accepts a leaf hook that also has no local variable besides its
+parameter (a ``let`` could build shared structure whose walk by ``equal?`` or the answer
+conversion grows exponentially with the code), only small acyclic constants and no flag
+budget check (the unsandboxed tier's). Its work is then at most linear in the code size
+times the size of its payload (a fresh tree the dispatcher converted from the host's
+JSON): the dispatcher calls it plainly, with no budget at all, while its tier's limits
+leave room (``Limits.leave_room``).
 """
 
 from __future__ import annotations
 
 import dis
 import inspect
+import operator
 import re
+from collections.abc import Iterable
 
 from harness.scheme.datatypes import NIL, String, Symbol
 from harness.scheme.names import global_name
@@ -47,6 +57,8 @@ BOUNDED_PRIMITIVES = {"assoc": assoc, "assq": assq, "assv": assv, "car": car, "c
 _BY_GLOBAL = {global_name(name): proc for name, proc in BOUNDED_PRIMITIVES.items()}
 #: the globals of the compiled step check (``h_step()``, refilled on IndexError)
 _STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill"})
+#: the globals of the compiled flag check (``if h_limits.stop: h_interrupt()``)
+_FLAG_CHECK = frozenset({"h_limits", "h_interrupt"})
 MAX_INSTRUCTIONS = 400
 _MAX_CONSTANT_ITEMS = 1000
 _OPCODES = frozenset({
@@ -57,34 +69,62 @@ _OPCODES = frozenset({
     "POP_JUMP_FORWARD_IF_NOT_NONE", "RETURN_VALUE",
     # the step check's IndexError handler (and COPY only in its ``COPY 3; POP_EXCEPT``)
     "PUSH_EXC_INFO", "CHECK_EXC_MATCH", "POP_EXCEPT", "RERAISE", "COPY",
+    # leaf hooks only: locals, and the flag check's ``h_limits.stop``
+    "STORE_FAST", "LOAD_ATTR",
 })
 _CONSTANT_CELL = re.compile(r"k\d+\Z")  # how the compiler names constant cells
 
 
-class StraightLine:
-    """The primitives a straight-line hook calls, by global name (see ``holds``)."""
+class PrimitiveCalls:
+    """The primitives a leaf hook calls, by global name, and whether it is also
+    straight-line."""
 
-    __slots__ = ("calls",)
+    __slots__ = ("calls", "straight")
 
-    def __init__(self, calls: tuple[tuple[str, object], ...]) -> None:
+    def __init__(self, calls: tuple[tuple[str, object], ...], straight: bool) -> None:
         self.calls = calls
+        self.straight = straight
 
-    def holds(self, globals_: dict) -> bool:
-        """Whether every global the hook calls is still the primitive it was."""
-        for name, proc in self.calls:  # a loop, not all(): this runs on every dispatch
-            if globals_.get(name) is not proc:
+
+class CallsCheck:
+    """Whether the leaf hooks of a run still call only the primitives they were read to
+    call (a file may redefine ``equal?`` at any time): made once per run of hooks, asked
+    on every dispatch, so it is one C-level lookup of all the names per environment."""
+
+    __slots__ = ("checks",)
+
+    def __init__(self, hooks: Iterable[tuple[object, PrimitiveCalls]]) -> None:
+        """``hooks``: (environment, what it calls) per hook of the run."""
+        wanted: dict[int, tuple[object, dict[str, object]]] = {}
+        for env, calls in hooks:
+            wanted.setdefault(id(env), (env, {}))[1].update(calls.calls)
+        # itemgetter of one name gives the value, of several a tuple: ``expected`` alike
+        self.checks = tuple(
+            (env, operator.itemgetter(*names),
+             names[next(iter(names))] if len(names) == 1 else tuple(names.values()))
+            for env, names in wanted.values() if names)
+
+    def holds(self) -> bool:
+        for env, get, expected in self.checks:
+            try:
+                # != compares by identity first; no value Scheme code can bind equals a
+                # primitive it is not (their __eq__ all say no to a function)
+                if get(env.table) != expected:
+                    return False
+            except KeyError:
                 return False
         return True
 
 
-def straight_line(proc: object) -> StraightLine | None:
-    """A ``StraightLine`` when ``proc`` is a compiled one-parameter Scheme procedure that
-    cannot run away (see the module docstring); None otherwise."""
+def leaf_hook(proc: object) -> PrimitiveCalls | None:
+    """A ``PrimitiveCalls`` when ``proc`` is a compiled one-parameter Scheme procedure
+    that calls only bounded primitives and runs straight through (a leaf hook: see the
+    module docstring); None otherwise."""
     code = getattr(proc, "__code__", None)
     if code is None or not code.co_filename.startswith("scm:"):
         return None
-    if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_nlocals != 1 or \
-            code.co_cellvars or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+    if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_cellvars or \
+            code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
     if any(inspect.iscode(c) for c in code.co_consts):
         return None  # an inner procedure
@@ -92,23 +132,39 @@ def straight_line(proc: object) -> StraightLine | None:
     if len(instructions) > MAX_INSTRUCTIONS:
         return None
     calls: dict[str, object] = {}
+    flag_check = stores = False
     for i, ins in enumerate(instructions):
         if ins.opname not in _OPCODES:
             return None
         if ins.opname == "COPY" and (i + 1 == len(instructions)
                                      or instructions[i + 1].opname != "POP_EXCEPT"):
             return None  # a value used twice could double a structure at each use
+        if ins.opname == "LOAD_ATTR" and (ins.argval != "stop" or i == 0 or
+                                          instructions[i - 1].argval != "h_limits"):
+            return None  # only the flag check reads an attribute
+        if ins.opname == "STORE_FAST":
+            stores = True  # a local (or a set! of the parameter): not straight-line
         if ins.opname == "LOAD_DEREF" and not _CONSTANT_CELL.match(ins.argval):
             return None  # a variable of an enclosing procedure: anyone may change it
         if ins.opname == "LOAD_GLOBAL" and ins.argval not in _STEP_CHECK:
+            if ins.argval in _FLAG_CHECK:
+                flag_check = True
+                continue
             primitive = _BY_GLOBAL.get(ins.argval)
             if primitive is None:
                 return None
             calls[ins.argval] = primitive
-    for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
-        if _CONSTANT_CELL.match(var) and not _small_tree(cell):
-            return None
-    return StraightLine(tuple(calls.items()))
+    straight = code.co_nlocals == 1 and not (stores or flag_check) and all(
+        _small_tree(cell) for var, cell in zip(code.co_freevars, proc.__closure__ or ())
+        if _CONSTANT_CELL.match(var))
+    return PrimitiveCalls(tuple(calls.items()), straight)
+
+
+def straight_line(proc: object) -> PrimitiveCalls | None:
+    """A leaf hook's ``PrimitiveCalls`` when it is also straight-line (no local, small
+    acyclic constants, no flag check: it may run without a budget); None otherwise."""
+    calls = leaf_hook(proc)
+    return calls if calls is not None and calls.straight else None
 
 
 def _small_tree(cell) -> bool:

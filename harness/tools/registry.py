@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from harness.tools.hook_bounds import StraightLine, straight_line
+from harness.tools.hook_bounds import CallsCheck, PrimitiveCalls, leaf_hook
 from harness.tools.payload_use import PayloadKeys, entry_keys, payload_keys
 
 
@@ -41,10 +41,10 @@ class SchemeHook:
         return payload_keys(self.proc)
 
     @cached_property
-    def straight_line(self) -> StraightLine | None:
-        """What ``proc`` calls when it cannot run away (it may then run without a
-        budget), else None (see hook_bounds.py)."""
-        return straight_line(self.proc)
+    def leaf(self) -> PrimitiveCalls | None:
+        """What ``proc`` calls when it is a leaf hook (it runs under a bare budget, or
+        none when it is also straight-line), else None (see hook_bounds.py)."""
+        return leaf_hook(self.proc)
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,9 +128,12 @@ class HookRun:
     python: bool
     hooks: tuple
     watch_deadline: bool = False
-    #: every hook of a Scheme run is straight-line: their ``StraightLine``s, in order
-    #: (None: some hook of the run needs its budget)
-    straight: tuple[StraightLine, ...] | None = None
+    #: every hook of a Scheme run is a leaf hook: the check that they still call only
+    #: their primitives (None: some hook of the run needs the whole budget machinery; see
+    #: hook_bounds.py)
+    leaf: CallsCheck | None = None
+    #: every hook of the run is also straight-line (it may run without a budget)
+    straight: bool = False
     #: the tiers of the run's Scheme hooks
     tiers: frozenset[str] = frozenset()
     #: per file of a Scheme run, the payload keys its hooks can look up, as
@@ -150,8 +153,11 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
                 runs.append(HookRun(True, group))
             else:
                 watch = any(h.env.budget_check != "steps" for h in group)
-                lines = tuple(h.straight_line for h in group)
-                runs.append(HookRun(False, group, watch, None if None in lines else lines,
+                leaf = tuple(h.leaf for h in group)
+                runs.append(HookRun(False, group, watch,
+                                    None if None in leaf else CallsCheck(
+                                        (h.env, calls) for h, calls in zip(group, leaf)),
+                                    None not in leaf and all(c.straight for c in leaf),
                                     frozenset(h.env.tier for h in group), _file_keys(group)))
             start = i
     return tuple(runs)

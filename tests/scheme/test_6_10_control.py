@@ -102,6 +102,7 @@ def _reentered(call: str) -> str:
 
 KEEP = "(lambda (x) (call/cc (lambda (c) (if (equal? x 2) (set! k c)) x)))"
 KEEP2 = "(lambda (x y) (call/cc (lambda (c) (if (equal? x 2) (set! k c)) (+ x y))))"
+BELOW_15 = f"(lambda (x) (< ({KEEP} x) 15))"
 KEEP_CHAR = "(lambda (ch) (call/cc (lambda (c) (if (char=? ch #\\b) (set! k c)) ch)))"
 
 THROUGH_PRIMITIVES = [
@@ -133,6 +134,27 @@ THROUGH_PRIMITIVES = [
     (f"(fold (lambda (x y acc) (+ ({KEEP} x) y acc)) 0 '(1 2 3) '(1 1 1))", "27"),
     (f"(reduce (lambda (x acc) (+ ({KEEP} x) acc)) 0 '(1 2 3))", "24"),
     (f"(reduce-right (lambda (x acc) (+ ({KEEP} x) acc)) 0 '(1 2 3))", "24"),
+    # SRFI 1 filters, searches and the maps that build lists (below 15: true once, then 10
+    # and 20 for the element 2)
+    (f"(filter {BELOW_15} '(1 2 3))", "(1 3)"),
+    (f"(remove {BELOW_15} '(1 2 3))", "(2)"),
+    (f"(call-with-values (lambda () (partition {BELOW_15} '(1 2 3))) list)", "((1 3) (2))"),
+    (f"(count {BELOW_15} '(1 2 3))", "2"),
+    (f"(count (lambda (x y) ({BELOW_15} x)) '(1 2 3) '(a b c))", "2"),
+    (f"(delete 15 '(1 2 3) (lambda (a b) (< ({KEEP} b) a)))", "(2)"),
+    (f"(filter-map (lambda (x) (let ((v ({KEEP} x))) (and (< v 15) v))) '(1 2 3))", "(1 3)"),
+    (f"(filter-map (lambda (x y) (let ((v ({KEEP} x))) (and (< v 15) y))) '(1 2 3) '(a b c))",
+     "(a c)"),
+    (f"(append-map (lambda (x) (list ({KEEP} x))) '(1 2 3))", "(1 20 3)"),
+    (f"(find (lambda (x) (not ({BELOW_15} x))) '(1 2 3))", "2"),
+    (f"(find-tail (lambda (x) (not ({BELOW_15} x))) '(1 2 3))", "(2 3)"),
+    (f"(any (lambda (x) (let ((v ({KEEP} x))) (and (> v 15) v))) '(1 2 3))", "20"),
+    (f"(any (lambda (x y) (let ((v ({KEEP} x))) (and (> v 15) (list v y)))) '(1 2 3) '(a b c))",
+     "(20 b)"),
+    (f"(every {BELOW_15} '(1 2 3))", "#f"),
+    (f"(every (lambda (x y) ({BELOW_15} x)) '(1 2 3) '(a b c))", "#f"),
+    (f"(list-index (lambda (x) (not ({BELOW_15} x))) '(1 2 3))", "1"),
+    (f"(list-index (lambda (x y) (not ({BELOW_15} x))) '(1 2 3) '(a b c))", "1"),
     # a promise keeps the value of the force that finished first (R7RS 4.2.5)
     (f"(let ((p (delay ({KEEP} 2)))) (list (force p)))", "(2)"),
     (f"(force (delay-force (delay ({KEEP} 2))))", "2"),
@@ -153,6 +175,17 @@ def test_reentered_map_leaves_earlier_results_alone(scheme):
         "(#(1 20 3) #(1 10 3) #(1 2 3))"
     assert scheme(src.format("string-map", "#\\b", "\"abc\"", "#\\z")) == \
         "(\"azc\" \"azc\" \"abc\")"
+
+
+def test_reentered_filters_leave_earlier_results_alone(scheme):
+    src = ("(let ((k #f) (n 0) (results '())) (let ((r (call-with-values (lambda () ({0} "
+           "(lambda (x) (< (call/cc (lambda (c) (if (= x 2) (set! k c)) x)) 15)) (list 1 2 3 2)))"
+           " list))) (set! results (cons r results)) (set! n (+ n 1)) (if (< n 3) (k (* 10 n)))"
+           " results))")
+    # k is kept at the last 2: re-entered with 20, it is left out, the first 2 still in
+    assert scheme(src.format("filter")) == "(((1 2 3)) ((1 2 3 2)) ((1 2 3 2)))"
+    assert scheme(src.format("partition")) == \
+        "(((1 2 3) (2)) ((1 2 3 2) ()) ((1 2 3 2) ()))"
 
 
 def test_a_forced_promise_resumed_in_its_body_keeps_its_first_value(scheme):

@@ -43,3 +43,89 @@ def test_uncaught_raise_of_a_non_condition(scheme):
 
 def test_uncaught_error_with_irritants(scheme):
     assert 'bad thing 1 "x"' in scheme.error('(error "bad thing" 1 "x")')
+
+
+# -- a guard with no clause that applies raises again in the raise's dynamic environment --
+
+OUTER_10 = "(with-exception-handler (lambda (e) 10) (lambda () {}))"
+
+REENTRY_CASES = [
+    # the value of the outer handler is the value of the raise-continuable (R7RS 4.2.7)
+    (OUTER_10.format("(guard (e ((string? e) 'no)) (+ 1 (raise-continuable 'c)))"), "11"),
+    (OUTER_10.format("(guard (e ((eq? e 'd) 'caught)) (+ 1 (raise-continuable 'c) "
+                     "(raise-continuable 'd)))"), "caught"),  # the guard catches again
+    (OUTER_10.format("(guard (e ((string? e) 'no)) (+ 1 (raise-continuable 'c) "
+                     "(raise-continuable 'd)))"), "21"),
+    (OUTER_10.format("(guard (e ((string? e) 'no)) (map (lambda (x) (+ x (raise-continuable "
+                     "'c))) '(1 2)))"), "(11 12)"),
+    # a guard with else never raises again
+    (OUTER_10.format("(guard (e ((string? e) 'no) (else 'else)) (+ 1 (raise-continuable 'c)))"),
+     "else"),
+    # the outer handler sees the parameterization of the raise
+    (("(let ((p (make-parameter 'outside))) (with-exception-handler (lambda (e) (p)) (lambda () "
+     "(guard (e ((string? e) 'no)) (parameterize ((p 'inside)) (raise-continuable 'c))))))"),
+     "inside"),
+    # an outer guard gets the condition raised again
+    ("(guard (e (#t (list 'outer e))) (guard (e ((string? e) 'no)) (+ 1 (raise 'c))))",
+     "(outer c)"),
+    # an error in the outer handler goes to the handlers outside it, not back to the guard
+    (("(guard (e ((error-object? e) (error-object-message e))) (guard (e ((string? e) 'no)) "
+     "(with-exception-handler (lambda (e) (car '())) (lambda () (raise-continuable 1)))))"),
+     '"car: expected a pair, got ()"'),
+    # a continuation captured in a clause, re-entered: the clause runs again
+    (("(let ((k #f) (n 0)) (let ((r (with-exception-handler (lambda (e) 'outer) (lambda () "
+     "(guard (e ((call/cc (lambda (c) (set! k c) #f)) 'matched)) (raise-continuable 'x)))))) "
+     "(set! n (+ n 1)) (if (< n 3) (k (= n 2)) (list r n))))"), "(matched 3)"),
+    # ... captured in the outer handler while the guard raises again
+    (("(let ((k #f) (n 0)) (let ((r (with-exception-handler (lambda (e) (call/cc (lambda (c) "
+     "(set! k c) 1))) (lambda () (guard (e ((string? e) 'no)) (+ 100 (raise-continuable "
+     "'c))))))) (set! n (+ n 1)) (if (< n 3) (k n) (list r n))))"), "(102 3)"),
+    # ... captured in the body before the raise
+    (("(let ((k #f) (n 0)) (let ((r (with-exception-handler (lambda (e) 0) (lambda () (guard (e "
+     "((string? e) 'no)) (+ 100 (call/cc (lambda (c) (set! k c) 1)) (raise-continuable "
+     "'c))))))) (set! n (+ n 1)) (if (< n 3) (k (* 10 n)) (list r n))))"), "(120 3)"),
+]
+
+
+@pytest.mark.parametrize("src,expected", REENTRY_CASES)
+def test_guard_without_a_matching_clause_raises_in_the_raise_environment(scheme, src, expected):
+    assert scheme(src) == expected
+
+
+def test_guard_reraise_runs_the_dynamic_wind_thunks_again(scheme):
+    src = ("(let ((log '())) (define (note x) (set! log (cons x log))) "
+           "(list (with-exception-handler (lambda (e) (note (list 'handler e)) 5) (lambda () "
+           "(guard (e ((string? e) 'no)) (dynamic-wind (lambda () (note 'in)) "
+           "(lambda () (+ 1 (raise-continuable 'c))) (lambda () (note 'out)))))) "
+           "(reverse log)))")
+    # out to the guard for its clauses, back in for the raise again, out with the value
+    assert scheme(src) == "(6 (in out in (handler c) out))"
+
+
+@pytest.mark.parametrize("body", ["(raise 'c)", "(error \"boom\")", "(car '())"])
+def test_guard_reraise_of_a_non_continuable_raise_is_still_non_continuable(scheme, body):
+    src = OUTER_10.format(f"(guard (e ((string? e) 'no)) (+ 1 {body}))")
+    assert "exception handler returned from a non-continuable raise" in scheme.error(src)
+
+
+def test_guard_reraise_with_no_outer_handler_is_the_uncaught_condition(scheme):
+    assert "uncaught exception: c" in scheme.error(
+        "(guard (e ((string? e) 'no)) (raise-continuable 'c))")
+
+
+def test_reading_a_deep_raise_for_a_guard_is_charged_to_the_step_budget():
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (deep n) (if (= n 0) (raise-continuable 'bottom) "
+                       "(+ 1 (deep (- n 1)))))")
+
+    def steps(src: str) -> int:
+        with Budget(steps=10_000_000, seconds=5) as budget:
+            assert interp.eval_string(src) == 3010
+        return budget.max_steps - budget.steps
+
+    with_else = steps(OUTER_10.format("(guard (e (#f 0) (else (+ 10 3000))) (deep 3000))"))
+    reraising = steps(OUTER_10.format("(guard (e (#f 0)) (deep 3000))"))
+    # the raise's 3,000 frames read once and rebuilt once
+    assert reraising - with_else >= 2 * 3000

@@ -1,6 +1,7 @@
-"""Straight-line hooks (harness/tools/hook_bounds.py) run without a budget: only code that
-cannot run away qualifies, a redefined primitive or tight limits put the budget back, and
-what such a hook answers is what it answered under its budget."""
+"""Leaf hooks (harness/tools/hook_bounds.py) run under a bare budget, straight-line ones
+without any: only code that cannot write, capture a continuation or recurse is a leaf, only
+leaf code that cannot run away is straight-line; a redefined primitive or tight limits put
+the budget back, and what such a hook answers is what it answered under the whole budget."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from harness.runtime import Runtime
 from harness.scheme.interpreter import Interpreter
 from harness.tools.execution import Limits
-from harness.tools.hook_bounds import straight_line
+from harness.tools.hook_bounds import leaf_hook, straight_line
 from tests.hooks.test_dispatcher import make_home
 
 GUARD = """
@@ -21,39 +22,47 @@ GUARD = """
 """
 
 
-@pytest.mark.parametrize(("src", "straight"), [
-    ("(lambda (p) '())", True),
-    ("(lambda (p) (if (equal? (cdr (assoc \"tool_name\" p)) \"rm\") (list) '()))", True),
-    ("(lambda (p) (cond ((assq 'a p) => cdr) (else '())))", False),  # a procedure value call
-    ("(lambda (p) `((\"message\" . ,(cdr (assoc \"x\" p)))))", True),
-    ("(lambda (p) (when (not (assoc \"x\" p)) (list (cons \"block\" #t))))", True),
-    ("(lambda (p) (let ((t (assoc \"x\" p))) t))", False),       # a local: shared structure
-    ("(lambda (p) (g p))", False),                                 # a procedure of the file
-    ("(lambda (p) (display p) '())", False),                       # writes
-    ("(lambda (p) (let loop () (loop)))", False),                  # loops
-    ("(lambda (p) (lambda () p))", False),                         # an inner procedure
-    ("(lambda (p) (equal? gl p))", False),                         # a global variable
-    ("(lambda (p) (equal? '#0=(1 . #0#) p))", False),              # a cyclic constant
-    ("(lambda (p) (call/cc (lambda (k) (k 1))))", False),
-    ("(lambda (p) (+ (cdr (assoc \"n\" p)) 1))", False),           # arithmetic
-    ("(lambda (p q) '())", False),
+@pytest.mark.parametrize(("src", "leaf", "straight"), [
+    ("(lambda (p) '())", True, True),
+    ("(lambda (p) (if (equal? (cdr (assoc \"tool_name\" p)) \"rm\") (list) '()))", True, True),
+    ("(lambda (p) (cond ((assq 'a p) => cdr) (else '())))", True, False),  # a local
+    ("(lambda (p) `((\"message\" . ,(cdr (assoc \"x\" p)))))", True, True),
+    ("(lambda (p) (when (not (assoc \"x\" p)) (list (cons \"block\" #t))))", True, True),
+    ("(lambda (p) (let ((t (assoc \"x\" p))) t))", True, False),  # a local: shared structure
+    ("(lambda (p) (set! p (list p p)) p)", False, False),           # a boxed variable
+    ("(lambda (p) (let ((f car)) (f p)))", False, False),           # a procedure value call
+    ("(lambda (p) (g p))", False, False),                            # a procedure of the file
+    ("(lambda (p) (display p) '())", False, False),                  # writes
+    ("(lambda (p) (let loop () (loop)))", False, False),             # loops
+    ("(lambda (p) (lambda () p))", False, False),                    # an inner procedure
+    ("(lambda (p) (let ((x p)) (lambda () x)))", False, False),      # a captured local
+    ("(lambda (p) (equal? gl p))", False, False),                    # a global variable
+    ("(lambda (p) (equal? '#0=(1 . #0#) p))", True, False),          # a cyclic constant
+    ("(lambda (p) (call/cc (lambda (k) (k 1))))", False, False),
+    ("(lambda (p) (let ((k call/cc)) (k (lambda (c) 1))))", False, False),
+    ("(lambda (p) (+ (cdr (assoc \"n\" p)) 1))", False, False),     # arithmetic
+    ("(lambda (p q) '())", False, False),
 ])
-def test_only_code_that_cannot_run_away_is_straight_line(src, straight):
+def test_only_code_that_cannot_write_or_recurse_is_a_leaf(src, leaf, straight):
     interp = Interpreter(tier="sandboxed")
     interp.eval_string("(define (g x) x) (define gl '(1 2))")
-    assert (straight_line(interp.eval_string(src)) is not None) is straight
+    proc = interp.eval_string(src)
+    assert (leaf_hook(proc) is not None) is leaf
+    assert (straight_line(proc) is not None) is straight
 
 
 def test_unsandboxed_code_keeps_its_budget():
-    # its budget check reads a flag the analysis does not accept: it runs under the budget
+    # its budget check reads the stop flag (the monitor raises it at the deadline): a leaf
+    # hook under its budget, never one without
     proc = Interpreter(tier="unsandboxed").eval_string(
         "(lambda (p) (if (equal? (cdr (assoc \"a\" p)) 1) (list (cons \"block\" #t)) '()))")
+    assert leaf_hook(proc) is not None
     assert straight_line(proc) is None
 
 
 def test_a_straight_line_guard_answers_as_under_its_budget(tmp_path):
     rt = Runtime(make_home(tmp_path, {"guard.scm": GUARD}))
-    assert rt.registry.runs_for("pre_tool")[0].straight is not None
+    assert rt.registry.runs_for("pre_tool")[0].straight
     blocked = rt.fire("pre_tool", {"tool_name": "rm", "arguments": {}})
     assert blocked["outcome"] == {"blocked": True, "message": "no rm", "arguments": {}}
     assert blocked["answers"][0]["source"].endswith("guard.scm:2")
@@ -86,13 +95,60 @@ def test_a_redefined_primitive_puts_the_budget_back(tmp_path):
 
 def test_a_hook_with_locals_keeps_its_budget(tmp_path):
     # each let could double shared structure that equal? or the answer's conversion walks
-    # in full: such a hook runs under its budget
+    # in full: such a hook is a leaf hook, run under its budget
     rt = Runtime(make_home(tmp_path, {"a.scm": """
         (register-hook 'pre_tool
           (lambda (p) (let* ((a (list p p)) (b (list a a))) (if (equal? a b) '() '()))))
     """}))
-    assert rt.registry.runs_for("pre_tool")[0].straight is None
+    [run] = rt.registry.runs_for("pre_tool")
+    assert run.leaf is not None and not run.straight
     assert rt.fire("pre_tool", {"tool_name": "x"})["errors"] == []
+
+
+#: an answer of 2^25 leaves in 25 shared levels: its conversion to JSON walks them all
+HUGE_ANSWER = "(let* ((a0 (list p p)) {}) (list (cons \"arguments\" a25)))".format(
+    " ".join(f"(a{i + 1} (list a{i} a{i}))" for i in range(25)))
+
+
+def test_a_leaf_hook_is_stopped_by_its_step_budget(tmp_path):
+    # (converting its answer counts: the hook is still under its budget then)
+    rt = Runtime(make_home(tmp_path, {"a.scm": f"""
+        (register-hook 'pre_tool (lambda (p) {HUGE_ANSWER}))
+    """}, toml="[limits.sandboxed]\nsteps = 100000\n"))
+    assert rt.registry.runs_for("pre_tool")[0].leaf is not None
+    result = rt.fire("pre_tool", {"tool_name": "x", "arguments": {}})
+    assert result["outcome"]["blocked"] is False
+    [error] = result["errors"]
+    assert "a.scm:2: converting the answer: step budget of 100,000 steps exhausted" in \
+        error["message"]
+
+
+def test_an_unsandboxed_leaf_hook_is_stopped_at_its_deadline(tmp_path):
+    rt = Runtime(make_home(tmp_path, {"a.scm": f"""
+        (register-hook 'pre_tool (lambda (p) {HUGE_ANSWER}))
+        (register-hook 'post_tool (lambda (p) (list (cons "note" (cdr (assoc "x" p))))))
+    """}, toml='[tools.tiers]\n"" = "unsandboxed"\n[limits.unsandboxed]\nseconds = 0.2\n'))
+    [run] = rt.registry.runs_for("pre_tool")
+    assert run.leaf is not None and run.watch_deadline
+    [error] = rt.fire("pre_tool", {"tool_name": "x", "arguments": {}})["errors"]
+    assert "time limit of 0.2 s exceeded" in error["message"]
+    # the budget is left clean: the next dispatch runs afresh
+    after = rt.fire("post_tool", {"tool_name": "x", "x": "ok"})
+    assert after["errors"] == [] and after["answers"][0]["answer"] == {"note": "ok"}
+
+
+def test_a_leaf_hook_leaves_the_recursion_window_shut(tmp_path, monkeypatch):
+    from harness.scheme import limits
+    seen = []
+    rt = Runtime(make_home(tmp_path, {"a.scm": """
+        (register-hook 'pre_tool (lambda (p) (let ((t (assoc "tool_name" p))) '())))
+        (register-hook 'post_tool (lambda (p) (display "x") '()))
+    """}))
+    monkeypatch.setattr(limits, "_setrecursionlimit", lambda n: seen.append(n))
+    rt.fire("pre_tool", {"tool_name": "x"})
+    assert seen == []
+    rt.fire("post_tool", {"tool_name": "x"})  # the whole budget opens it
+    assert seen
 
 
 def test_tight_limits_keep_the_budget():
@@ -108,7 +164,7 @@ def test_a_run_with_one_budgeted_hook_budgets_them_all(tmp_path):
         (register-hook 'pre_tool (lambda (p) (display "seen") '()))
     """}))
     rt.dispatcher.trace_enabled = True
-    assert rt.registry.runs_for("pre_tool")[0].straight is None
+    assert rt.registry.runs_for("pre_tool")[0].leaf is None
     result = rt.fire("pre_tool", {"tool_name": "rm"})
     assert result["outcome"]["blocked"] is True
     assert [e.get("output") for e in result["trace"]] == [None, "seen"]

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import is_not
 
 from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
@@ -152,14 +153,14 @@ def _is_finite(x: object) -> bool:
     return True
 
 
-def _rows(who: str, lists: tuple) -> Iterator[list]:
+def _rows(who: str, lists: tuple, rows: int = 0) -> Iterator[list]:
     """Yield ``[e1, e2, ...]``, the i-th elements of each list, stopping at the shortest.
-    Circular lists are fine as long as one list is finite."""
+    Circular lists are fine as long as one list is finite. ``rows`` counts the rows
+    yielded (from that start: a resumed walk, continuations.py)."""
     if not any(_is_finite(x) for x in lists):
         raise error(f"{who}: all lists are circular")
     cursors = list(lists)
     n = len(cursors)
-    rows = 0
     while True:
         rows += 1
         if rows % CHUNK == 0:
@@ -174,14 +175,6 @@ def _rows(who: str, lists: tuple) -> Iterator[list]:
             row.append(c[0])
             cursors[i] = c[1]
         yield row
-
-
-def _rows_of(who: str, lst: object, lists: tuple) -> Iterator[list]:
-    """``_rows`` of ``(lst, *lists)``; a single list is walked with ``_pairs``, so a
-    search through one circular list still looks at each element once."""
-    if lists:
-        return _rows(who, (lst, *lists))
-    return ([cell[0]] for cell in _pairs(who, lst))
 
 
 def _cell_rows(who: str, lists: tuple) -> list[list]:
@@ -552,6 +545,67 @@ def map_then(f: object, items: list, rows: bool, finish: Callable[[list], object
     return finish(out)
 
 
+def select_then(pred: object, items: list, keep: bool | None,
+                finish: Callable[..., object], first: object = DEFAULT) -> object:
+    """``finish(picked)``: the items on which ``pred``'s value is true (``keep`` True) or
+    #f (``keep`` False), in order; ``keep`` None: ``finish(yes, no)``, both. Given
+    ``first``, ``pred`` is called as ``(pred first item)`` (and ``keep`` is False). The
+    loop of the filters: a continuation captured inside ``pred`` resumes it
+    (continuations.py)."""
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    yes: list = []
+    if first is not DEFAULT:
+        for x in walk:
+            if pred(first, x) is False:
+                yes.append(x)
+        return finish(yes)
+    if keep is None:
+        no: list = []
+        for x in walk:
+            if pred(x) is False:
+                no.append(x)
+            else:
+                yes.append(x)
+        return finish(yes, no)
+    append = yes.append
+    if keep:
+        for x in walk:
+            if pred(x) is not False:
+                append(x)
+    else:
+        for x in walk:
+            if pred(x) is False:
+                append(x)
+    return finish(yes)
+
+
+def search_then(pred: object, walk: Iterator, rows: bool, stop: bool,
+                finish: Callable[[Iterator, object, object], object],
+                value: object = None) -> object:
+    """``finish(walk, item, value)`` for the first item of ``walk`` on which ``pred``'s
+    value is true (``stop`` True) or #f (``stop`` False), or ``finish(walk, None, the last
+    value)`` (``value`` if none) when there is none. ``walk`` is a ``_pairs`` or ``_rows``
+    walk: ``pred`` gets the car of each pair or first of each row, or with ``rows`` a
+    row's elements as its arguments. The loop of the searches: a
+    continuation captured inside ``pred`` resumes it (continuations.py)."""
+    if rows:
+        for item in walk:
+            value = call_n(pred, item)
+            if (value is not False) is stop:
+                return finish(walk, item, value)
+    elif stop:
+        for item in walk:
+            value = pred(item[0])
+            if value is not False:
+                return finish(walk, item, value)
+    else:
+        for item in walk:
+            value = pred(item[0])
+            if value is False:
+                return finish(walk, item, value)
+    return finish(walk, None, value)
+
+
 def unspecified(results: list) -> None:
     """The ``finish`` of a for-each-like primitive: its calls' values are not its value."""
 
@@ -847,11 +901,13 @@ for _width in range(2, 6):
 @primitive(SRFI1)
 def count(pred: object, lst: object, *lists: object) -> int:
     check_procedure("count", pred)
-    n = 0
-    for row in _rows_of("count", lst, lists):
-        if call_n(pred, row) is not False:
-            n += 1
-    return n
+    if lists:
+        return map_then(pred, list(_rows("count", (lst, *lists))), True, _count_true)
+    return map_then(pred, proper_items("count", lst), False, _count_true)
+
+
+def _count_true(values: list) -> int:
+    return sum(map(is_not, values, repeat(False)))
 
 
 # -- SRFI 1: fold, unfold and map ----------------------------------------------------------
@@ -959,7 +1015,12 @@ def unfold_right(stop: object, mapper: object, successor: object, seed: object,
 def append_map(f: object, lst: object, *lists: object) -> object:
     """(append-map f list ...) = (apply append (map f list ...))."""
     check_procedure("append-map", f)
-    results = [call_n(f, row) for row in _rows_of("append-map", lst, lists)]
+    if lists:
+        return map_then(f, list(_rows("append-map", (lst, *lists))), True, _appended)
+    return map_then(f, proper_items("append-map", lst), False, _appended)
+
+
+def _appended(results: list) -> object:
     return _append("append-map", results)
 
 
@@ -974,12 +1035,13 @@ def pair_for_each(f: object, lst: object, *lists: object) -> None:
 def filter_map(f: object, lst: object, *lists: object) -> object:
     """Like map, keeping only the true results."""
     check_procedure("filter-map", f)
-    kept = []
-    for row in _rows_of("filter-map", lst, lists):
-        result = call_n(f, row)
-        if result is not False:
-            kept.append(result)
-    return from_items(kept)
+    if lists:
+        return map_then(f, list(_rows("filter-map", (lst, *lists))), True, _true_values)
+    return map_then(f, proper_items("filter-map", lst), False, _true_values)
+
+
+def _true_values(values: list) -> object:
+    return from_items([v for v in values if v is not False])
 
 
 # -- SRFI 1: filtering and partitioning ---------------------------------------------------
@@ -987,78 +1049,98 @@ def filter_map(f: object, lst: object, *lists: object) -> object:
 @primitive(SRFI1, name="filter")
 def filter_(pred: object, lst: object) -> object:
     check_procedure("filter", pred)
-    return from_items([x for x in proper_items("filter", lst) if pred(x) is not False])
+    return select_then(pred, proper_items("filter", lst), True, from_items)
 
 
 @primitive(SRFI1)
 def remove(pred: object, lst: object) -> object:
     check_procedure("remove", pred)
-    return from_items([x for x in proper_items("remove", lst) if pred(x) is False])
+    return select_then(pred, proper_items("remove", lst), False, from_items)
 
 
 @primitive(SRFI1)
 def partition(pred: object, lst: object) -> Values:
     """(partition pred list) => elements satisfying pred, the others."""
     check_procedure("partition", pred)
-    yes, no = [], []
-    for x in proper_items("partition", lst):
-        (no if pred(x) is False else yes).append(x)
+    return select_then(pred, proper_items("partition", lst), None, _two_lists)
+
+
+def _two_lists(yes: list, no: list) -> Values:
     return Values((from_items(yes), from_items(no)))
 
 
 # -- SRFI 1: searching --------------------------------------------------------------------
+# One list is walked pair by pair (a search through a circular list ends once it has seen
+# every element); several, row by row.
 
 @primitive(SRFI1)
 def find(pred: object, lst: object) -> object:
     """The first element satisfying pred, or #f."""
     check_procedure("find", pred)
-    for cell in _pairs("find", lst):
-        if pred(cell[0]) is not False:
-            return cell[0]
-    return False
+    return search_then(pred, _pairs("find", lst), False, True, _found_car)
 
 
 @primitive(SRFI1)
 def find_tail(pred: object, lst: object) -> object:
     """The first pair whose car satisfies pred, or #f."""
     check_procedure("find-tail", pred)
-    for cell in _pairs("find-tail", lst):
-        if pred(cell[0]) is not False:
-            return cell
-    return False
+    return search_then(pred, _pairs("find-tail", lst), False, True, _found_pair)
 
 
 @primitive(SRFI1, name="any")
 def any_(pred: object, lst: object, *lists: object) -> object:
     """The first true value of (pred e ...), or #f."""
     check_procedure("any", pred)
-    for row in _rows_of("any", lst, lists):
-        result = call_n(pred, row)
-        if result is not False:
-            return result
-    return False
+    if lists:
+        return search_then(pred, _rows("any", (lst, *lists)), True, True, _found_value)
+    return search_then(pred, _pairs("any", lst), False, True, _found_value)
 
 
 @primitive(SRFI1)
 def every(pred: object, lst: object, *lists: object) -> object:
     """#f if some (pred e ...) is #f, else the last value of pred (#t for empty lists)."""
     check_procedure("every", pred)
-    result: object = True
-    for row in _rows_of("every", lst, lists):
-        result = call_n(pred, row)
-        if result is False:
-            return False
-    return result
+    if lists:
+        return search_then(pred, _rows("every", (lst, *lists)), True, False, _last_value, True)
+    return search_then(pred, _pairs("every", lst), False, False, _last_value, True)
 
 
 @primitive(SRFI1)
 def list_index(pred: object, lst: object, *lists: object) -> object:
     """The index of the first elements satisfying pred, or #f."""
     check_procedure("list-index", pred)
-    for i, row in enumerate(_rows_of("list-index", lst, lists)):
-        if call_n(pred, row) is not False:
-            return i
-    return False
+    if lists:
+        return search_then(pred, _rows("list-index", (lst, *lists)), True, True, _found_index)
+    def index_of(walk: Iterator, cell: object, value: object) -> object:
+        if cell is None:
+            return False
+        i, x = 0, lst
+        while x is not cell:  # the walk found cell: it is there, before any cycle closes
+            i, x = i + 1, x[1]
+        return i
+    return search_then(pred, _pairs("list-index", lst), False, True, index_of)
+
+
+def _found_car(walk: Iterator, cell: object, value: object) -> object:
+    return False if cell is None else cell[0]
+
+
+def _found_pair(walk: Iterator, cell: object, value: object) -> object:
+    return False if cell is None else cell
+
+
+def _found_value(walk: Iterator, item: object, value: object) -> object:
+    return False if item is None else value
+
+
+def _last_value(walk: Iterator, item: object, value: object) -> object:
+    return value  # #f where the search stopped, else the last value (#t if none)
+
+
+def _found_index(walk: Iterator, row: object, value: object) -> object:
+    # the rows the walk has made so far (it is suspended at the found row's yield; a
+    # resumed walk starts counting where the first one was)
+    return False if row is None else walk.gi_frame.f_locals["rows"] - 1
 
 
 def _split_prefix(who: str, pred: object, lst: object) -> tuple[list, object]:
@@ -1103,7 +1185,10 @@ def break_(pred: object, lst: object) -> Values:
 def delete(x: object, lst: object, same: object = DEFAULT) -> object:
     """(delete x list [=]): the elements e for which (= x e) is false."""
     same = _equivalence("delete", same)
-    return from_items([e for e in proper_items("delete", lst) if same(x, e) is False])
+    items = proper_items("delete", lst)
+    if same is is_equal:
+        return from_items([e for e in items if is_equal(x, e) is False])
+    return select_then(same, items, False, from_items, x)
 
 
 @primitive(SRFI1)
