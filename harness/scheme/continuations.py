@@ -34,7 +34,7 @@ from harness.scheme.datatypes import Promise, String, Values
 from harness.scheme.errors import ErrorObject, SchemeError, error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
-from harness.scheme.primitives import lists, ports, strings, vectors
+from harness.scheme.primitives import lists, ports, sorting, strings, vectors
 from harness.scheme.sites import CALL, is_compiled, site_of
 
 
@@ -458,6 +458,24 @@ class _SearchWalk:
         return lists.search_then(self.pred, rest, self.rows, self.stop, self.finish, value)
 
 
+class _Sort:
+    """sort_then (sorting.py) waiting for a comparison, its state as it was then."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # less, items, finish, runs, i, j, down, merged, k, out, a, b
+
+    def resume(self, thunk):
+        less, items, finish, runs, i, j, down, merged, k, out, a, b = self.state
+        if len(items) > CHUNK:
+            charge(len(items))  # the copies are work like walking the items
+        value = thunk()
+        return sorting.sort_then(less, items, finish, list(runs), i, j, down,
+                                 None if merged is None else list(merged), k,
+                                 None if out is None else list(out), a, b, value)
+
+
 class _ForEach:
     """for-each (over one list) waiting for the call on the car of ``cell``."""
 
@@ -740,6 +758,13 @@ def _search_walk_record(v):
     return _SearchWalk(v["pred"], rest, v["rows"], v["stop"], v["finish"], v["item"])
 
 
+def _sort_record(v):
+    merged, out = v.get("merged"), v.get("out")
+    return _Sort((v["less"], v["items"], v["finish"], list(v["runs"]), v["i"], v["j"],
+                  v["down"], None if merged is None else list(merged), v["k"],
+                  None if out is None else list(out), v["a"], v["b"]))
+
+
 def _for_each_record(v):
     return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
@@ -766,7 +791,8 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     vectors.vector_map, strings.string_map,
     lists.filter_, lists.remove, lists.partition, lists.delete, lists.find, lists.find_tail,
     lists.any_, lists.every, lists.list_index, lists.count, lists.filter_map,
-    lists.append_map,
+    lists.append_map, sorting.stable_sorted, sorting.keyed(None, None), sorting.list_sort,
+    sorting.vector_sort, sorting.vector_sort_x, sorting.sort,
     strings.string_for_each,
 ))
 
@@ -788,6 +814,8 @@ _RECORDS = {
     lists.map_.__code__: _locals_record(_single_map_record),
     lists.fold_then.__code__: _locals_record(_fold_record),
     lists.select_then.__code__: _locals_record(_select_record),
+    sorting.sort_then.__code__: _locals_record(_sort_record),
+    _Sort.resume.__code__: _locals_record(_after_call),
     lists.search_then.__code__: _locals_record(_search_walk_record),
     _Select.resume.__code__: _locals_record(_after_call),
     _SearchWalk.resume.__code__: _locals_record(_after_call),

@@ -305,3 +305,31 @@ def test_reentry_is_charged_to_the_step_budget():
 ])
 def test_control_errors(scheme, src, message):
     assert message in scheme.error(src)
+
+
+# A sort with a Scheme ordering resumes in the comparison it was in: found runs, the check
+# that two runs are in order, a merge. The comparison (less a b) is kept the first time and
+# re-entered with #f, then #t.
+@pytest.mark.parametrize("items,a,b,second", [
+    ("(3 1 2 5 4)", 1, 3, "(3 1 2 4 5)"),  # reading the runs: 3 1 is then a run in order
+    ("(5 1 4 2 3)", 2, 5, "(1 3 5 2 4)"),  # (1 5) and (2 4) said to be in order
+    ("(5 1 4 2 3)", 3, 4, "(1 2 4 3 5)"),  # merging (1 2 4 5) with (3)
+])
+@pytest.mark.parametrize("sort", ["(list-sort {less} (list {items}))",
+                                  "(vector->list (vector-sort {less} (vector {items})))",
+                                  "(sort (list {items}) {less})"])
+def test_reentry_through_a_sort(scheme, sort, items, a, b, second):
+    less = (f"(lambda (x y) (if (and (= x {a}) (= y {b}) (not k)) (call/cc (lambda (c) "
+            f"(set! k c) (< x y))) (< x y)))")
+    call = sort.format(less=less, items=items[1:-1])
+    src = (f"(let ((k #f) (n 0) (results '())) (let ((r {call})) (set! results (cons r "
+           "results)) (set! n (+ n 1)) (if (< n 3) (k (= n 2)) (reverse results))))")
+    assert scheme(src) == f"((1 2 3 4 5) {second} (1 2 3 4 5))"
+
+
+def test_sort_keeps_equal_elements_in_order_and_takes_n_comparisons_on_runs(scheme):
+    assert scheme("(list-sort (lambda (a b) (< (car a) (car b))) "
+                  "'((1 . a) (0 . b) (1 . c) (0 . d)))") == "((0 . b) (0 . d) (1 . a) (1 . c))"
+    count = ("(let ((n 0)) (list-sort (lambda (a b) (set! n (+ n 1)) (< a b)) {}) n)")
+    assert scheme(count.format("(iota 100)")) == "99"
+    assert scheme(count.format("(reverse (iota 100))")) == "99"
