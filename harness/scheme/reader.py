@@ -225,7 +225,7 @@ class DatumBuilder:
         n = len(items)
         for i, d in enumerate(items):
             if d[0] is _DOT:
-                if i != n - 2 or i == 0:
+                if i != n - 2 or i == 0 or items[-1][0] is _DOT:  # `(a . .)` too
                     raise ReadError("misplaced '.' in list", SourcePos(self.name, d[1], d[2]))
                 tail = items[-1][0]
                 items = items[:-2]

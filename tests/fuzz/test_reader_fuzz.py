@@ -179,6 +179,13 @@ def test_read_one_consumes_the_text_to_eof(text, start):
 
 # -- reader bugs found by the first fuzz runs (fixed; kept as regression tests) ---------------
 
+@pytest.mark.parametrize("text", ["(a . .)", "(foo (foo . .))"])
+def test_a_dot_after_the_dot_of_a_list_is_a_read_error(text):
+    # found by the fuzzer: the second `.` became the list's tail (no datum)
+    with pytest.raises(ReadError, match="misplaced '.' in list"):
+        read_all(text)
+
+
 @pytest.mark.parametrize("text", ["#e1e2000000", "9" * 1_000_001, "#x" + "f" * 900_000],
                          ids=["exponent", "digits", "hex-digits"])
 def test_huge_number_literal_is_a_read_error(text):
