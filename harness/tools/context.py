@@ -12,14 +12,15 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import String, frozen_string
+from harness.scheme.limits import Budget
 from harness.tools.python_calls import CallSlot
 
 
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("calling_context", "calls", "context_name", "load", "points", "runtime",
-                 "system_caller", "tier", "tool_mark")
+    __slots__ = ("budget", "calling_context", "calls", "context_name", "load", "points",
+                 "runtime", "system_caller", "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -37,6 +38,20 @@ class ThreadContext:
         self.load = None
         self.points: set[str] = set()  # hook points whose in-process hooks run here
         self.calls = CallSlot()  # Python hooks and tools of this thread run through it
+        self.budget: Budget | None = None  # see leaf_budget
+
+    def leaf_budget(self, watch_deadline: bool) -> Budget:
+        """This thread's reusable budget for a run of leaf hooks (``Budget.enter_shallow``;
+        a fresh one if it is in use). ``watch_deadline``: some code of the run does not
+        count steps, so the monitor must watch its deadline."""
+        budget = self.budget
+        if budget is None or budget.active:  # (in use: only a host's signal handler could)
+            budget = Budget(steps=None, seconds=None, watch=watch_deadline)
+            if self.budget is None:
+                self.budget = budget
+            return budget
+        budget.watch = watch_deadline
+        return budget
 
     def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
         """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
