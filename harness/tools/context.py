@@ -3,8 +3,9 @@ tier, which context name, which hook points are running (the re-entrancy guard),
 slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
-reads. The context managers are small classes rather than @contextmanager generators, and
-a dispatch enters and leaves through two plain method calls: they sit on every dispatch.
+reads. The context managers are small classes rather than @contextmanager generators; the
+dispatcher enters a dispatch inline (harness/hooks/dispatcher.py ``_in_process_hooks``:
+it sits on every dispatch).
 """
 
 from __future__ import annotations
@@ -52,20 +53,6 @@ class ThreadContext:
             return budget
         budget.watch = watch_deadline
         return budget
-
-    def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
-        """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
-        str) and ``point`` marked as running. Set ``tier`` for each callback. Returns what
-        ``leave_dispatch`` restores (the runtime, name and tier found)."""
-        saved = (self.runtime, self.context_name, self.tier)
-        self.runtime = runtime
-        self.context_name = context_name
-        self.points.add(point)
-        return saved
-
-    def leave_dispatch(self, point: str, saved: tuple) -> None:
-        self.runtime, self.context_name, self.tier = saved
-        self.points.discard(point)
 
 
 #: ``.context``: this thread's ThreadContext once made (read it through
