@@ -60,7 +60,8 @@ _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\
                    "\a": "\\a", "\b": "\\b"}
 _SYMBOL_ESCAPES = {"|": "\\|", "\\": "\\\\"}
 # Characters that end an identifier in the reader's grammar (ATOM in grammar.lark).
-_SYMBOL_DELIMITERS = frozenset('()";\'`,|\\')  # and the backslash, which no identifier has
+# and the backslash, which no identifier has, and the reserved brackets and braces
+_SYMBOL_DELIMITERS = frozenset('()";\'`,|\\[]{}')
 
 # Opaque runtime values defined elsewhere, recognised by class name so that the printer
 # depends on nothing but the data model.

@@ -90,6 +90,7 @@ class _Label:
 
 
 _SKIP = object()  # what a datum comment or directive leaves behind
+_NO_LABEL = object()
 
 
 def _unescape(body: str, where: SourcePos) -> str:
@@ -160,6 +161,10 @@ class DatumBuilder:
 
     def _where(self, tok: Token) -> SourcePos:
         return SourcePos(self.name, tok.line, tok.column)
+
+    def top(self, c):
+        self.labels.clear()
+        return c[0]
 
     def start(self, items):
         for d in items:
@@ -296,9 +301,15 @@ class DatumBuilder:
     def label_def(self, c):
         tok, (value, _line, _col) = c[0], c[-1]
         n = int(str(tok)[1:-1])
-        label = self.labels.get(n)
+        label = self.labels.get(n, _NO_LABEL)
         if isinstance(label, _Label):
+            ref = label.where
+            if (ref.line, ref.col) < (tok.line, tok.column):
+                raise ReadError(f"datum label #{n}# is used before #{n}= defines it", ref)
             label.value = value
+        elif label is not _NO_LABEL:
+            raise ReadError(f"datum label #{n}= is defined twice in one datum",
+                            self._where(tok))
         self.labels[n] = value
         self.has_labels = True
         return (value, tok.line, tok.column)
@@ -478,6 +489,9 @@ def _read_error(exc: UnexpectedInput, text: str, name: str) -> ReadError:
         return ReadError(f"unexpected {tok!r}", where)
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        if ch in "[]{}":
+            return ReadError(f"'{ch}' is reserved in R7RS Scheme: lists are written with "
+                             "'(' and ')'", where)
         if ch == '"':
             return ReadError("unterminated string", where)
         if ch == "|":

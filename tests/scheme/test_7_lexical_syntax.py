@@ -181,6 +181,12 @@ def test_r7rs_lexical_syntax_in_source_and_through_read(scheme, text, expected):
     ("(1 . . 2)", "misplaced '.'"), ("#(1 . 2)", "unexpected '.' in a vector"),
     ("#u8(1.0)", "bytevector element"), ("#u8(-1)", "bytevector element"),
     ("#u8(a)", "bytevector element"), ("(a #;)", "unexpected"),
+    # a label's scope is what follows it in its datum (R7RS 2.4)
+    ("(#0# . #0=(2))", "datum label #0# is used before #0= defines it"),
+    ("(#0=a #0=b)", "datum label #0= is defined twice in one datum"),
+    # brackets and braces are reserved (R7RS 7.1.1)
+    ("(let ([x 1]) x)", "'[' is reserved in R7RS Scheme: lists are written with '(' and ')'"),
+    ("a[0]", "'[' is reserved"), ("{a}", "'{' is reserved"), ("(a])", "']' is reserved"),
 ])
 def test_r7rs_lexical_errors_in_source_and_through_read(scheme, text, message):
     with pytest.raises(ReadError, match=None) as info:
@@ -212,3 +218,15 @@ def test_a_script_line_is_skipped_only_at_the_start_of_a_text():
     assert read_all("#! /bin/harness\nx")[0] == [sym("x")]
     with pytest.raises(ReadError, match="unknown directive"):
         read_all("x\n#!/usr/bin/env harness")
+
+
+def test_each_datum_of_a_text_has_its_own_datum_labels(scheme):
+    assert scheme("(define a '#0=(1 . #0#)) (define b '#0=(2 . #0#)) "
+                  "(list (cadr a) (cadr b))") == "(1 2)"
+    assert scheme('(let ((p (open-input-string "#0=(a . #0#) #0=(b . #0#)"))) '
+                  "(read p) (cadr (read p)))") == "b"
+
+
+def test_symbols_with_reserved_characters_are_written_in_bars(scheme):
+    assert scheme('(list (string->symbol "a[0]") (string->symbol "{}"))') == "(|a[0]| |{}|)"
+    assert scheme("(list '|a[0]| #\\[ \"[x]\")") == '(|a[0]| #\\[ "[x]")'
