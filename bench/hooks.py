@@ -5,7 +5,8 @@
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
    with a hook that reads one field (straight-line, so it runs without a budget: see
-   harness/tools/hook_bounds.py; and the same with a ``let``, which keeps its budget), a
+   harness/tools/hook_bounds.py; and the same with a ``let``, a leaf hook that runs under
+   a bare budget; and through a procedure of the file, under the whole budget), a
    no-op Python hook (one the host registered with
    ``Runtime.register_hook``, and one ``@hook`` in a ``.py`` tool file), and pluggy
    calling an equivalent hookimpl (pluggy comes with pytest). The goal for a no-op Python
@@ -79,8 +80,9 @@ def noop(payload):
 """
 UNSANDBOXED = '[tools.tiers]\n"" = "unsandboxed"\n'
 
-#: the same guard with a local variable: not straight-line (hook_bounds.py), so it runs
-#: under its budget with its output captured
+#: the same guard with a local variable: not straight-line but a leaf hook
+#: (hook_bounds.py), so it runs under a bare budget (no output capture, prompt or
+#: recursion window)
 READS_WITH_LET = """
 (register-hook 'pre_tool
   (lambda (p)
@@ -88,6 +90,15 @@ READS_WITH_LET = """
       (if (equal? tool "rm")
           (list (cons "block" #t) (cons "message" "no rm"))
           '()))))"""
+#: the same guard through a procedure of the file: no leaf hook, so it runs under the
+#: whole budget machinery (output capture, continuation prompt, recursion window)
+READS_THROUGH_HELPER = """
+(define (tool-of p) (cdr (assoc "tool_name" p)))
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (equal? (tool-of p) "rm")
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
 READS_ONE_FIELD = """
 (register-hook 'pre_tool
   (lambda (p)
@@ -101,6 +112,7 @@ def scheme_noop(n: int) -> None:
     ten = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))\n" * 10}))
     reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
     reads_let = Runtime(_home({"a.scm": READS_WITH_LET}))
+    reads_helper = Runtime(_home({"a.scm": READS_THROUGH_HELPER}))
     none = Runtime(_home({}))
     host = Runtime(_home({}))
     host.register_hook("pre_tool", lambda payload: None)
@@ -113,6 +125,7 @@ def scheme_noop(n: int) -> None:
            "one": lambda: one.fire("pre_tool", PAYLOAD),
            "reads": lambda: reads.fire("pre_tool", PAYLOAD),
            "reads_let": lambda: reads_let.fire("pre_tool", PAYLOAD),
+           "reads_helper": lambda: reads_helper.fire("pre_tool", PAYLOAD),
            "ten": lambda: ten.fire("pre_tool", PAYLOAD),
            "host": lambda: host.fire("pre_tool", PAYLOAD),
            "host_ten": lambda: host_ten.fire("pre_tool", PAYLOAD),
@@ -121,14 +134,16 @@ def scheme_noop(n: int) -> None:
     if pluggy_hook is not None:
         fns["pluggy"] = lambda: pluggy_hook(payload=PAYLOAD)
     t = _side_by_side(fns, n)
-    ratio = (lambda us: f"  ({us / t['pluggy']:.1f}x pluggy)") if "pluggy" in t else \
+    ratio = (lambda us: f"  ({us / t['pluggy']:.2f}x pluggy)") if "pluggy" in t else \
         (lambda us: "")
     print("1. no-op hook on a 200-byte pre_tool payload (µs, best of 21 rounds taken in turns)")
     print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
     print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
-    print(f"   the same with a let (runs budgeted):    {t['reads_let']:7.1f}"
+    print(f"   the same with a let (bare budget):      {t['reads_let']:7.1f}"
           f"{ratio(t['reads_let'])}")
+    print(f"   the same through a helper (whole budget): {t['reads_helper']:5.1f}"
+          f"{ratio(t['reads_helper'])}")
     print(f"   dispatch, 1 no-op host Python hook:     {t['host']:7.1f}{ratio(t['host'])}")
     print(f"   dispatch, 1 no-op @hook in a .py file:  {t['py_file']:7.1f}"
           f"{ratio(t['py_file'])}")

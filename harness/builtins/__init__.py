@@ -2,7 +2,7 @@
 and plugins, so a home may shadow any of them.
 
 Tools that Scheme can express on ``(harness vfs)`` / ``(harness io)`` are ``.scm`` files
-in the repository's top-level ``tools/`` folder (found the way ``scheme_lib/`` is); the
+in the repository's top-level ``tools/`` folder (see harness.shipped); the
 ones that must touch the host (a process, the network, a model, a regex engine) are
 Python functions in this package. The layer is loaded once per process, on first use.
 """
@@ -13,10 +13,11 @@ import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from harness.shipped import shipped_dir
 from harness.tools.registry import PythonTool, Tool
 
-#: the repository's builtin .scm tools (beside scheme_lib/)
-BUILTIN_TOOLS_DIR = Path(__file__).resolve().parent.parent.parent / "tools"
+#: the builtin .scm tools (the top-level tools/ folder)
+BUILTIN_TOOLS_DIR = shipped_dir("tools")
 
 #: Python builtins, by module of this package
 _PYTHON_MODULES = ("shell", "search", "network", "messages", "agents", "evaluation")

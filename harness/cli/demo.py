@@ -14,7 +14,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
+from harness.shipped import shipped_dir
+
+EXAMPLES = shipped_dir("examples")
 PLUGIN_EXAMPLES = EXAMPLES / "plugins"
 SCHEME_EXAMPLES = EXAMPLES / "scheme_hooks"
 

@@ -281,11 +281,29 @@ def _catalogue(as_json: bool) -> int:
                         "answer_keys": list(p.answer_keys), "combine": p.combine}
                        for p in HOOK_POINTS.values()]))
         return OK
-    rows = [(p.name, " ".join(p.answer_keys) or "-", p.doc) for p in HOOK_POINTS.values()]
+    common = _common_claude_keys(HOOK_POINTS.values())
+    rows = [(p.name, _answer_keys(p, common), p.doc) for p in HOOK_POINTS.values()]
     print(table(rows, ("HOOK", "ANSWER KEYS", "WHEN")))
     print("\nharness sample HOOK prints a hook point's payload; answers are objects of the "
           "answer keys (- : observe only).")
+    if common:
+        print(f"+ : Claude Code's common keys too ({' '.join(common)}).")
     return OK
+
+
+def _common_claude_keys(points) -> list[str]:
+    """The answer keys every Claude Code event takes (listed once, under the table)."""
+    events = [p for p in points if p.doc.startswith("Claude Code")]
+    if not events:
+        return []
+    shared = set.intersection(*(set(p.answer_keys) for p in events))
+    return [k for k in events[0].answer_keys if k in shared]
+
+
+def _answer_keys(point, common: list[str]) -> str:
+    if common and point.doc.startswith("Claude Code"):
+        return " ".join(["+", *(k for k in point.answer_keys if k not in common)])
+    return " ".join(point.answer_keys) or "-"
 
 
 @usage_errors

@@ -16,7 +16,7 @@ with their output captured (``_scheme_hooks``), except a run of leaf hooks, whos
 writes nothing and cannot recurse: they run under a bare budget, or none when they are
 straight-line and cannot run away (harness/tools/hook_bounds.py: ``_leaf_hooks``); Python
 hooks get the payload dict itself and run under the unsandboxed tier's wall clock
-(``_python_hooks``). A source with nothing for the hook point costs one lookup: most
+(``_in_process_hooks``). A source with nothing for the hook point costs one lookup: most
 dispatches have no plugin, no declared handler and few hooks.
 """
 
@@ -40,7 +40,7 @@ from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import contexts, thread_context
-from harness.tools.execution import describe_error, pooled_capture, shallow_budget
+from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -114,6 +114,12 @@ class Dispatcher:
             if trace is not None:
                 trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
             return
+        if not runs[0].python and _leaf_only(runs):
+            # leaf hooks read nothing of the thread context and cannot dispatch (they call
+            # only their primitives): no need to enter it
+            for run in runs:
+                self._leaf_hooks(context, hook, run, payload, answers, errors, failed, trace)
+            return
         name = payload.get("context_name")
         # context.enter_dispatch / leave_dispatch, inline: this runs on every dispatch
         saved = context.runtime, context.context_name, context.tier
@@ -123,8 +129,12 @@ class Dispatcher:
         try:
             for run in runs:
                 if not run.python:
-                    self._scheme_hooks(context, hook, run, payload, answers, errors, failed,
-                                       trace)
+                    if run.leaf is not None and run.leaf.holds():
+                        self._leaf_hooks(context, hook, run, payload, answers, errors,
+                                         failed, trace)
+                    else:
+                        self._scheme_hooks(context, hook, run, payload, answers, errors,
+                                           failed, trace)
                     continue
                 # Python hooks, inline: a no-op one should cost about a pluggy call
                 slot = context.calls
@@ -198,12 +208,6 @@ class Dispatcher:
     def _scheme_hooks(self, context, hook: str, run, payload: dict, answers: list,
                       errors: list, failed: list, trace: list | None) -> None:
         limits = self.runtime.config.limits
-        if run.leaf is not None and run.leaf.holds():
-            budget = None if run.straight and _leave_room(run, limits) else \
-                shallow_budget(run.watch_deadline)
-            self._leaf_hooks(context, hook, run, payload, answers, errors, failed, trace,
-                             limits, budget)
-            return
         converted: dict[str, object] = {}
         capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
         with capture:
@@ -234,13 +238,15 @@ class Dispatcher:
                     trace.append(_trace_entry(h.source, start, capture.output(marks),
                                               message, answer))
 
-    @staticmethod
-    def _leaf_hooks(context, hook: str, run, payload: dict, answers: list, errors: list,
-                    failed: list, trace: list | None, limits: dict, budget) -> None:
-        """A run of leaf hooks (hook_bounds.py) under ``budget`` alone, or under none when
-        they are straight-line and their limits leave room (``budget`` None): they write
-        nothing and capture no continuation, so no output capture and no prompt; they
-        cannot recurse, so no recursion window."""
+    def _leaf_hooks(self, context, hook: str, run, payload: dict, answers: list,
+                    errors: list, failed: list, trace: list | None) -> None:
+        """A run of leaf hooks (hook_bounds.py, just found to call only their primitives)
+        under a bare budget, or under none when they are straight-line and their limits
+        leave room: they write nothing and capture no continuation, so no output capture
+        and no prompt; they cannot recurse, so no recursion window."""
+        limits = self.runtime.config.limits
+        budget = None if run.straight and _leave_room(run, limits) else \
+            context.leaf_budget(run.watch_deadline)
         converted: dict[str, object] = {}
         if budget is not None:
             budget.enter_shallow()
@@ -248,9 +254,8 @@ class Dispatcher:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, True)
-                tier = context.tier = h.env.tier
-                if budget is not None:
-                    bounds = limits[tier]
+                if budget is not None:  # (no context.tier: nothing a leaf hook calls reads it)
+                    bounds = limits[h.env.tier]
                     budget.reset(bounds.steps, bounds.seconds, bounds.max_memory)
                 try:
                     value = h.proc(scheme_payload)
@@ -270,6 +275,14 @@ class Dispatcher:
         finally:
             if budget is not None:
                 budget.exit_shallow()
+
+
+def _leaf_only(runs: tuple) -> bool:
+    """Whether every run is of leaf hooks that still call only their primitives."""
+    for run in runs:
+        if run.leaf is None or not run.leaf.holds():
+            return False
+    return True
 
 
 def _leave_room(run, limits: dict) -> bool:

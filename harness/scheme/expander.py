@@ -236,7 +236,7 @@ class Expander:
     def _define_global(self, form, scope: Scope, where) -> Node:
         ident, value = self._define_parts(form, where)
         name = base_symbol(ident)
-        if scope.parent is not None:
+        if not scope.toplevel:
             raise self.error("define: not allowed in an expression context", where)
         self.env.syntax.pop(name, None)
         self.env.declare(name.name)
@@ -251,7 +251,7 @@ class Expander:
         if len(parts) != 3 or not is_identifier(parts[1]):
             raise self.error("define-syntax: expected (define-syntax name transformer)", where)
         macro = self.transformer(parts[2], scope, base_symbol(parts[1]).name, where)
-        if scope.parent is None:
+        if scope.toplevel:
             self.env.syntax[base_symbol(parts[1])] = macro
         else:
             scope.bind(parts[1], macro)

@@ -17,7 +17,7 @@ _TOKEN = re.compile(r'''
   | (?P<char>\#\\(?:.|\n)[^\s()";'`,|]*)
   | (?P<open>\(|\#\(|\#[uU]8\()
   | (?P<close>\))
-  | (?P<directive>\#!(?:fold-case|no-fold-case)(?=[\s()";']|$))
+  | (?P<directive>\#!(?i:fold-case|no-fold-case)(?=[\s()";']|$))
   | (?P<comment>\#;)
   | (?P<prefix>'|`|,@|,|\#\d+=)
   | (?P<atom>[^\s()";'`,|]+)

@@ -78,7 +78,7 @@ def _definition(name: str, at_top_level) -> None:
     """Register a definition form: bodies handle it themselves (Expander.body), so here it
     is either at top level or misplaced in an expression."""
     def handler(exp: E, x, scope, where):
-        if scope.parent is None:
+        if scope.toplevel:
             return at_top_level(exp, x, scope, where)
         raise exp.error(f"{name}: only allowed at top level or at the start of a body", where)
     special(name)(handler)
@@ -148,7 +148,7 @@ def _lambda(exp: E, x, scope, where):
 @special("begin")
 def _begin(exp: E, x, scope, where):
     forms = _parts(exp, x[1], where, 0, None, "(begin expression ...)")
-    if scope.parent is None:
+    if scope.toplevel:
         return Seq([exp.expand_toplevel(f, scope) for f in forms] or [Const(None)], where)
     if not forms:
         raise exp.error("begin: empty begin in an expression", where)
@@ -478,7 +478,7 @@ def _unquote_splicing(exp: E, x, scope, where):
 # -- macros ---------------------------------------------------------------------------------------
 @special("define-syntax")
 def _define_syntax_form(exp: E, x, scope, where):
-    if scope.parent is not None:
+    if not scope.toplevel:
         raise exp.error("define-syntax: only allowed at top level or at the start of a body",
                         where)
     exp._define_syntax(x, scope, where)
@@ -492,7 +492,8 @@ def _let_syntax(exp: E, x, scope, where, rec: bool):
     for ident, spec in _bindings(exp, x[1][0], where, "let-syntax"):
         inner.bind(ident, exp.transformer(spec, inner if rec else scope,
                                           base_symbol(ident).name, where))
-    if scope.parent is None:  # at top level the body's definitions are global (R7RS 5.3)
+    if scope.toplevel:  # at top level the body's definitions are global (R7RS 5.3)
+        inner.toplevel = True
         forms = list_to_py(x[1][1])
         return Seq([exp.expand_toplevel(f, inner) for f in forms] or [Const(None)], where)
     return exp.body(x[1][1], inner, where)

@@ -15,8 +15,9 @@ from pathlib import Path
 from harness.scheme.datatypes import NIL, Symbol, list_to_py, split_list
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import base_symbol, is_identifier, strip
+from harness.shipped import shipped_dir
 
-SCHEME_LIB = Path(__file__).resolve().parent.parent.parent / "scheme_lib"
+SCHEME_LIB = shipped_dir("scheme_lib")
 
 SYNTAX_EXPORTS: dict[tuple, tuple[str, ...]] = {
     ("scheme", "base"): (

@@ -42,7 +42,8 @@ CHAR_NAMES = {
 }
 _ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\",
             "|": "|"}
-_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+;|[ \t]*\n[ \t]*|.)", re.DOTALL)
+# `\` at the end of a line (LF, CRLF or CR, spaces and tabs around it) continues the line
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+;|[ \t]*(?:\r\n|\r|\n)[ \t]*|.)", re.DOTALL)
 
 Q_QUOTE, Q_QUASIQUOTE, Q_UNQUOTE, Q_UNQUOTE_SPLICING = (
     sym("quote"), sym("quasiquote"), sym("unquote"), sym("unquote-splicing"))
@@ -98,17 +99,30 @@ def _unescape(body: str, where: SourcePos) -> str:
     def replace(m: re.Match) -> str:
         esc = m.group(1)
         if esc[0] == "x" and esc.endswith(";") and len(esc) > 2:
-            try:
-                return chr(int(esc[1:-1], 16))
-            except (ValueError, OverflowError):
-                raise ReadError(f"invalid hex escape \\{esc}", where) from None
-        if "\n" in esc:
+            c = _scalar_value(esc[1:-1])
+            if c is None:
+                raise ReadError(f"invalid hex escape \\{esc}: not a Unicode scalar value",
+                                where)
+            return c
+        if "\n" in esc or "\r" in esc:
             return ""
         if esc in _ESCAPES:
             return _ESCAPES[esc]
         raise ReadError(f"unknown string escape \\{esc}", where)
 
     return _ESCAPE_RE.sub(replace, body)
+
+
+def _scalar_value(digits: str) -> str | None:
+    """The character whose code point ``digits`` spells in hex, if it is a Unicode scalar
+    value (R7RS: not a surrogate, at most #x10FFFF); None otherwise."""
+    try:
+        code = int(digits, 16)
+    except ValueError:
+        return None
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return None
+    return chr(code)
 
 
 def _parse_number(text: str, where: SourcePos):
@@ -178,7 +192,7 @@ class DatumBuilder:
 
     def boolean(self, c):
         tok = c[0]
-        return (tok[1] == "t", tok.line, tok.column)
+        return (tok[1] in "tT", tok.line, tok.column)
 
     def char(self, c):
         tok = c[0]
@@ -189,10 +203,11 @@ class DatumBuilder:
         if name in CHAR_NAMES:
             return (Char.of(CHAR_NAMES[name]), tok.line, tok.column)
         if name[0] in "xX" and len(name) > 1:
-            try:
-                return (Char.of(chr(int(name[1:], 16))), tok.line, tok.column)
-            except (ValueError, OverflowError):
-                pass
+            char = _scalar_value(name[1:])
+            if char is not None:
+                return (Char.of(char), tok.line, tok.column)
+            if all(d in "0123456789abcdefABCDEF" for d in name[1:]):
+                raise ReadError(f"#\\{body}: not a Unicode scalar value", self._where(tok))
         raise ReadError(f"unknown character name #\\{body}", self._where(tok))
 
     def string(self, c):
@@ -206,7 +221,7 @@ class DatumBuilder:
         return (Symbol.intern(_unescape(str(tok)[1:-1], self._where(tok))), tok.line, tok.column)
 
     def directive(self, c):
-        self.fold_case = str(c[0]) == "#!fold-case"
+        self.fold_case = str(c[0]).lower() == "#!fold-case"
         return (_SKIP, 0, 0)
 
     def datum_comment(self, c):
@@ -321,15 +336,17 @@ def _get_parser() -> tuple[Lark, DatumBuilder]:
 
 
 def _blank_block_comments(text: str, name: str) -> str:
-    """Replace nested ``#| ... |#`` comments (and a leading ``#!`` script line) by spaces."""
-    if text.startswith("#!") and not text.startswith(("#!fold-case", "#!no-fold-case")):
+    """Replace nested ``#| ... |#`` comments (and a leading ``#!/`` or ``#! `` script line)
+    by spaces. Any other ``#!`` is a directive, and an unknown one a read error."""
+    if text.startswith(("#!/", "#! ")):
         nl = text.find("\n")
         text = " " * (len(text) if nl < 0 else nl) + ("" if nl < 0 else text[nl:])
     if "#|" not in text:
         return text
     out = []
     i, n = 0, len(text)
-    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|#\|', re.DOTALL)
+    # `#;` is no line comment: it is matched first so that `;[^\n]*` never starts inside it
+    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|#;|;[^\n]*|#\|', re.DOTALL)
     while True:
         m = scan.search(text, i)
         if m is None:
@@ -392,7 +409,8 @@ def _resolve_labels(datum: object, name: str) -> object:
     return datum
 
 
-_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|;[^\n]*|[^()]+', re.DOTALL)
+_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|#;|;[^\n]*|[^()]+',
+                          re.DOTALL)
 
 
 _PREFIX_RUN = re.compile(r"(?:(?:['`]|,@?|#\d+=)\s*){" + str(MAX_NESTING + 1) + "}")
@@ -439,6 +457,10 @@ def _position(text: str, name: str, offset: int) -> SourcePos:
     return SourcePos(name, line, col)
 
 
+#: what a message quotes of a '#' syntax the grammar refuses: up to a delimiter, 20 at most
+_HASH_TOKEN = re.compile(r'#[^\s()";]{0,19}')
+
+
 def _read_error(exc: UnexpectedInput, text: str, name: str) -> ReadError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     if isinstance(exc, UnexpectedEOF) or (
@@ -461,18 +483,29 @@ def _read_error(exc: UnexpectedInput, text: str, name: str) -> ReadError:
         if ch == "|":
             return ReadError("unterminated |symbol|", where)
         if ch == "#":
-            return ReadError(f"bad syntax {text[exc.pos_in_stream:exc.pos_in_stream + 4]!r}",
-                             where)
+            token = _HASH_TOKEN.match(text, exc.pos_in_stream).group()
+            if token.startswith("#!"):
+                return ReadError(f"unknown directive {token!r} (R7RS has #!fold-case and "
+                                 "#!no-fold-case)", where)
+            return ReadError(f"bad syntax {token!r}", where)
         return ReadError(f"unexpected character {ch!r}", where)
     return ReadError(str(exc).splitlines()[0], where)
 
 
 def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
     """Read every datum of ``text``; return them with the positions of their pairs."""
+    values, smap, _ = _read(text, name, False)
+    return values, smap
+
+
+def _read(text: str, name: str, fold_case: bool) -> tuple[list, SourceMap, bool]:
+    """``read_all`` starting with ``#!fold-case`` in effect or not; also says whether it is
+    in effect at the end of the text."""
     smap = SourceMap(name, text)
     parser, builder = _get_parser()
     from lark.exceptions import UnexpectedInput  # loaded by _get_parser: a dict lookup now
     builder.reset(smap)
+    builder.fold_case = fold_case
     try:
         blanked = _blank_block_comments(text, name)
         _check_nesting(blanked, name)
@@ -491,7 +524,7 @@ def read_all(text: str, name: str = "<string>") -> tuple[list, SourceMap]:
     values = [d[0] for d in data]
     if builder.has_labels:
         values = [_resolve_labels(v, name) for v in values]
-    return values, smap
+    return values, smap, builder.fold_case
 
 
 def read_one(text: str, start: int = 0, name: str = "<port>") -> tuple[object, int]:
@@ -499,10 +532,17 @@ def read_one(text: str, start: int = 0, name: str = "<port>") -> tuple[object, i
 
     At end of input (only whitespace and comments left) the datum is ``EOF``.
     """
+    datum, end, _ = read_from(text, start, name, False)
+    return datum, end
+
+
+def read_from(text: str, start: int, name: str, fold_case: bool) -> tuple[object, int, bool]:
+    """``read_one`` for a port: ``fold_case`` says whether a ``#!fold-case`` read before
+    from the same port is in effect (R7RS 2.1); the answer says whether it is afterwards."""
     end = datum_end(text, start)
     if end is None:
-        return EOF, len(text)
-    values, _ = read_all(text[start:end], name)
+        return EOF, len(text), fold_case
+    values, _, fold_case = _read(text[start:end], name, fold_case)
     if not values:
-        return EOF, len(text)
-    return values[0], end
+        return EOF, len(text), fold_case
+    return values[0], end, fold_case

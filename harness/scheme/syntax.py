@@ -115,15 +115,18 @@ class Rewriter:
 class Scope:
     """A lexical scope: bindings of identifiers to Vars, Macros or Specials.
 
-    ``env`` is the top-level Environment at the root of the chain.
+    ``env`` is the top-level Environment at the root of the chain. ``toplevel``: the
+    definitions made in this scope are global (the root, and the body of a ``let-syntax``
+    written at top level).
     """
 
-    __slots__ = ("bindings", "env", "parent")
+    __slots__ = ("bindings", "env", "parent", "toplevel")
 
     def __init__(self, parent: Scope | None, env) -> None:
         self.parent = parent
         self.bindings: dict = {}
         self.env = env
+        self.toplevel = parent is None
 
     def child(self) -> Scope:
         return Scope(self, self.env)

@@ -8,7 +8,7 @@ macro's definition scope (see syntax.py).
 
 from __future__ import annotations
 
-from harness.scheme.datatypes import NIL, Symbol, Vector, split_list, sym
+from harness.scheme.datatypes import NIL, Vector, split_list, sym
 from harness.scheme.errors import syntax_error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.syntax import Alias, Scope, is_identifier, same_binding
@@ -269,6 +269,38 @@ def parse_syntax_rules(spec, scope: Scope, name: str, where) -> Macro:
         if len(parts) != 2 or tail is not NIL or parts[0].__class__ is not list:
             raise syntax_error("syntax-rules: each rule must be (pattern template)", where)
         rules.append((parts[0], parts[1]))
-    if isinstance(ellipsis, Symbol) or ellipsis.__class__ is Alias:
-        pass
-    return Macro(name, lits, rules, ellipsis, scope)
+    if any(lit is ellipsis for lit in lits):  # R7RS 4.3.2: then it is a literal, no ellipsis
+        ellipsis = None
+    macro = Macro(name, lits, rules, ellipsis, scope)
+    for pattern, _template in rules:
+        _check_pattern(macro, pattern[1], where)
+    return macro
+
+
+def _check_pattern(macro: Macro, pattern, where) -> None:
+    """Refuse what R7RS 4.3.2 says a pattern cannot be: a pattern variable twice, two
+    ellipses in one list or vector, an ellipsis that follows nothing or ends a dotted list
+    (the keyword position, already cut off, counts for nothing)."""
+    seen: set = set()
+    stack = [pattern]
+    while stack:
+        p = stack.pop()
+        if p.__class__ is list or p.__class__ is Vector:
+            items, tail = _split(p) if p.__class__ is list else (p.items, NIL)
+            ellipses = [i for i, x in enumerate(items) if macro._is_ellipsis(x)]
+            if len(ellipses) > 1:
+                raise syntax_error(f"{macro.name}: a pattern has more than one ellipsis in "
+                                   "the same list or vector", where)
+            if ellipses and ellipses[0] == 0:
+                raise syntax_error(f"{macro.name}: an ellipsis in a pattern must follow a "
+                                   "pattern", where)
+            stack.extend(x for i, x in enumerate(items) if i not in ellipses)
+            if tail is not NIL:
+                stack.append(tail)
+        elif macro._is_ellipsis(p):  # what is left of them: the tail of a dotted list
+            raise syntax_error(f"{macro.name}: an ellipsis cannot end a dotted pattern", where)
+        elif is_identifier(p) and p is not UNDERSCORE and not macro._is_literal(p):
+            if p in seen:
+                raise syntax_error(f"{macro.name}: pattern variable {p!r} appears more than "
+                                   "once in a pattern", where)
+            seen.add(p)

@@ -3,8 +3,9 @@ tier, which context name, which hook points are running (the re-entrancy guard),
 slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
-reads. The context managers are small classes rather than @contextmanager generators, and
-a dispatch enters and leaves through two plain method calls: they sit on every dispatch.
+reads. The context managers are small classes rather than @contextmanager generators; the
+dispatcher enters a dispatch inline (harness/hooks/dispatcher.py ``_in_process_hooks``:
+it sits on every dispatch).
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import threading
 
 from harness.scheme.datatypes import String, frozen_string
+from harness.scheme.limits import Budget
 from harness.tools.python_calls import CallSlot
 
 
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("calling_context", "calls", "context_name", "load", "points", "runtime",
-                 "system_caller", "tier", "tool_mark")
+    __slots__ = ("budget", "calling_context", "calls", "context_name", "load", "points",
+                 "runtime", "system_caller", "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -37,20 +39,20 @@ class ThreadContext:
         self.load = None
         self.points: set[str] = set()  # hook points whose in-process hooks run here
         self.calls = CallSlot()  # Python hooks and tools of this thread run through it
+        self.budget: Budget | None = None  # see leaf_budget
 
-    def enter_dispatch(self, runtime, point: str, context_name: str) -> tuple:
-        """Start one dispatch's Scheme callbacks: ``runtime``, the context name (a Python
-        str) and ``point`` marked as running. Set ``tier`` for each callback. Returns what
-        ``leave_dispatch`` restores (the runtime, name and tier found)."""
-        saved = (self.runtime, self.context_name, self.tier)
-        self.runtime = runtime
-        self.context_name = context_name
-        self.points.add(point)
-        return saved
-
-    def leave_dispatch(self, point: str, saved: tuple) -> None:
-        self.runtime, self.context_name, self.tier = saved
-        self.points.discard(point)
+    def leaf_budget(self, watch_deadline: bool) -> Budget:
+        """This thread's reusable budget for a run of leaf hooks (``Budget.enter_shallow``;
+        a fresh one if it is in use). ``watch_deadline``: some code of the run does not
+        count steps, so the monitor must watch its deadline."""
+        budget = self.budget
+        if budget is None or budget.active:  # (in use: only a host's signal handler could)
+            budget = Budget(steps=None, seconds=None, watch=watch_deadline)
+            if self.budget is None:
+                self.budget = budget
+            return budget
+        budget.watch = watch_deadline
+        return budget
 
 
 #: ``.context``: this thread's ThreadContext once made (read it through

@@ -161,20 +161,6 @@ def pooled_capture(max_output: int, watch_deadline: bool) -> OutputCapture:
     return capture
 
 
-def shallow_budget(watch_deadline: bool) -> Budget:
-    """This thread's reusable budget for a run of leaf hooks (Budget.enter_shallow), or a
-    fresh one when it is in use. ``watch_deadline``: some code of the run does not count
-    steps, so the monitor must watch its deadline."""
-    try:
-        budget = _pool.shallow
-    except AttributeError:
-        budget = _pool.shallow = Budget(steps=None, seconds=None, watch=watch_deadline)
-    if budget.active:  # (a leaf hook cannot dispatch: only a host's signal handler could)
-        return Budget(steps=None, seconds=None, watch=watch_deadline)
-    budget.watch = watch_deadline
-    return budget
-
-
 def call_scheme(proc, args: tuple, limits: Limits, watch_deadline: bool = True) -> SchemeCall:
     """One Scheme call with its own output capture (see OutputCapture.call).
     ``watch_deadline=False`` is for code that counts steps (it checks its deadline

@@ -21,7 +21,10 @@ code can call::
   ``BOUNDED_PRIMITIVES`` (checked again before each dispatch by ``CallsCheck.holds``:
   globals can be redefined), each of which writes nothing, captures no continuation,
   calls no procedure, walks its arguments without recursion and charges the budget for
-  big walks.
+  big walks;
+* its constants are data (pairs and atoms, at most ``_MAX_CONSTANT_PAIRS`` pairs): a
+  constant can also be a procedure (``%context-name%`` reads through one), which it
+  could call.
 
 Such a *leaf hook* writes no output, captures no continuation and cannot recurse: the
 dispatcher runs it under its budget (which still stops an ``equal?`` that walks a huge
@@ -61,6 +64,10 @@ _STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill"})
 _FLAG_CHECK = frozenset({"h_limits", "h_interrupt"})
 MAX_INSTRUCTIONS = 400
 _MAX_CONSTANT_ITEMS = 1000
+_MAX_CONSTANT_PAIRS = 100_000
+_DATA_ATOMS = (String, Symbol, bool, int, float, str)
+#: what the code's own constants may be (the compiler puts Scheme data in closure cells)
+_PLAIN_CONSTANTS = frozenset({type(None), bool, int, float, str})
 _OPCODES = frozenset({
     "RESUME", "NOP", "COPY_FREE_VARS", "LOAD_FAST", "LOAD_DEREF", "LOAD_CONST",
     "LOAD_GLOBAL", "PUSH_NULL", "PRECALL", "CALL", "BINARY_SUBSCR", "BUILD_LIST", "IS_OP",
@@ -126,8 +133,8 @@ def leaf_hook(proc: object) -> PrimitiveCalls | None:
     if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_cellvars or \
             code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
-    if any(inspect.iscode(c) for c in code.co_consts):
-        return None  # an inner procedure
+    if any(type(c) not in _PLAIN_CONSTANTS for c in code.co_consts):
+        return None  # an inner procedure (a code object), or anything it could call
     instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
     if len(instructions) > MAX_INSTRUCTIONS:
         return None
@@ -154,9 +161,14 @@ def leaf_hook(proc: object) -> PrimitiveCalls | None:
             if primitive is None:
                 return None
             calls[ins.argval] = primitive
-    straight = code.co_nlocals == 1 and not (stores or flag_check) and all(
-        _small_tree(cell) for var, cell in zip(code.co_freevars, proc.__closure__ or ())
-        if _CONSTANT_CELL.match(var))
+    small = True
+    for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
+        if _CONSTANT_CELL.match(var):
+            data, small_tree = _constant_data(cell)
+            if not data:
+                return None
+            small = small and small_tree
+    straight = small and code.co_nlocals == 1 and not (stores or flag_check)
     return PrimitiveCalls(tuple(calls.items()), straight)
 
 
@@ -167,23 +179,28 @@ def straight_line(proc: object) -> PrimitiveCalls | None:
     return calls if calls is not None and calls.straight else None
 
 
-def _small_tree(cell) -> bool:
-    """Whether a constant cell holds an acyclic value of at most _MAX_CONSTANT_ITEMS
-    pairs and atoms, with no vector or other container."""
+def _constant_data(cell) -> tuple[bool, bool]:
+    """(data, small) for a constant cell of a hook: ``data`` when it holds only pairs and
+    atoms, at most _MAX_CONSTANT_PAIRS pairs (a constant cell may hold a procedure: the
+    getter of ``%context-name%``, say); ``small`` when it is also acyclic and unshared,
+    with at most _MAX_CONSTANT_ITEMS pairs."""
     try:
         value = cell.cell_contents
     except ValueError:
-        return False
+        return False, False
     seen: set[int] = set()
+    small = True
     stack = [value]
     while stack:
         x = stack.pop()
         if type(x) is list:
-            if id(x) in seen or len(seen) >= _MAX_CONSTANT_ITEMS:
-                return False
+            if id(x) in seen:
+                small = False
+                continue
+            if len(seen) >= _MAX_CONSTANT_PAIRS:
+                return False, False
             seen.add(id(x))
             stack.extend(x)
-        elif x is not NIL and type(x) not in (String, Symbol, bool, int, float, str) \
-                and x is not None:
-            return False
-    return True
+        elif x is not NIL and x is not None and type(x) not in _DATA_ATOMS:
+            return False, False
+    return True, small and len(seen) <= _MAX_CONSTANT_ITEMS

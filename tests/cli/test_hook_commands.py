@@ -182,6 +182,11 @@ def test_hooks_all_lists_every_hook_point(harness):
     assert listed == list(HOOK_POINTS)
     assert any(line.split()[:4] == ["pre_tool", "block", "message", "arguments"]
                for line in lines)
+    # Claude Code's keys common to every event are said once, so the table stays narrow
+    assert any(line.split()[:5] == ["PreToolUse", "+", "decision", "reason",
+                                    "hookSpecificOutput"] for line in lines)
+    assert "+ : Claude Code's common keys too (continue " in out
+    assert lines[0].index("WHEN") < 90, "the answer keys column stays narrow"
     code, out, _ = harness("hooks", "--all", "--json")
     catalogue = json.loads(out)
     assert [p["hook"] for p in catalogue] == list(HOOK_POINTS)

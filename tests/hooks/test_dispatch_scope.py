@@ -136,22 +136,26 @@ def test_context_name_is_fresh_for_each_dispatch(tmp_path):
     assert current_context_name().s == "default"
 
 
-def test_a_nested_dispatch_restores_the_outer_context():
-    outer, inner = object(), object()
-    context = thread_context()
-    saved = context.enter_dispatch(outer, "pre_tool", "a")
-    context.tier = "sandboxed"
-    nested = context.enter_dispatch(inner, "post_tool", "b")
-    context.tier = "unsandboxed"
-    assert current_context_name().s == "b" and current_runtime() is inner
-    assert context.points == {"pre_tool", "post_tool"}
-    context.leave_dispatch("post_tool", nested)
-    assert current_context_name().s == "a"
-    assert current_runtime() is outer and current_tier() == "sandboxed"
-    assert context.points == {"pre_tool"}
-    context.leave_dispatch("pre_tool", saved)
+def test_a_nested_dispatch_restores_the_outer_context(tmp_path):
+    rt = Runtime(make_home(tmp_path, {}))
+    seen = []
+
+    def outer(payload):
+        seen.append(("outer", current_context_name().s, current_runtime() is rt))
+        rt.fire("post_tool", {"tool_name": "x", "context_name": "b"})
+        seen.append(("outer again", current_context_name().s, current_runtime() is rt,
+                     sorted(thread_context().points)))
+
+    def inner(payload):
+        seen.append(("inner", current_context_name().s, sorted(thread_context().points)))
+
+    rt.register_hook("pre_tool", outer)
+    rt.register_hook("post_tool", inner)
+    assert rt.fire("pre_tool", {"tool_name": "x", "context_name": "a"})["errors"] == []
+    assert seen == [("outer", "a", True), ("inner", "b", ["post_tool", "pre_tool"]),
+                    ("outer again", "a", True, ["pre_tool"])]
     assert current_runtime() is None and current_tier() is None
-    assert context.points == set()
+    assert thread_context().points == set()
 
 
 def test_the_deadline_monitor_forgets_finished_calls():

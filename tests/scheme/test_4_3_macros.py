@@ -76,3 +76,101 @@ def test_macro(scheme, src, expected):
 ])
 def test_macro_errors(scheme, src, message):
     assert message in scheme.error(src)
+
+
+# R7RS 4.3.2 checked clause by clause: escapes, custom ellipses, literals, depth, shapes.
+_M = "(define-syntax m (syntax-rules "
+R7RS_SYNTAX_RULES = [
+    # (... ...) and (... template): the ellipsis written out as a symbol
+    (_M + "() ((_ a) '(a (... ...))))) (m 1)", "(1 ...)"),
+    (_M + "() ((_ a ...) '((a (... ...)) ...)))) (m 1 2)", "((1 ...) (2 ...))"),
+    (_M + "() ((_) '(... (a ... b))))) (m)", "(a ... b)"),
+    # a custom ellipsis; `...` is then an ordinary identifier
+    (_M + "::: () ((_ (a b :::) :::) '((b ::: a) :::)))) (m (1 2 3) (4 5))",
+     "((2 3 1) (5 4))"),
+    (_M + "::: () ((_ a ...) '(a ...)))) (m 1 ...)", "(1 ...)"),
+    (("(define-syntax def-lister (syntax-rules () ((_ name) (define-syntax name (syntax-rules "
+     "::: () ((_ x :::) '(x :::))))))) (def-lister ls) (ls a b)"), "(a b)"),
+    (("(define-syntax with-ellipsis (syntax-rules () ((_ e name) (define-syntax name "
+     "(syntax-rules e () ((_ x e) '(x e))))))) (with-ellipsis *** grab) (grab 1 2 3)"),
+     "(1 2 3)"),
+    # the ellipsis among the literals is a literal
+    (_M + "::: (...) ((_ ... x) 'lit) ((_ y x) 'other))) (list (m ... 1) (m 2 1))",
+     "(lit other)"),
+    (_M + "(...) ((_ a ...) 'lit) ((_ a b) 'two))) (list (m 1 ...) (m 1 2))", "(lit two)"),
+    # literals match an identifier with the same binding, not the same name
+    (_M + "(else) ((_ else) 'is-else) ((_ x) 'not-else))) "
+     "(list (m else) (let ((else 1)) (m else)))", "(is-else not-else)"),
+    (_M + "(foo) ((_ foo) 'is-foo) ((_ x) 'not-foo))) (list (m foo) (m bar))",
+     "(is-foo not-foo)"),
+    (_M + "(foo) ((_ foo) 'is-foo) ((_ x) 'not-foo))) (let ((foo 1)) (m foo))", "not-foo"),
+    (_M + "(=>) ((_ =>) 'arrow) ((_ x) 'other))) (let ((=> 1)) (m =>))", "other"),
+    (_M + "(:) ((_ a : b ...) '(a (b ...))))) (m 1 : 2 3)", "(1 (2 3))"),
+    # _ matches anything and binds nothing, unless it is a literal
+    (_M + "() ((_ _ _ a) 'a))) (m 1 2 3)", "3"),
+    (_M + "() ((_ . _) 'any))) (list (m) (m 1 2))", "(any any)"),
+    (_M + "(_) ((m _) 'underscore) ((m x) 'other))) (list (m _) (m 1))", "(underscore other)"),
+    # nested ellipsis depth; variables of different depths under one ellipsis
+    (_M + "() ((_ (a b ...) ...) '((a ...) (b ... ...))))) (m (1 2 3) (4 5))",
+     "((1 4) (2 3 5))"),
+    (_M + "() ((_ ((a ...) ...) ...) '(a ... ... ...)))) (m ((1 2) (3)) ((4)))", "(1 2 3 4)"),
+    (_M + "() ((_ (a ...) (b ...)) '((a b) ...)))) (m (1 2) (3 4))", "((1 3) (2 4))"),
+    (_M + "() ((_ a (b ...)) '((a b) ...)))) (m 0 (1 2))", "((0 1) (0 2))"),
+    (_M + "() ((_ (k v) ...) '(k ... v ...)))) (m (a 1) (b 2))", "(a b 1 2)"),
+    # vector patterns
+    (_M + "() ((_ #(a b ... c)) '(a c (b ...))))) (m #(1 2 3 4))", "(1 4 (2 3))"),
+    (_M + "() ((_ #(a ...) ...) '#(a ... ...)))) (m #(1 2) #(3))", "#(1 2 3)"),
+    (_M + "() ((_ #(a b)) 'two) ((_ x) 'other))) (list (m #(1 2)) (m #(1 2 3)) (m (1 2)))",
+     "(two other other)"),
+    (_M + "() ((_ #(1 x)) 'x))) (m #(1 9))", "9"),
+    # dotted patterns and templates
+    (_M + "() ((_ a ... . r) '(r a ...)))) (m 1 2 . 3)", "(3 1 2)"),
+    (_M + "() ((_ (a . b)) '(a b)))) (m (1 2 3))", "(1 (2 3))"),
+    (_M + "() ((_ (a b ... . c)) '(c b ...)))) (m (1 2 3 . 4))", "(4 2 3)"),
+    (_M + "() ((_ (a b ... . c)) 'c))) (m (1 2 3))", "()"),
+    (_M + "() ((_ a ... z . r) '(z r)))) (m 1 2 3)", "(3 ())"),
+    (_M + "() ((_ a ...) '(0 a ... . 9)))) (m 1 2)", "(0 1 2 . 9)"),
+    # data in patterns match by equal?
+    (_M + "() ((_ 1) 'one) ((_ \"s\") 'str) ((_ #\\c) 'chr) ((_ x) 'other))) "
+     "(list (m 1) (m \"s\") (m #\\c) (m 2))", "(one str chr other)"),
+    # hygiene: the template's if, let and + are the ones of the macro's definition
+    (("(define-syntax my-or2 (syntax-rules () ((_ a b) (let ((t a)) (if t t b))))) "
+     "(let ((if list)) (my-or2 #f 5))"), "5"),
+    (_M + "() ((_ e) (if e 'yes 'no)))) (let ((if (lambda args 'shadowed))) (m #t))", "yes"),
+    (_M + "() ((_ e) (let ((x 1)) (+ x e))))) (let ((x 10) (+ *)) (m x))", "11"),
+    (_M + "() ((_ body) (let ((x 1)) body)))) (let ((x 2)) (m x))", "2"),
+    (_M + "() ((_) 'macro))) (let ((m (lambda () 'proc))) (m))", "proc"),
+    (("(define-syntax rev (syntax-rules () ((_ () acc) 'acc) ((_ (x r ...) (a ...)) "
+     "(rev (r ...) (x a ...))))) (rev (1 2 3) ())"), "(3 2 1)"),
+    # let-syntax and letrec-syntax bodies are bodies: definitions, global at top level
+    ("(let-syntax ((m (syntax-rules () ((_) 1)))) (define x (m)) (define (f) (+ x (m)))) (f)",
+     "2"),
+    (("(let-syntax ((m (syntax-rules () ((_) 1)))) (define-syntax n (syntax-rules () "
+     "((_) (m))))) (n)"), "1"),
+    ("(letrec-syntax () (define y 3)) y", "3"),
+    ("(define (g) (let-syntax () (define y 3) y)) (g)", "3"),
+    ("(let ((z 1)) (let-syntax () (define-syntax q (syntax-rules () ((_) z))) (q)))", "1"),
+]
+
+
+@pytest.mark.parametrize("src,expected", R7RS_SYNTAX_RULES)
+def test_r7rs_syntax_rules(scheme, src, expected):
+    assert scheme(src) == expected
+
+
+@pytest.mark.parametrize("src,message", [
+    (_M + "() ((_ a a) 'a)))", "m: pattern variable a appears more than once in a pattern"),
+    (_M + "() ((_ a (b a)) 'a)))", "pattern variable a appears more than once"),
+    (_M + "() ((_ #(a ... a)) 'a)))", "pattern variable a appears more than once"),
+    (_M + "() ((_ ... a) 'a)))", "m: an ellipsis in a pattern must follow a pattern"),
+    (_M + "() ((_ a ... b ...) 'a)))", "more than one ellipsis in the same list or vector"),
+    (_M + "() ((_ #(a ... b ...)) 'a)))", "more than one ellipsis"),
+    (_M + "() ((_ . ...) 'a)))", "m: an ellipsis cannot end a dotted pattern"),
+    (_M + "() ((_ a . ...) 'a)))", "an ellipsis cannot end a dotted pattern"),
+    (_M + "() ((_ (a ...) (b ...)) '((a b) ...)))) (m (1 2) (3))", "different lengths"),
+    (_M + "() ((_ (a ...) ...) '(a ...)))) (m (1))", "used without an ellipsis"),
+    ("(let ((x 1)) (let-syntax () (define-syntax q (syntax-rules () ((_) 2))) 0) (q))",
+     "unbound variable: q"),
+])
+def test_r7rs_syntax_rules_errors(scheme, src, message):
+    assert message in scheme.error(src)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from harness.scheme.datatypes import EOF, Symbol
+from harness.scheme.datatypes import EOF, NIL, Symbol, sym
 from harness.scheme.errors import ReadError
 from harness.scheme.extent import MAX_NESTING
 from harness.scheme.printer import write_string
@@ -128,3 +128,87 @@ def test_datum_comment_cannot_leave_a_dot_alone_nor_remove_it(text, message):
 def test_quote_of_circular_data_terminates(scheme):
     assert scheme("(car '#1=(a b . #1#))") == "a"
     assert scheme("(equal? '#1=(a b . #1#) '#2=(a b a b . #2#))") == "#t"
+
+
+# -- R7RS 7.1.1 clause by clause, through both readers: source text and `read` on a port ----
+
+@pytest.mark.parametrize("text,expected", [
+    # case does not matter in booleans and directives (it does in character names)
+    ("#T", "#t"), ("#F", "#f"), ("#TRUE", "#t"), ("#False", "#f"), ("(#t#f)", None),
+    ("#!FOLD-CASE ABC", "abc"), ("#!Fold-Case #!NO-FOLD-CASE ABC", "ABC"),
+    ("#!fold-case (ABC #\\A \"ABC\" |ABC|)", '(abc #\\A "ABC" ABC)'),
+    ("#!fold-case #\\NEWLINE", "#\\newline"), ("#!fold-case #T", "#t"),
+    # characters
+    ("#\\x41", "#\\A"), ("#\\X41", "#\\A"), ("#\\x", "#\\x"), ("#\\x0", "#\\null"),
+    ("#\\alarm", "#\\alarm"), ("#\\backspace", "#\\backspace"), ("#\\delete", "#\\delete"),
+    ("#\\escape", "#\\escape"), ("#\\null", "#\\null"), ("#\\return", "#\\return"),
+    ("#\\tab", "#\\tab"), ("#\\)", "#\\)"), ("(#\\))", "(#\\))"), ("#\\ ", "#\\space"),
+    ("#\\λ", "#\\λ"), ("#\\x10FFFF", "#\\x10ffff"),
+    # strings: hex escapes end with ';', a backslash at a line end continues the line
+    ('"\\x41;\\x3bb;"', '"Aλ"'), ('"a\\   \n   b"', '"ab"'), ('"a\\\n"', '"a"'),
+    ('"a\\\r\n   b"', '"ab"'), ('"a\\\r\tb"', '"ab"'), ('"a\\ \t\n \tb"', '"ab"'),
+    ('"\\a\\b\\t\\n\\r\\"\\\\\\|"', '"\\a\\b\\t\\n\\r\\"\\\\|"'), ('"a\nb"', '"a\\nb"'),
+    # bytevectors, vectors, dots
+    ("#u8(0 255 #xff)", "#u8(0 255 255)"), ("#u8()", "#u8()"), ("#U8(1)", "#u8(1)"),
+    ("#(1 (2) #(3))", "#(1 (2) #(3))"), ("#()", "#()"), ("(1 .2)", "(1 0.2)"),
+    ("(a .b)", "(a .b)"), ("(a ... b)", "(a ... b)"),
+    # block comments nest; #; removes the next datum wherever it is
+    ("#| a #| b |# c |# x", "x"), ("#|#|#||#|#|# x", "x"), ("(a #| c |# . b)", "(a . b)"),
+    ("(a . #| c |# b)", "(a . b)"), ("#;#;1 2 3", "3"), ("#(#;1)", "#()"), ("(#;1)", "()"),
+    ("(1 #;#| c |# 2 3)", "(1 3)"),
+    # datum labels
+    ("(#0=a #0#)", "(a a)"), ("#1=(a . #1#)", "#0=(a . #0#)"), ("#2=#(1 #2#)", "#0=#(1 #0#)"),
+])
+def test_r7rs_lexical_syntax_in_source_and_through_read(scheme, text, expected):
+    if expected is None:  # `#t#f` has no delimiter between them: refused either way
+        with pytest.raises(ReadError):
+            read_all(text)
+        return
+    assert read1(text) == expected
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    assert scheme(f'(read (open-input-string "{quoted}"))') == expected
+
+
+@pytest.mark.parametrize("text,message", [
+    ('"\\xD800;"', "invalid hex escape \\xD800;: not a Unicode scalar value"),
+    ('"\\x110000;"', "not a Unicode scalar value"), ('"\\x41"', "unknown string escape"),
+    ("#\\xDFFF", "#\\xDFFF: not a Unicode scalar value"), ("#\\x110000", "not a Unicode"),
+    ("#\\xZZ", "unknown character name"), ("#\\SPACE", "unknown character name"),
+    ("#!foo 1", "unknown directive '#!foo' (R7RS has #!fold-case and #!no-fold-case)"),
+    ("(a #!eof)", "unknown directive '#!eof'"), ("#tru", "bad syntax '#tru'"),
+    ("#0#", "never defined"), ("(#0=1 #1#)", "never defined"), ("#0=#0#", "never defined"),
+    ("(1 . 2 3)", "misplaced '.'"), ("( . 2)", "misplaced '.'"), ("(1 .)", "misplaced '.'"),
+    ("(1 . . 2)", "misplaced '.'"), ("#(1 . 2)", "unexpected '.' in a vector"),
+    ("#u8(1.0)", "bytevector element"), ("#u8(-1)", "bytevector element"),
+    ("#u8(a)", "bytevector element"), ("(a #;)", "unexpected"),
+])
+def test_r7rs_lexical_errors_in_source_and_through_read(scheme, text, message):
+    with pytest.raises(ReadError, match=None) as info:
+        read_all(text, "e.scm")
+    assert message in info.value.payload.message
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    assert message in scheme.error(f'(read (open-input-string "{quoted}"))')
+
+
+def test_read_keeps_datum_labels_shared(scheme):
+    assert scheme('(let ((x (read (open-input-string "#0=(a b . #0#)")))) '
+                  '(eq? x (cddr x)))') == "#t"
+    assert scheme('(let ((x (read (open-input-string "(#5=(1) #5# #5#)")))) '
+                  '(and (eq? (car x) (cadr x)) (eq? (car x) (caddr x))))') == "#t"
+
+
+def test_fold_case_holds_for_later_reads_from_the_same_port(scheme):
+    assert scheme('(let ((p (open-input-string "#!fold-case A B #!no-fold-case C D"))) '
+                  '(let* ((a (read p)) (b (read p)) (c (read p))) (list a b c (read p))))'
+                  ) == "(a b C D)"
+    # another port, or a later one, starts without it
+    assert scheme('(read (open-input-string "#!fold-case A")) '
+                  '(read (open-input-string "B"))') == "B"
+
+
+def test_a_script_line_is_skipped_only_at_the_start_of_a_text():
+    assert read_all("#!/usr/bin/env harness run\n(define answer 42)")[0] == [
+        [sym("define"), [sym("answer"), [42, NIL]]]]
+    assert read_all("#! /bin/harness\nx")[0] == [sym("x")]
+    with pytest.raises(ReadError, match="unknown directive"):
+        read_all("x\n#!/usr/bin/env harness")

@@ -942,3 +942,78 @@ def test_fast_paths_keep_their_errors(src, message):
     from harness.scheme.interpreter import Interpreter
     with pytest.raises(SchemeError, match=message):
         Interpreter(tier="sandboxed").eval_string(src)
+
+
+# -- R7RS 6.2.6 and 7.1.1: the syntax string->number reads, number->string writes ------------
+
+#: text given to string->number -> what it answers, written (#f: not a number)
+NUMBER_SYNTAX = [
+    # prefixes: radix and exactness in either order, at most one of each, any case
+    ("#e#x10", "16"), ("#x#e10", "16"), ("#x#i10", "16.0"), ("#i#x10", "16.0"),
+    ("#X1a", "26"), ("#E1.5", "3/2"), ("#x-1A", "-26"), ("#xA/F", "2/3"),
+    ("#e#e1", "#f"), ("#x#x1", "#f"), ("#e#i1", "#f"), ("-#x1A", "#f"),
+    # a decimal point or an exponent belongs to radix 10 only ('e' is a hex digit)
+    ("#x#e1.5", "#f"), ("#b1.1", "#f"), ("#o1.0", "#f"), ("#x1e2", "482"), ("#b102", "#f"),
+    # exactness of decimals
+    ("#e1.2e-3", "3/2500"), ("#e1.5e2", "150"), ("#e1e10", "10000000000"), ("#e-0.0", "0"),
+    ("#i1/2", "0.5"), ("#i-0", "0.0"), ("-0", "0"), ("-0.0", "-0.0"),
+    ("1e400", "+inf.0"), ("-1e400", "-inf.0"), ("1e-400", "0.0"),
+    # rationals
+    ("1/2", "1/2"), ("-1/2", "-1/2"), ("+1/2", "1/2"), ("4/6", "2/3"), ("1/0", "#f"),
+    ("1/2/3", "#f"), ("1/-2", "#f"), ("/2", "#f"), ("1/", "#f"), ("1.5/2", "#f"),
+    # infinities and NaNs need their sign
+    ("+inf.0", "+inf.0"), ("-inf.0", "-inf.0"), ("+nan.0", "+nan.0"), ("-nan.0", "+nan.0"),
+    ("+INF.0", "+inf.0"), ("inf.0", "#f"), ("nan.0", "#f"), ("+inf.00", "#f"),
+    ("#e+inf.0", "#f"),
+    # signs, points and exponents alone are not numbers
+    ("+", "#f"), ("-", "#f"), (".", "#f"), ("...", "#f"), ("+.", "#f"), ("", "#f"),
+    ("1e", "#f"), ("e1", "#f"), ("1e+", "#f"), (" 1", "#f"), ("1 ", "#f"), ("1_000", "#f"),
+    ("0x10", "#f"), (".5", "0.5"), ("5.", "5.0"), ("-.5", "-0.5"), ("+5", "5"),
+    ("1.e2", "100.0"), ("1e+2", "100.0"),
+    # complex forms
+    ("1+2i", "1+2i"), ("+i", "+i"), ("-i", "-i"), ("1-i", "1-i"), ("+1/2i", "+1/2i"),
+    ("#e1.5+2i", "3/2+2i"), ("1.5+2.5i", "1.5+2.5i"), ("1@0", "1"), ("+inf.0i", "+inf.0i"),
+    ("i", "#f"), ("1i", "#f"), ("1+2", "#f"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NUMBER_SYNTAX)
+def test_string_to_number_follows_the_r7rs_number_syntax(interp, text, expected):
+    from harness.scheme.printer import write_string
+    assert write_string(interp.eval_string(f'(string->number "{text}")')) == expected
+
+
+@pytest.mark.parametrize(("src", "expected"), [
+    ('(string->number "ff" 16)', "255"), ('(string->number "FF" 16)', "255"),
+    ('(string->number "#d10" 16)', "10"), ('(string->number "1/2" 8)', "1/2"),
+    ('(string->number "11/10" 2)', "3/2"), ('(string->number "102" 2)', "#f"),
+    ('(string->number "1.5" 16)', "#f"), ('(string->number "1e2" 16)', "482"),
+    ("(number->string 1/3 2)", '"1/11"'), ("(number->string -255 16)", '"-ff"'),
+    ("(number->string 1e100)", '"1e100"'), ("(number->string -0.0)", '"-0.0"'),
+    ("(number->string +nan.0)", '"+nan.0"'), ("(number->string 100.0)", '"100.0"'),
+    # exact and inexact: round trips, and inexact values of exact numbers beyond float range
+    ("(string->number (number->string 1e100))", "1e100"),
+    ("(string->number (number->string 0.1))", "0.1"),
+    ("(string->number (number->string (sqrt 2)))", "1.4142135623730951"),
+    ("(inexact (exact 0.1))", "0.1"), ("(exact 0.1)", "3602879701896397/36028797018963968"),
+    ("(exact 2.0)", "2"), ("(exact-integer? (exact 2.0))", "#t"), ("(exact -0.0)", "0"),
+    ("(exact (inexact 12345678901234567890))", "12345678901234567168"),
+    ("(inexact (expt 10 400))", "+inf.0"), ("(inexact (- (expt 10 400)))", "-inf.0"),
+    ("(inexact (/ (expt 10 400) (expt 10 399)))", "10.0"), ("(inexact 1/3)", "0.3333333333333333"),
+    ("(exact 1.5+2.5i)", "3/2+5/2i"), ("(inexact 1+2i)", "1.0+2.0i"),
+    ("(exact->inexact 1/2)", "0.5"), ("(inexact->exact 0.25)", "1/4"),
+    ("(list (eqv? 0.0 -0.0) (= 0.0 -0.0))", "(#f #t)"),
+])
+def test_number_string_round_trips_and_exactness(interp, src, expected):
+    from harness.scheme.printer import write_string
+    assert write_string(interp.eval_string(src)) == expected
+
+
+@pytest.mark.parametrize(("src", "message"), [
+    ("(number->string 10 1)", "expected a radix"), ("(number->string 10 37)", "expected a radix"),
+    ('(string->number "10" 3)', "expected a radix"), ("(number->string 'a)", "expected a number"),
+    ('(string->number #\\1)', "expected a string"), ("(exact +nan.0)", "no exact representation"),
+])
+def test_number_string_conversion_errors(interp, src, message):
+    with pytest.raises(SchemeError, match=message):
+        interp.eval_string(src)

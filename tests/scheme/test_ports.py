@@ -568,3 +568,112 @@ def test_scheme_level(src, expected):
     interpreter = pytest.importorskip("harness.scheme.interpreter")
     value = interpreter.Interpreter().eval_string(src)
     assert write_string(value) == expected
+
+
+# -- R7RS 6.13 checked procedure by procedure, from Scheme ---------------------------------
+
+_BV = "(define p (open-input-bytevector (bytevector 1 2 3 4 5))) "
+_LINES = "(define (lines p) (let loop ((acc '())) (let ((l (read-line p))) " \
+         "(if (eof-object? l) (reverse acc) (loop (cons l acc)))))) "
+
+
+@pytest.mark.parametrize("src,expected", [
+    # binary input: peek-u8 does not consume; reads stop short at the end, then give eof
+    (_BV + "(list (peek-u8 p) (read-u8 p) (read-u8 p) (peek-u8 p))", "(1 1 2 3)"),
+    (_BV + "(list (read-bytevector 2 p) (read-bytevector 10 p) (eof-object? "
+     "(read-bytevector 1 p)))", "(#u8(1 2) #u8(3 4 5) #t)"),
+    (_BV + "(read-bytevector 0 p)", "#u8()"),
+    (_BV + "(list (u8-ready? p) (u8-ready? (open-input-bytevector (bytevector))))", "(#t #t)"),
+    (("(let ((p (open-input-bytevector (bytevector)))) (list (eof-object? (read-u8 p)) "
+     "(eof-object? (peek-u8 p))))"), "(#t #t)"),
+    # read-bytevector!: fills [start, end), answers the count, eof only when nothing is left
+    (_BV + "(define v (make-bytevector 4 0)) (list (read-bytevector! v p 1 3) v)",
+     "(2 #u8(0 1 2 0))"),
+    (_BV + "(define v (make-bytevector 7 0)) (list (read-bytevector! v p) v)",
+     "(5 #u8(1 2 3 4 5 0 0))"),
+    (_BV + "(define v (make-bytevector 3 0)) (list (read-bytevector! v p 2) v)",
+     "(1 #u8(0 0 1))"),
+    (_BV + "(define v (make-bytevector 3 0)) (read-bytevector! v p 3 3)", "0"),
+    (("(define v (make-bytevector 3 0)) "
+     "(eof-object? (read-bytevector! v (open-input-bytevector (bytevector)) 0))"), "#t"),
+    # text input
+    (("(define p (open-input-string \"abcdef\")) "
+     "(list (read-string 2 p) (read-string 10 p) (eof-object? (read-string 1 p)))"),
+     '("ab" "cdef" #t)'),
+    ("(read-string 0 (open-input-string \"abc\"))", '""'),
+    ("(eof-object? (read-string 3 (open-input-string \"\")))", "#t"),
+    ("(define p (open-input-string \"λx\")) (list (read-char p) (peek-char p) (read-char p))",
+     "(#\\λ #\\x #\\x)"),
+    (("(define p (open-input-string \"x\")) (list (char-ready? p) (read-char p) "
+     "(char-ready? p) (eof-object? (read-char p)))"), "(#t #\\x #t #t)"),
+    # read-line: LF, CRLF and CR end a line; a last line without one is a line
+    (_LINES + "(lines (open-input-string \"a\\nb\\r\\nc\\rd\"))", '("a" "b" "c" "d")'),
+    (_LINES + "(lines (open-input-string \"a\\n\\nb\"))", '("a" "" "b")'),
+    (_LINES + "(lines (open-input-string \"a\\r\\n\\r\\nb\\n\"))", '("a" "" "b")'),
+    (_LINES + "(lines (open-input-string \"a\\r\"))", '("a")'),
+    (_LINES + "(lines (open-input-string \"\"))", "()"),
+    # eof-object
+    (("(list (eof-object? (eof-object)) (eq? (eof-object) (eof-object)) "
+     "(eof-object? (peek-char (open-input-string \"\"))))"), "(#t #t #t)"),
+    # bytevector output: write-u8, write-bytevector with ranges; get- copies what is there
+    (("(define o (open-output-bytevector)) (write-u8 65 o) "
+     "(write-bytevector (bytevector 1 2 3 4) o 1 3) (get-output-bytevector o)"), "#u8(65 2 3)"),
+    (("(define o (open-output-bytevector)) (write-bytevector (bytevector 1 2 3 4) o 2) "
+     "(get-output-bytevector o)"), "#u8(3 4)"),
+    ("(get-output-bytevector (open-output-bytevector))", "#u8()"),
+    (("(define o (open-output-bytevector)) (write-u8 1 o) (define a (get-output-bytevector o)) "
+     "(write-u8 2 o) (list a (get-output-bytevector o))"), "(#u8(1) #u8(1 2))"),
+    (("(utf8->string (let ((o (open-output-bytevector))) "
+     "(write-bytevector (string->utf8 \"λ\") o) (get-output-bytevector o)))"), '"λ"'),
+    # write-string with ranges
+    ("(define o (open-output-string)) (write-string \"hello\" o 1 3) (get-output-string o)",
+     '"el"'),
+    ("(define o (open-output-string)) (write-string \"hello\" o 2) (get-output-string o)",
+     '"llo"'),
+    # closing: idempotent, input-port-open? / output-port-open? answer, the string stays
+    (("(define p (open-input-string \"abc\")) (close-port p) (close-port p) "
+     "(list (input-port-open? p) (input-port? p))"), "(#f #t)"),
+    (("(define o (open-output-string)) (write-char #\\a o) (close-output-port o) "
+     "(list (output-port-open? o) (get-output-string o))"), '(#f "a")'),
+    (("(define p (open-input-string \"hi\")) (list (call-with-port p read-char) "
+     "(input-port-open? p))"), "(#\\h #f)"),
+    # what kind of port each one is
+    (("(define p (open-input-string \"\")) (list (input-port? p) (output-port? p) "
+     "(textual-port? p) (binary-port? p) (port? p))"), "(#t #f #t #f #t)"),
+    (_BV + "(list (input-port? p) (textual-port? p) (binary-port? p))", "(#t #f #t)"),
+    (("(let ((o (open-output-bytevector))) (list (output-port? o) (binary-port? o) "
+     "(textual-port? o)))"), "(#t #t #f)"),
+])
+def test_r7rs_port_procedures(scheme, src, expected):
+    assert scheme(src) == expected
+
+
+@pytest.mark.parametrize("src,message", [
+    (_BV + "(read-bytevector! (make-bytevector 3 0) p 2 1)", "read-bytevector!"),
+    (_BV + "(read-bytevector! (make-bytevector 3 0) p 0 4)", "read-bytevector!"),
+    ("(read-bytevector -1 (open-input-bytevector (bytevector 1)))", "read-bytevector"),
+    ("(read-string -1 (open-input-string \"abc\"))", "read-string"),
+    ("(write-u8 256 (open-output-bytevector))", "write-u8"),
+    ("(write-u8 -1 (open-output-bytevector))", "write-u8"),
+    ("(write-string \"hello\" (open-output-string) 3 2)", "write-string"),
+    ("(write-string \"hello\" (open-output-string) 0 6)", "write-string"),
+    # text and binary do not mix
+    ("(write-u8 1 (open-output-string))", "write-u8"),
+    ("(write-char #\\a (open-output-bytevector))", "write-char"),
+    ("(newline (open-output-bytevector))", "newline"),
+    ("(read-u8 (open-input-string \"a\"))", "read-u8"),
+    ("(read-char (open-input-bytevector (bytevector 65)))", "read-char"),
+    ("(get-output-bytevector (open-output-string))", "get-output-bytevector"),
+    ("(get-output-string (open-output-bytevector))", "get-output-string"),
+    ("(open-input-bytevector \"abc\")", "open-input-bytevector"),
+    # a closed port refuses to be used
+    ("(define p (open-input-string \"abc\")) (close-port p) (read-char p)", "closed"),
+    ("(define p (open-input-string \"abc\")) (close-input-port p) (peek-char p)", "closed"),
+    (_BV + "(close-port p) (read-u8 p)", "closed"),
+    ("(define o (open-output-string)) (close-port o) (write-char #\\a o)", "closed"),
+    ("(close-input-port (open-output-string))", "expected an input port"),
+    ("(close-output-port (open-input-string \"\"))", "expected an output port"),
+    ("(read (open-input-string \"(1 2\"))", "never closed"),
+])
+def test_r7rs_port_errors(scheme, src, message):
+    assert message in scheme.error(src)

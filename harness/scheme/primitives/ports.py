@@ -115,13 +115,14 @@ class TextInputPort(_BufferedInput):
     past what a request needs.
     """
 
-    __slots__ = ("interactive",)
+    __slots__ = ("fold_case", "interactive")
 
     def __init__(self, text: str = "", fill: Callable[[], str] | None = None,
                  name: str = "<string>", interactive: bool = False,
                  release: Callable[[], None] | None = None) -> None:
         super().__init__(text, fill, name, release)
         self.interactive = interactive
+        self.fold_case = False  # a #!fold-case read from this port holds for its later reads
 
     def read_char(self) -> str | None:
         """The next character, consumed; None at end of input."""
@@ -177,7 +178,7 @@ class TextInputPort(_BufferedInput):
     def read_datum(self) -> object:
         """The next datum written in the input (``EOF`` at its end)."""
         from harness.scheme.extent import datum_end
-        from harness.scheme.reader import read_one
+        from harness.scheme.reader import read_from
         if self.interactive:  # read whole lines until one datum is complete
             while True:
                 end = datum_end(self._buf, self._pos)
@@ -187,7 +188,8 @@ class TextInputPort(_BufferedInput):
             while self._more():
                 pass
         try:
-            datum, end = read_one(self._buf, self._pos, self.name)
+            datum, end, self.fold_case = read_from(self._buf, self._pos, self.name,
+                                                   self.fold_case)
         except SchemeError:
             self._pos = datum_end(self._buf, self._pos) or len(self._buf)  # skip the bad datum
             raise

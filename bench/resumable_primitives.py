@@ -1,0 +1,91 @@
+"""The primitives that resume continuations, timed in two source trees side by side.
+
+    python bench/resumable_primitives.py OLD_TREE [NEW_TREE] [--rounds N]
+
+Each tree (a checkout of harness, e.g. a ``git worktree add`` of an older commit; NEW_TREE
+defaults to this one) runs the same programs in its own process, the trees taking turns
+for ``--rounds`` rounds; the best CPU time of each program in each tree is printed with the
+ratio new/old. The programs: guards with and without else (catching and not), a handler
+of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Scheme
+predicate, and sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+SETUP = """(import (srfi 1) (srfi 132))
+(define l (iota 1000)) (define l2 (iota 1000 1)) (define (p x) (odd? x))
+(define (late x) (> x 990)) (define (lt a b) (< a b))
+(define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
+  (loop (+ i 1) (modulo (+ (* s 1103515245) 12345) 2147483648) (cons s acc)))))
+(define up (iota 2000)) (define down (reverse up))"""
+
+PROGRAMS = {
+    "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
+    "guard-else": "(guard (e (else 2)) 1)",
+    "guard-no-else": "(guard (e ((string? e) 2)) 1)",
+    "handler": "(with-exception-handler (lambda (e) 1) (lambda () (raise-continuable 'x)))",
+    "filter": "(filter p l)", "remove": "(remove p l)", "partition": "(partition p l)",
+    "count": "(count p l)", "count-2-lists": "(count (lambda (x y) (p x)) l l2)",
+    "filter-map": "(filter-map p l)", "append-map": "(append-map list l)",
+    "delete": "(delete 5 l (lambda (a b) (= a b)))",
+    "find": "(find late l)", "find-tail": "(find-tail late l)", "any": "(any late l)",
+    "any-2-lists": "(any (lambda (x y) (late x)) l l2)", "every": "(every (lambda (x) (< x 990)) l)",
+    "list-index": "(list-index late l)",
+    "sort-shuffled": "(list-sort lt shuffled)", "sort-sorted": "(list-sort lt up)",
+    "sort-reversed": "(list-sort lt down)",
+}
+
+RUNNER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from harness.scheme.interpreter import Interpreter
+interp = Interpreter()
+interp.eval_string(sys.argv[2])
+for line in sys.stdin:
+    name, _, src = line.rstrip("\\n").partition(" ")
+    t0 = time.process_time()
+    interp.eval_string(src)
+    print(name, time.process_time() - t0, flush=True)
+"""
+
+
+def _repeat(name: str) -> int:
+    return 5000 if name.startswith(("guard", "handler")) else 100
+
+
+def run_tree(tree: str) -> dict[str, float]:
+    """One round of every program in ``tree`` (each repeated in a loop: _repeat)."""
+    lines = "".join(f"{name} (let loop ((n 0)) (if (< n {_repeat(name)}) (begin {src} "
+                    f"(loop (+ n 1)))))\n" for name, src in PROGRAMS.items())
+    out = subprocess.run([sys.executable, "-c", RUNNER, tree, SETUP], input=lines,
+                         capture_output=True, text=True, check=True).stdout
+    return {name: float(t) for name, t in (row.split() for row in out.splitlines())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("old")
+    parser.add_argument("new", nargs="?", default=str(HERE.parent))
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    best: dict[str, dict[str, float]] = {args.old: {}, args.new: {}}
+    for _ in range(args.rounds):
+        for tree in (args.old, args.new):
+            for name, t in run_tree(tree).items():
+                best[tree][name] = min(t, best[tree].get(name, t))
+    print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
+          f" {'new/old':>8}")
+    for name in PROGRAMS:
+        old, new = best[args.old][name] * 1000, best[args.new][name] * 1000
+        print(f"{name:18} {old:8.1f} {new:8.1f} {new / old:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
