@@ -214,14 +214,25 @@ def _fast(v: object, depth: int) -> object:
         for k, x in reversed(v.items()):
             if type(k) is not str:
                 raise _NotFast
-            result = [[frozen_string(k), _fast(x, depth - 1)], result]
+            # a string or number value without a call: most values are
+            t = type(x)
+            if t is str:
+                x = String(x)
+            elif t is not int and t is not float and t is not bool:
+                x = _fast(x, depth - 1)
+            result = [[frozen_string(k), x], result]
         return result
     if t is list:
         if not depth:
             raise _NotFast
         result = NIL
         for x in reversed(v):
-            result = [_fast(x, depth - 1), result]
+            t = type(x)
+            if t is str:
+                x = String(x)
+            elif t is not int and t is not float and t is not bool:
+                x = _fast(x, depth - 1)
+            result = [x, result]
         return result
     if t is int or t is float or t is bool:
         return v
