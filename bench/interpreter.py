@@ -8,13 +8,15 @@ the ratio. ``none`` and ``flag`` run in the unsandboxed tier with that check; ``
 the sandboxed tier as a hook runs it: its environment, step counting, inside a Budget (a
 step limit too high to reach and no deadline, so the budget is charged but never stops
 the program). The modes take turns in each round, so a change in the machine's load
-falls on all of them. ``--calysto`` also runs calysto_scheme 2.1.9 if installed (pip
-install --no-deps calysto_scheme; bench only) on the programs it can run.
+falls on all of them; what earlier programs left alive is frozen out of the garbage
+collector's reach before each program. ``--calysto`` also runs calysto_scheme 2.1.9 if
+installed (pip install --no-deps calysto_scheme; bench only) on the programs it can run.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import threading
 import time
@@ -110,6 +112,10 @@ def main() -> None:
     for name in args.programs:
         runners = {"python": PROGRAMS[name]}
         runners.update((mode, harness_runner(name, mode)) for mode in MODES)
+        # what earlier programs (and calysto) left alive is put out of the collector's
+        # reach: else a full collection walks it, at a time that falls on one side
+        gc.collect()
+        gc.freeze()
         best = dict.fromkeys(runners, float("inf"))
         for _ in range(args.repeat):
             for key, run in runners.items():
@@ -124,18 +130,21 @@ def main() -> None:
                 f"{best['steps']*1e3:9.1f}  {best['none']/py_t:7.2f} {best['flag']/py_t:7.2f} "
                 f"{best['steps']/py_t:8.2f}")
         if args.calysto:
-            line += _calysto_column(name, args.repeat, py_t)
+            line += _calysto_column(name, args.repeat, py_t, expected)
         print(line, flush=True)
 
 
-def _calysto_column(name: str, repeat: int, py_t: float) -> str:
+def _calysto_column(name: str, repeat: int, py_t: float, expected: object) -> str:
     runner = calysto_runner(name)
     if runner is None:
         return f" {'n/a':>9} {'':>7}"
     try:
-        ct = min(_time_once(runner)[0] for _ in range(max(1, repeat // 2)))
+        runs = [_time_once(runner) for _ in range(max(1, repeat // 2))]
     except Exception as exc:  # noqa: BLE001 - calysto fails on some programs
         return f" {'fail:' + type(exc).__name__[:4]:>9} {'':>7}"
+    if runs[0][1] != expected:  # calysto answers an error as a value
+        return f" {'wrong':>9} {'':>7}"
+    ct = min(t for t, _ in runs)
     return f" {ct*1e3:9.1f} {ct/py_t:7.2f}"
 
 

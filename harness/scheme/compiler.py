@@ -31,6 +31,7 @@ Shape of the generated code for one top-level form::
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import warnings
 
@@ -53,8 +54,6 @@ from harness.scheme.names import escape, global_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
 SCHEME_CODE_PREFIX = "scm:"
-#: the most calls of itself a procedure's body may make for it to get a twin (function)
-MAX_TWIN_CALLS = 4
 #: the docstring of the body function of a procedure that returns tail-call markers
 BODY_DOC = "h:body"
 
@@ -85,9 +84,6 @@ class _Function:
         self.loopable = False
         self.param_names: list[str] = []
         self.rest_name: str | None = None
-        #: where the procedure's calls of its own global name go (see Compiler.function)
-        self.self_target: str | None = None
-        self.self_calls = 0
 
 
 class Compiler:
@@ -99,7 +95,7 @@ class Compiler:
         self.budget_check = budget_check  # "none", "flag" or "steps" (see limits.py)
         self.constants: list = []
         self._const_index: dict[int, str] = {}
-        self._tmp = 0
+        self._tmp = itertools.count()
         self.inline = env.inline_table()
         self.effect_inline = env.effect_inline_table()
         self.unit: CompiledUnit | None = None
@@ -128,8 +124,7 @@ class Compiler:
 
     # -- helpers ------------------------------------------------------------------------------
     def tmp(self) -> str:
-        self._tmp += 1
-        return f"t{self._tmp - 1}"
+        return f"t{next(self._tmp)}"
 
     def constant(self, value) -> ast.expr:
         t = type(value)
@@ -324,44 +319,29 @@ class Compiler:
 
     # -- procedures -----------------------------------------------------------------------------
     def function(self, lam: Lambda, name: str, parent: _Function) -> Stmts:
-        """Statements defining the procedure ``lam`` as the Python name ``name``.
-
-        A procedure defined with ``define`` that calls itself by name, not in tail position
-        (``fib``, a recursive ``build``), gets a *twin*: the same body without the budget
-        check at entry. The procedure's own calls of itself go to the twin and the twin's
-        to the procedure, so a recursion passes a check every other level: half the checks
-        (fib 30 in the sandbox: 1.29x -> ~1.17x CPython), and the work between two checks
-        still bounded by the size of the code. Like a self tail call made a loop, the calls
-        do not look the name up again: redefining it does not change calls already inside
-        the procedure. Only a body without loops or tail-call markers (a loop's check is
-        also its entry check) and with at most MAX_TWIN_CALLS calls of itself has a twin:
-        the work between two checks stays within that many bodies plus one."""
-        start = self._tmp
-        twin = self._twin_name(lam, name)
-        fn, body = self._procedure_body(lam, parent, twin, checked=True)
-        if twin is not None and (not 0 < fn.self_calls <= MAX_TWIN_CALLS or fn.loop_used
-                                 or fn.needs_trampoline):
-            self._tmp = start  # compiled again, its temporaries named the same
-            fn, body = self._procedure_body(lam, parent, None, checked=True)
-            twin = None
+        """Statements defining the procedure ``lam`` as the Python name ``name``."""
+        fn = _Function(lam, parent)
+        fn.param_names = [self.var_name(v) for v in lam.params]
+        fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
+        fn.loopable = lam.self_var is not None and _loopable(lam)
+        body = _place_budget_check(self.tail(lam.body, fn), self._budget)
+        if fn.loop_used:
+            body = [ast.While(test=_const(True), body=body, orelse=[])]
+        boxes = [] if lam.arrives_boxed else [
+            _assign(name, _box(_name(name)))
+            for var, name in zip(lam.params, fn.param_names) if var.assigned]
+        if fn.rest_name:
+            rest_list = ast.Call(func=_name("h_tuple_to_list"), args=[_name(fn.rest_name)],
+                                 keywords=[])
+            if lam.rest.assigned and not lam.arrives_boxed:
+                rest_list = _box(rest_list)
+            boxes.append(_assign(fn.rest_name, rest_list))
+        body = boxes + body
         args = _arguments(fn.param_names, fn.rest_name)
-        out: Stmts = []
-        if twin is not None:
-            # the twin's temporaries are named as the procedure's (they are compiled from the
-            # same nodes in the same order): a continuation resumes a frame of either
-            end, self._tmp = self._tmp, start
-            alias = "u2" + name  # the procedure itself, as the twin calls it
-            twin_fn, twin_body = self._procedure_body(lam, parent, alias, checked=False)
-            self._tmp = end
-            out.append(self.at(ast.FunctionDef(name=twin, args=_arguments(
-                fn.param_names, fn.rest_name), body=self._decls(twin_fn) + twin_body,
-                decorator_list=[], returns=None), lam.pos))
         if not fn.needs_trampoline:
-            out.append(self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
-                                               decorator_list=[], returns=None), lam.pos))
-            if twin is not None:
-                out.append(_assign(alias, _name(name)))
-            return out
+            return [self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
+                                            decorator_list=[], returns=None),
+                            lam.pos)]
         body_name = f"{name}_b"
         # the docstring marks the code of a body (continuations.py rebuilds its procedure)
         body_def = ast.FunctionDef(name=body_name, args=args,
@@ -394,39 +374,6 @@ class Compiler:
         attach = ast.Assign(targets=[ast.Attribute(value=_name(name), attr="h_body",
                                                    ctx=ast.Store())], value=_name(body_name))
         return [self.at(body_def, lam.pos), self.at(outer, lam.pos), attach]
-
-    def _twin_name(self, lam: Lambda, name: str) -> str | None:
-        """The Python name of the twin ``function`` may give ``lam``, if it may have one."""
-        if (self.budget_check == "none" or not isinstance(lam.self_var, str)
-                or name != global_name(lam.self_var)):
-            return None
-        return "u1" + name  # no other generated name starts with "u" (see _self_alias)
-
-    def _procedure_body(self, lam: Lambda, parent: _Function, self_target: str | None,
-                        checked: bool) -> tuple[_Function, Stmts]:
-        """The code generation state and the body statements of procedure ``lam``; its
-        calls of its own global name go to ``self_target`` (None: the name as usual);
-        ``checked``: with the budget check (see _place_budget_check)."""
-        fn = _Function(lam, parent)
-        fn.self_target = self_target
-        fn.param_names = [self.var_name(v) for v in lam.params]
-        fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
-        fn.loopable = lam.self_var is not None and _loopable(lam)
-        body = self.tail(lam.body, fn)
-        if checked:
-            body = _place_budget_check(body, self._budget)
-        if fn.loop_used:
-            body = [ast.While(test=_const(True), body=body, orelse=[])]
-        boxes = [] if lam.arrives_boxed else [
-            _assign(name, _box(_name(name)))
-            for var, name in zip(lam.params, fn.param_names) if var.assigned]
-        if fn.rest_name:
-            rest_list = ast.Call(func=_name("h_tuple_to_list"), args=[_name(fn.rest_name)],
-                                 keywords=[])
-            if lam.rest.assigned and not lam.arrives_boxed:
-                rest_list = _box(rest_list)
-            boxes.append(_assign(fn.rest_name, rest_list))
-        return fn, boxes + body
 
     # -- calls -----------------------------------------------------------------------------------
     def _args(self, args: list[Node], fn: _Function) -> tuple[Stmts, list[ast.expr]]:
@@ -468,13 +415,7 @@ class Compiler:
     def finish_call(self, node: Call, fn: _Function, stmts: Stmts,
                     args: list[ast.expr]) -> tuple[Stmts, ast.expr]:
         """The call of ``node`` whose arguments are compiled (``stmts``, ``args``)."""
-        target = node.fn
-        if (fn.self_target is not None and target.__class__ is GlobalRef
-                and target.env is self.env and target.name == fn.lam.self_var):
-            fn.self_calls += 1  # the procedure calling itself: its twin (see function)
-            fstmts, f = [], self.at(_name(fn.self_target), target.pos)
-        else:
-            fstmts, f = self.expr(target, fn)
+        fstmts, f = self.expr(node.fn, fn)
         if fstmts or stmts:
             if not _is_simple(f):
                 f = self.spill(f, node.fn, fstmts)

@@ -17,6 +17,23 @@ def _sub(e: ast.expr, i: int) -> ast.expr:
     return ast.Subscript(value=e, slice=ast.Constant(i), ctx=ast.Load())
 
 
+def _name(n: str) -> ast.Name:
+    return ast.Name(id=n, ctx=ast.Load())
+
+
+def _class_is(e: ast.expr, cls: str) -> ast.expr:
+    return ast.Compare(left=ast.Attribute(value=e, attr="__class__", ctx=ast.Load()),
+                       ops=[ast.Is()], comparators=[_name(cls)])
+
+
+def _all_true(tests: list[ast.expr]) -> ast.expr:
+    return tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
+
+
+def _copy(e: ast.expr) -> ast.expr:
+    return copy_module.deepcopy(e)  # one node per place (positions are set per node)
+
+
 def _path(*idx: int) -> Template:
     def t(a):
         if len(a) != 1:
@@ -171,34 +188,27 @@ def _pure(e: ast.expr) -> bool:
     return cls is ast.UnaryOp and _pure(e.operand)
 
 
+def _items(v: ast.expr) -> ast.expr:
+    return ast.Attribute(value=_copy(v), attr="items", ctx=ast.Load())
+
+
+def _indexes_vector(v: ast.expr, k: ast.expr) -> ast.expr:
+    """The test that ``v`` is a vector and ``k`` an exact integer index in its range."""
+    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
+                           comparators=[_copy(k), ast.Call(func=_name("h_len"),
+                                                           args=[_items(v)], keywords=[])])
+    return _all_true([_class_is(_copy(v), "h_Vector"), _class_is(_copy(k), "h_int"), in_range])
+
+
 def _vector_ref(a):
     """``v.items[k]`` when ``v`` is a vector and ``k`` an index in range, else the
     procedure (which reports the error): a vector loop without a call per element."""
     if len(a) != 2 or not all(map(_pure, a)):
         return None
     v, k = a
-
-    def copy(e: ast.expr) -> ast.expr:  # one node per place (positions are set per node)
-        return copy_module.deepcopy(e)
-
-    def name(n: str) -> ast.Name:
-        return ast.Name(id=n, ctx=ast.Load())
-
-    def items() -> ast.expr:
-        return ast.Attribute(value=copy(v), attr="items", ctx=ast.Load())
-
-    def class_is(e: ast.expr, cls: str) -> ast.expr:
-        return ast.Compare(left=ast.Attribute(value=copy(e), attr="__class__", ctx=ast.Load()),
-                           ops=[ast.Is()], comparators=[name(cls)])
-
-    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
-                           comparators=[copy(k), ast.Call(func=name("h_len"), args=[items()],
-                                                          keywords=[])])
-    test = ast.BoolOp(op=ast.And(), values=[class_is(v, "h_Vector"), class_is(k, "h_int"),
-                                             in_range])
-    return ast.IfExp(test=test,
-                     body=ast.Subscript(value=items(), slice=copy(k), ctx=ast.Load()),
-                     orelse=ast.Call(func=name("h_vector_ref"), args=[copy(v), copy(k)],
+    return ast.IfExp(test=_indexes_vector(v, k),
+                     body=ast.Subscript(value=_items(v), slice=_copy(k), ctx=ast.Load()),
+                     orelse=ast.Call(func=_name("h_vector_ref"), args=[_copy(v), _copy(k)],
                                      keywords=[]))
 
 
@@ -215,23 +225,6 @@ def _length(cls: str, field: str, procedure: str) -> Template:
             body=ast.Call(func=_name("h_len"), args=[data], keywords=[]),
             orelse=ast.Call(func=_name(procedure), args=[_copy(x)], keywords=[])))
     return t
-
-
-def _name(n: str) -> ast.Name:
-    return ast.Name(id=n, ctx=ast.Load())
-
-
-def _class_is(e: ast.expr, cls: str) -> ast.expr:
-    return ast.Compare(left=ast.Attribute(value=e, attr="__class__", ctx=ast.Load()),
-                       ops=[ast.Is()], comparators=[_name(cls)])
-
-
-def _all_true(tests: list[ast.expr]) -> ast.expr:
-    return tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
-
-
-def _copy(e: ast.expr) -> ast.expr:
-    return copy_module.deepcopy(e)  # one node per place (positions are set per node)
 
 
 #: a float times a literal this small stays a float (no exact product to check)
@@ -326,13 +319,8 @@ def _vector_set(a, tmp: Callable[[], str]) -> list[ast.stmt] | None:
         t = tmp()
         out.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=x))
         x = _name(t)
-    items = ast.Attribute(value=_copy(v), attr="items", ctx=ast.Load())
-    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
-                           comparators=[_copy(k), ast.Call(func=_name("h_len"), args=[items],
-                                                           keywords=[])])
-    test = _all_true([_class_is(_copy(v), "h_Vector"), _class_is(_copy(k), "h_int"), in_range])
-    store = ast.Subscript(value=ast.Attribute(value=_copy(v), attr="items", ctx=ast.Load()),
-                          slice=_copy(k), ctx=ast.Store())
+    test = _indexes_vector(v, k)
+    store = ast.Subscript(value=_items(v), slice=_copy(k), ctx=ast.Store())
     out.append(ast.If(test=test, body=[ast.Assign(targets=[store], value=_copy(x))],
                       orelse=[ast.Expr(ast.Call(func=_name("h_vector_set"),
                                                 args=[_copy(v), _copy(k), _copy(x)],
