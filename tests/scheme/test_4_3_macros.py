@@ -142,6 +142,16 @@ R7RS_SYNTAX_RULES = [
     (_M + "() ((_) 'macro))) (let ((m (lambda () 'proc))) (m))", "proc"),
     (("(define-syntax rev (syntax-rules () ((_ () acc) 'acc) ((_ (x r ...) (a ...)) "
      "(rev (r ...) (x a ...))))) (rev (1 2 3) ())"), "(3 2 1)"),
+    (("(let ((else 1)) (define-syntax m (syntax-rules (else) ((_ else) 'lit) ((_ x) 'var))) "
+      "(list (m else) (let ((else 2)) (m else))))"), "(lit var)"),
+    (("(define-syntax m (syntax-rules () ((_) (let loop ((i 0)) (if (= i 3) i "
+      "(loop (+ i 1))))))) (let ((loop 'user)) (m))"), "3"),
+    (("(define-syntax ten (syntax-rules () ((_) 10))) (define-syntax m (syntax-rules () "
+      "((_) (ten)))) (let ((ten (lambda () 'shadow))) (m))"), "10"),
+    (_M + "() ((_ a ...) '#(a ... 0)))) (m 1 2)", "#(1 2 0)"),
+    (_M + "() ((_ (a ...) ...) '((a ... 0) ...)))) (m (1) (2 3))", "((1 0) (2 3 0))"),
+    (_M + "() ((_ a ...) '((... ...) a ...)))) (m 1 2)", "(... 1 2)"),
+    (_M + "::: () ((_ a :::) '(... a :::)))) (m 1 2)", "(... 1 2)"),
     # let-syntax and letrec-syntax bodies are bodies: definitions, global at top level
     ("(let-syntax ((m (syntax-rules () ((_) 1)))) (define x (m)) (define (f) (+ x (m)))) (f)",
      "2"),
@@ -169,6 +179,8 @@ def test_r7rs_syntax_rules(scheme, src, expected):
     (_M + "() ((_ a . ...) 'a)))", "an ellipsis cannot end a dotted pattern"),
     (_M + "() ((_ (a ...) (b ...)) '((a b) ...)))) (m (1 2) (3))", "different lengths"),
     (_M + "() ((_ (a ...) ...) '(a ...)))) (m (1))", "used without an ellipsis"),
+    # (... template) quotes the ellipsis, not the pattern variables
+    (_M + "() ((_ a ...) (... '(a ...))))) (m 1 2)", "used without an ellipsis"),
     ("(let ((x 1)) (let-syntax () (define-syntax q (syntax-rules () ((_) 2))) 0) (q))",
      "unbound variable: q"),
 ])
