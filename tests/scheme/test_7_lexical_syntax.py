@@ -230,3 +230,9 @@ def test_each_datum_of_a_text_has_its_own_datum_labels(scheme):
 def test_symbols_with_reserved_characters_are_written_in_bars(scheme):
     assert scheme('(list (string->symbol "a[0]") (string->symbol "{}"))') == "(|a[0]| |{}|)"
     assert scheme("(list '|a[0]| #\\[ \"[x]\")") == '(|a[0]| #\\[ "[x]")'
+
+
+@pytest.mark.parametrize("text", ["#!foo", "[1]", "(#0# . #0=(1))", "(#0=a #0=b)", "#T#"])
+def test_what_read_refuses_is_a_read_error_object(scheme, text):
+    assert scheme(f'(guard (e ((read-error? e) (quote read-error))) '
+                  f'(read (open-input-string "{text}")))') == "read-error"
