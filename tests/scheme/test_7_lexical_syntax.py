@@ -155,7 +155,8 @@ def test_quote_of_circular_data_terminates(scheme):
     # block comments nest; #; removes the next datum wherever it is
     ("#| a #| b |# c |# x", "x"), ("#|#|#||#|#|# x", "x"), ("(a #| c |# . b)", "(a . b)"),
     ("(a . #| c |# b)", "(a . b)"), ("#;#;1 2 3", "3"), ("#(#;1)", "#()"), ("(#;1)", "()"),
-    ("(1 #;#| c |# 2 3)", "(1 3)"),
+    ("(1 #;#| c |# 2 3)", "(1 3)"), ("(#; #!fold-case A B)", "(b)"), ("'#!fold-case A", "(quote a)"),
+    ("(a . #!fold-case B)", "(a . b)"),
     # datum labels
     ("(#0=a #0#)", "(a a)"), ("#1=(a . #1#)", "#0=(a . #0#)"), ("#2=#(1 #2#)", "#0=#(1 #0#)"),
 ])
