@@ -289,22 +289,30 @@ def hash_table_contains_p(table: object, key: object) -> bool:
     return t.slot(key) in t.entries
 
 
-@primitive(SRFI69)
-def hash_table_update_x(table: object, key: object, proc: object,
-                        fail: object = DEFAULT) -> None:
-    """(hash-table-update! table key proc [thunk]): sets key to (proc old-value)."""
+@primitive(SRFI69, "srfi 125")
+def hash_table_update_x(table: object, key: object, updater: object,
+                        failure: object = DEFAULT, success: object = DEFAULT) -> None:
+    """(hash-table-update! table key updater [failure [success]]): sets key to
+    (updater (hash-table-ref table key failure success)); SRFI 69's form is the first four
+    (failure: a thunk for a missing key)."""
     t = check_table("hash-table-update!", table)
-    check_procedure("hash-table-update!", proc)
-    k = t.slot(key)
-    entry = t.entries.get(k)
+    check_procedure("hash-table-update!", updater)
+    slot = t.slot(key)
+    entry = t.entries.get(slot)
     if entry is None:
-        if fail is DEFAULT:
+        if failure is DEFAULT:
             raise error("hash-table-update!: no value for key", key)
-        check_procedure("hash-table-update!", fail)
-        entry = (key, fail())
-    new_value = proc(entry[1])
-    k = t.current_slot(k, key)
-    t.store(k, t.entries.get(k, entry)[0], new_value)
+        check_procedure("hash-table-update!", failure)
+        value = failure()
+    elif success is DEFAULT:
+        value = entry[1]
+    else:
+        check_procedure("hash-table-update!", success)
+        value = success(entry[1])
+    new_value = updater(value)
+    slot = t.current_slot(slot, key)
+    old = t.entries.get(slot)
+    t.store(slot, key if old is None else old[0], new_value)
 
 
 @primitive(SRFI69, name="hash-table-update!/default")

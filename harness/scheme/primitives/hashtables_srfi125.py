@@ -160,31 +160,6 @@ def hash_table_delete_x(table: object, *keys: object) -> int:
     return deleted
 
 
-@primitive(LIB)
-def hash_table_update_x(table: object, key: object, updater: object,
-                        failure: object = DEFAULT, success: object = DEFAULT) -> None:
-    """(hash-table-update! table key updater [failure [success]]): sets key to
-    (updater (hash-table-ref table key failure success))."""
-    t = check_table("hash-table-update!", table)
-    check_procedure("hash-table-update!", updater)
-    slot = t.slot(key)
-    entry = t.entries.get(slot)
-    if entry is None:
-        if failure is DEFAULT:
-            raise error("hash-table-update!: no value for key", key)
-        check_procedure("hash-table-update!", failure)
-        value = failure()
-    elif success is DEFAULT:
-        value = entry[1]
-    else:
-        check_procedure("hash-table-update!", success)
-        value = success(entry[1])
-    new_value = updater(value)
-    slot = t.current_slot(slot, key)
-    old = t.entries.get(slot)
-    t.store(slot, key if old is None else old[0], new_value)
-
-
 # -- mapping -------------------------------------------------------------------------------
 
 @primitive(LIB)
