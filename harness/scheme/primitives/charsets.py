@@ -439,30 +439,31 @@ def char_set_any(pred: object, cs: object) -> object:
 
 @primitive(SRFI14)
 def char_set_adjoin(cs: object, *chars: object) -> CharSet:
-    bounds = check_char_set("char-set-adjoin", cs).bounds
-    added = bounds_of_codes(ord(char_arg("char-set-adjoin", c)) for c in chars)
-    return _new("char-set-adjoin", combine(bounds, added, OPERATIONS["union"]))
+    return _new("char-set-adjoin", _with_chars("char-set-adjoin", cs, chars, "union")[1])
 
 
 @primitive(SRFI14)
 def char_set_adjoin_x(cs: object, *chars: object) -> CharSet:
-    cs = check_char_set("char-set-adjoin!", cs)
-    added = bounds_of_codes(ord(char_arg("char-set-adjoin!", c)) for c in chars)
-    return _update("char-set-adjoin!", cs, combine(cs.bounds, added, OPERATIONS["union"]))
+    return _update("char-set-adjoin!", *_with_chars("char-set-adjoin!", cs, chars, "union"))
 
 
 @primitive(SRFI14)
 def char_set_delete(cs: object, *chars: object) -> CharSet:
-    bounds = check_char_set("char-set-delete", cs).bounds
-    gone = bounds_of_codes(ord(char_arg("char-set-delete", c)) for c in chars)
-    return _new("char-set-delete", combine(bounds, gone, OPERATIONS["difference"]))
+    return _new("char-set-delete", _with_chars("char-set-delete", cs, chars, "difference")[1])
 
 
 @primitive(SRFI14)
 def char_set_delete_x(cs: object, *chars: object) -> CharSet:
-    cs = check_char_set("char-set-delete!", cs)
-    gone = bounds_of_codes(ord(char_arg("char-set-delete!", c)) for c in chars)
-    return _update("char-set-delete!", cs, combine(cs.bounds, gone, OPERATIONS["difference"]))
+    return _update("char-set-delete!",
+                   *_with_chars("char-set-delete!", cs, chars, "difference"))
+
+
+def _with_chars(who: str, cs: object, chars: tuple, operation: str
+                ) -> tuple[CharSet, list[int]]:
+    """The checked set ``cs`` and its bounds combined by ``operation`` with ``chars``."""
+    cs = check_char_set(who, cs)
+    codes = bounds_of_codes(ord(char_arg(who, c)) for c in chars)
+    return cs, combine(cs.bounds, codes, OPERATIONS[operation])
 
 
 def _fold_sets(who: str, first: list[int], rest: list[list[int]], operation: str) -> list[int]:
