@@ -275,33 +275,24 @@ def _hooks(args) -> int:
 
 def _catalogue(as_json: bool) -> int:
     """Every hook point: its payload fields, answer keys and when it fires."""
-    from harness.hooks.catalogue import HOOK_POINTS
+    from harness.hooks.catalogue import CLAUDE_OUTPUT_KEYS, HOOK_POINTS
     if as_json:
         print(to_json([{"hook": p.name, "doc": p.doc, "fields": list(p.fields),
                         "answer_keys": list(p.answer_keys), "combine": p.combine}
                        for p in HOOK_POINTS.values()]))
         return OK
-    common = _common_claude_keys(HOOK_POINTS.values())
-    rows = [(p.name, _answer_keys(p, common), p.doc) for p in HOOK_POINTS.values()]
+    rows = [(p.name, _answer_keys(p, CLAUDE_OUTPUT_KEYS), p.doc) for p in HOOK_POINTS.values()]
     print(table(rows, ("HOOK", "ANSWER KEYS", "WHEN")))
     print("\nharness sample HOOK prints a hook point's payload; answers are objects of the "
           "answer keys (- : observe only).")
-    if common:
-        print(f"+ : Claude Code's common keys too ({' '.join(common)}).")
+    print(f"+ : Claude Code's common keys too ({' '.join(CLAUDE_OUTPUT_KEYS)}).")
     return OK
 
 
-def _common_claude_keys(points) -> list[str]:
-    """The answer keys every Claude Code event takes (listed once, under the table)."""
-    events = [p for p in points if p.doc.startswith("Claude Code")]
-    if not events:
-        return []
-    shared = set.intersection(*(set(p.answer_keys) for p in events))
-    return [k for k in events[0].answer_keys if k in shared]
-
-
-def _answer_keys(point, common: list[str]) -> str:
-    if common and point.doc.startswith("Claude Code"):
+def _answer_keys(point, common: tuple[str, ...]) -> str:
+    """A point's answer keys; for a Claude Code event, ``common`` (the keys every event
+    reads, said once under the table) stands as ``+``."""
+    if point.combine == "claude":
         return " ".join(["+", *(k for k in point.answer_keys if k not in common)])
     return " ".join(point.answer_keys) or "-"
 

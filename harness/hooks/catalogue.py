@@ -223,11 +223,12 @@ _POINTS = (
 )
 
 #: the keys of a Claude Code hook output that every event reads
-_CLAUDE_OUTPUT_KEYS = "continue stopReason suppressOutput systemMessage terminalSequence"
+CLAUDE_OUTPUT_KEYS = ("continue", "stopReason", "suppressOutput", "systemMessage",
+                      "terminalSequence")
 
 
 def _claude_point(event: ClaudeEvent) -> HookPoint:
-    keys = _CLAUDE_OUTPUT_KEYS
+    keys = " ".join(CLAUDE_OUTPUT_KEYS)
     if event.blocks or event.name == "PreToolUse":  # PreToolUse: the legacy form
         keys += " decision reason"
     if event.specific:
