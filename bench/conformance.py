@@ -14,6 +14,13 @@ does, each block is one test, run as a separate program after the prelude ``(def
 
     python bench/conformance.py /tmp/conformance/r7rs-coverage/scheme-*.scm
 
+And tein's language tests (the GitHub repository emesal/tein, ``tein/tests/scheme/*.scm``:
+``(test-equal NAME EXPECTED ACTUAL)``, ``test-true``, ``test-false``, ``(test-error NAME
+THUNK)``), each file in a fresh interpreter that has imported a shim of ``(tein test)``,
+each assertion one test:
+
+    python bench/conformance.py /tmp/conformance/tein/*.scm
+
 The suite's ``(import ... (scheme r5rs) (chibi test))`` is served by harness's own
 ``(scheme r5rs)`` and the shim below: a ``(chibi test)`` with ``test``, ``test-values``,
 ``test-error``, ``test-assert``, ``test-begin`` and ``test-end``. Each ``test`` form is one test. As in chibi's own (chibi test),
