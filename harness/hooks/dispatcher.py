@@ -338,9 +338,10 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
     that; the conversion is most of a cheap hook's cost. ``straight``: ``h`` is a
     straight-line hook just found to call only its primitives (assoc among them when it has
     keys), and nothing can change its key strings (no other code reaches them, and it
-    calls no procedure that changes a string): its keys hold."""
+    calls no procedure that changes a string): its keys hold, unless it passes its payload
+    to procedures of its file (their names are checked)."""
     keys = h.payload_keys
-    if keys is not None and not keys.strings:
+    if keys is not None and not keys.strings and not keys.callees:
         return NIL
     copy = converted.get(h.file)
     if copy is None:
@@ -348,8 +349,8 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
         scheme = json_to_scheme(payload) if wanted is None else \
             json_entries_to_scheme(payload, wanted)
         copy = converted[h.file] = (scheme, wanted)
-    if copy[1] is not None and not straight and (keys is None or
-                                                  not keys.hold(h.env.table)):
+    if copy[1] is not None and (not straight or keys.callees) and \
+            not keys.hold(h.env.table):
         # an earlier hook redefined assoc or changed a key string: this one sees it all
         return json_to_scheme(payload)
     return copy[0]
