@@ -57,17 +57,12 @@ from pathlib import Path
 from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
-from harness.tools.execution import Limits
+from harness.tools.execution import DEFAULT_LIMITS, Limits
 
 TIERS = ("sandboxed", "unsandboxed")
 #: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
 FILE_SOURCES = ("scm", "py", "hy")
-_DEFAULT_LIMITS = {
-    "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
-    "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
-}
-#: the limits of each tier when harness.toml says nothing (``harness run`` uses these)
-DEFAULT_LIMITS = _DEFAULT_LIMITS
+_DEFAULT_LIMITS = DEFAULT_LIMITS
 
 
 #: any key is allowed in this table (its entries are checked where they are read)

@@ -6,7 +6,7 @@ import gc
 import sys
 import threading
 
-from harness.config import DEFAULT_LIMITS
+from harness.tools.execution import DEFAULT_LIMITS
 
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
 # that a deep recursion through a C boundary cannot overflow the default 8 MiB stack.

@@ -15,7 +15,6 @@ combine by one rule, ``claude`` (claude_combine.py).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 
 from harness.hooks.catalogue import HookPoint, hook_point
@@ -23,6 +22,7 @@ from harness.hooks.claude_combine import block_answer as claude_block_answer
 from harness.hooks.claude_combine import combine_claude
 from harness.hooks.claude_events import CLAUDE_EVENTS
 from harness.hooks.outcome import NO_ANSWER, Problem, json_type, problem
+from harness.spelling import closest_name
 
 __all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "block_answer", "combine"]
 
@@ -111,8 +111,8 @@ class _Round:
         valid = self.point.answer_keys
         for key in answer:
             if key not in valid:
-                close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.6)
-                hint = f"; did you mean '{close[0]}'?" if close else ""
+                close = closest_name(str(key), valid)
+                hint = f"; did you mean '{close}'?" if close else ""
                 self.report(source, f"unknown answer key '{key}' ignored{hint}", position)
 
     def take(self, source: str, answer: dict, key: str, kind: str) -> object:
