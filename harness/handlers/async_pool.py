@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -78,6 +77,7 @@ class AsyncPool:
             jobs, self._deferred = self._deferred or [], None
         if not jobs:
             return False
+        import subprocess  # here: claude-hook detaches after every event, mostly with no job
         log_dir = os.path.join(home, ".cache")
         try:
             os.makedirs(log_dir, exist_ok=True)
