@@ -378,7 +378,8 @@ class HandlerSet:
 
     @staticmethod
     def _log_async(handler: Handler, result: HandlerResult) -> None:
-        from harness.handlers.async_pool import log
+        from harness.handlers.async_pool import logger
+        log = logger()
         for message in (*result.warnings, *((result.error,) if result.error else ())):
             log.warning("async handler %s: %s", handler.source, message)
 
