@@ -23,13 +23,14 @@ from harness.scheme import compiler
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.limits import Budget
 
+TAK = ("(define (tak x y z) (if (not (< y x)) z"
+       " (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))")
+DEEP = ("(define (build n) (if (= n 0) '() (cons n (build (- n 1)))))"
+        "(define (sum l) (if (null? l) 0 (+ (car l) (sum (cdr l)))))")
 PROGRAMS = {
     "fib": ("(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))", "(fib 27)"),
-    "tak": ("(define (tak x y z) (if (not (< y x)) z"
-            " (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))", "(tak 18 12 6)"),
-    "deep": ("(define (build n) (if (= n 0) '() (cons n (build (- n 1)))))"
-             "(define (sum l) (if (null? l) 0 (+ (car l) (sum (cdr l)))))",
-             "(sum (build 100000))"),
+    "tak": (TAK, "(tak 18 12 6)"),
+    "deep": (DEEP, "(sum (build 100000))"),
 }
 
 

@@ -229,6 +229,12 @@ def refill() -> None:
     charge(CHUNK)
 
 
+def pending_steps() -> int:
+    """Steps already charged (by the chunk) that compiled code has not used yet: a
+    budget's count minus the change of this over a run is what the run used, exactly."""
+    return len(_step_items) + 2 * len(_double_items)
+
+
 def refill_double() -> None:
     """The list of double steps ran dry: as ``refill``, each item two steps."""
     _double_items.extend(_CHUNK_ITEMS)
