@@ -14,6 +14,13 @@ does, each block is one test, run as a separate program after the prelude ``(def
 
     python bench/conformance.py /tmp/conformance/r7rs-coverage/scheme-*.scm
 
+And tein's language tests (the GitHub repository emesal/tein, ``tein/tests/scheme/*.scm``:
+``(test-equal NAME EXPECTED ACTUAL)``, ``test-true``, ``test-false``, ``(test-error NAME
+THUNK)``), each file in a fresh interpreter that has imported a shim of ``(tein test)``,
+each assertion one test:
+
+    python bench/conformance.py /tmp/conformance/tein/*.scm
+
 The suite's ``(import ... (scheme r5rs) (chibi test))`` is served by harness's own
 ``(scheme r5rs)`` and the shim below: a ``(chibi test)`` with ``test``, ``test-values``,
 ``test-error``, ``test-assert``, ``test-begin`` and ``test-end``. Each ``test`` form is one test. As in chibi's own (chibi test),
@@ -27,6 +34,7 @@ any test fails every test it contains that did not get to run, so no count is lo
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import sys
 from fractions import Fraction
@@ -39,18 +47,34 @@ from harness.scheme.datatypes import Symbol
 from harness.scheme.errors import ResourceLimitExceeded, SchemeError
 from harness.scheme.interpreter import Interpreter, eval_form, prescan
 from harness.scheme.libraries import Library, register_library
-from harness.scheme.printer import write_string
+from harness.scheme.printer import describe_condition, write_string
 from harness.scheme.reader import read_all
 from harness.scheme.translate import condition_from_native, register_source
 
 TIME_LIMIT = 10  # seconds one test (or one top-level form) may run
 EPSILON = 1e-5  # chibi's current-test-epsilon
 
+#: what both shims run a test with: the thunks are called from Scheme (so a continuation
+#: captured in a test can be re-entered, as in chibi's own Scheme test library), their
+#: conditions caught by guard; only the comparison and the record are Python's.
+RUNNER = """
+    (define (%test-try thunk)
+      (guard (e (#t (%test-raised e))) (thunk)))
+    (define (%test-run expr expected-thunk thunk)
+      (%test-start)
+      (let ((expected (%test-try expected-thunk)))
+        (%test-report expr expected (if (%test-raised? expected) expected (%test-try thunk)))))
+    (define (%test-error-run expr thunk)
+      (%test-start)
+      (%test-report-error expr (%test-try thunk)))
+"""
+
 SHIM = """
 (define-library (chibi test)
   (import (scheme base) (conformance report))
   (export test test-values test-error test-assert test-begin test-end)
   (begin
+""" + RUNNER + """
     (define-syntax test
       (syntax-rules ()
         ((_ expected expr) (%test-run 'expr (lambda () expected) (lambda () expr)))
@@ -72,7 +96,32 @@ SHIM = """
 
 """
 
-TEST_HEADS = {"test", "test-values", "test-error", "test-assert"}
+#: tein's (tein test), as (conformance tein-test) (the tein prefix is reserved): ``(test-equal NAME EXPECTED ACTUAL)``, ``(test-true NAME X)``,
+#: ``(test-false NAME X)``, ``(test-error NAME THUNK)``. tein defines them as procedures
+#: (a raise ends the file); here each is one test and the name is what a failure shows.
+TEIN_SHIM = """
+(define-library (conformance tein-test)
+  (import (scheme base) (conformance report))
+  (export test-equal test-true test-false test-error)
+  (begin
+""" + RUNNER + """
+    (define-syntax test-equal
+      (syntax-rules ()
+        ((_ name expected actual) (%test-run name (lambda () expected) (lambda () actual)))))
+    (define-syntax test-true
+      (syntax-rules ()
+        ((_ name x) (%test-run name (lambda () #t) (lambda () (if x #t #f))))))
+    (define-syntax test-false
+      (syntax-rules ()
+        ((_ name x) (%test-run name (lambda () #f) (lambda () (if x #t #f))))))
+    (define-syntax test-error
+      (syntax-rules ()
+        ((_ name thunk) (%test-error-run name (lambda () (thunk))))))))
+(import (conformance tein-test))
+"""
+
+TEST_HEADS = {"test", "test-values", "test-error", "test-assert",
+              "test-equal", "test-true", "test-false"}
 
 
 class TestTimeout(BaseException):
@@ -107,6 +156,18 @@ def _approx(a, b) -> bool:
     return abs((a - b) / b) < EPSILON
 
 
+class Raised:
+    """What a test's thunk raised (made by %test-raised in the shim's guard)."""
+
+    __slots__ = ("payload",)
+
+    def __init__(self, payload) -> None:
+        self.payload = payload
+
+    def describe(self) -> str:
+        return "raised: " + describe_condition(self.payload)
+
+
 class Report:
     """What the suite reported: one entry per test run, plus the current section."""
 
@@ -137,41 +198,30 @@ class Report:
                              "line": self.line, "expr": write_string(expr),
                              "passed": passed, "expected": expected, "got": got})
 
-    def run(self, expr, expected_thunk, thunk) -> None:
+    @staticmethod
+    def start() -> None:
         signal.alarm(TIME_LIMIT)
-        try:
-            try:
-                expected = expected_thunk()
-            except FAILURE as exc:
-                self._record(expr, False, "?", "expected value " + _describe(exc))
-                return
-            try:
-                got = thunk()
-            except FAILURE as exc:
-                self._record(expr, False, write_string(expected), _describe(exc))
-                return
+
+    def report(self, expr, expected, got) -> None:
+        signal.alarm(0)
+        if expected.__class__ is Raised:
+            self._record(expr, False, "?", "expected value " + expected.describe())
+        elif got.__class__ is Raised:
+            self._record(expr, False, write_string(expected), got.describe())
+        else:
             try:
                 passed = self.test_equal(expected, got)
             except FAILURE as exc:
                 self._record(expr, False, write_string(expected), "compare " + _describe(exc))
                 return
             self._record(expr, passed, write_string(expected), write_string(got))
-        finally:
-            signal.alarm(0)
 
-    def run_error(self, expr, thunk) -> None:
-        signal.alarm(TIME_LIMIT)
-        try:
-            got = thunk()
-        except FAILURE[:2] as exc:  # an error is what test-error expects
-            self._record(expr, True, "an error", _describe(exc))
-            return
-        except TestTimeout as exc:
-            self._record(expr, False, "an error", _describe(exc))
-            return
-        finally:
-            signal.alarm(0)
-        self._record(expr, False, "an error", write_string(got))
+    def report_error(self, expr, got) -> None:
+        signal.alarm(0)
+        if got.__class__ is Raised:  # an error is what test-error expects
+            self._record(expr, True, "an error", got.describe())
+        else:
+            self._record(expr, False, "an error", write_string(got))
 
     def begin(self, name) -> None:
         self.sections.append(name[0].s if name.__class__ is list else "?")
@@ -198,19 +248,24 @@ def static_test_count(form) -> int:
     return count
 
 
-def install_shim(interp: Interpreter, report: Report) -> None:
+def install_shim(interp: Interpreter, report: Report, shim: str) -> None:
     register_library(Library(("conformance", "report"), {
-        "%test-run": report.run, "%test-error-run": report.run_error,
+        "%test-start": report.start, "%test-report": report.report,
+        "%test-report-error": report.report_error, "%test-raised": Raised,
+        "%test-raised?": lambda x: x.__class__ is Raised,
         "%test-begin": report.begin, "%test-end": report.end,
     }))
-    interp.eval_string(SHIM, "<conformance-shim>")
+    interp.eval_string(shim, "<conformance-shim>")
 
 
-def run_suite(path: Path) -> tuple[Report, list[dict]]:
-    """Run the suite at ``path``; return the report and the top-level forms that crashed."""
+def run_suite(path: Path, shim: str = SHIM) -> tuple[Report, list[dict]]:
+    """Run the suite at ``path`` (written for the test library ``shim`` defines); return
+    the report and the top-level forms that crashed."""
     interp = Interpreter(tier="unsandboxed")
     report = Report(interp.env.lookup("equal?"))
-    install_shim(interp, report)
+    if shim is TEIN_SHIM:
+        report.sections = ["", path.stem]
+    install_shim(interp, report, shim)
     signal.signal(signal.SIGALRM, _on_alarm)
     text = path.read_text(encoding="utf-8")
     register_source(str(path), text)
@@ -235,6 +290,9 @@ def run_suite(path: Path) -> tuple[Report, list[dict]]:
             signal.alarm(0)
     return report, crashes
 
+
+#: a tein test file: its tests are named by a string first argument
+TEIN_TEST = re.compile(r'\((test-equal|test-true|test-false|test-error)\s+"')
 
 COVERAGE_PRELUDE = '(define (assert x) (unless x (error "assertion failed")))\n'
 
@@ -294,8 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     per_file = []
     for path in args.suites:
         start = len(report.results)
-        if path.read_text(encoding="utf-8").lstrip().startswith(";; TEST"):
+        text = path.read_text(encoding="utf-8")
+        if text.lstrip().startswith(";; TEST"):
             run_coverage_file(path, report)
+        elif TEIN_TEST.search(text):
+            suite_report, suite_crashes = run_suite(path, TEIN_SHIM)
+            report.results += suite_report.results
+            crashes += suite_crashes
         else:
             suite_report, suite_crashes = run_suite(path)
             report.results += suite_report.results

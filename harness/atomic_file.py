@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -12,6 +11,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``
     (making the directory if needed). The temporary file never outlives a failure."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # not at the top: a runtime that writes no cache entry never needs it
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -53,21 +53,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
-from harness.tools.execution import Limits
+from harness.tools.execution import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:  # imported by _endpoint: a home without [model] never needs harness.model
+    from harness.model import Endpoint
 
 TIERS = ("sandboxed", "unsandboxed")
 #: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
 FILE_SOURCES = ("scm", "py", "hy")
-_DEFAULT_LIMITS = {
-    "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
-    "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
-}
-#: the limits of each tier when harness.toml says nothing (``harness run`` uses these)
-DEFAULT_LIMITS = _DEFAULT_LIMITS
+_DEFAULT_LIMITS = DEFAULT_LIMITS
 
 
 #: any key is allowed in this table (its entries are checked where they are read)
@@ -283,6 +281,7 @@ def _endpoint(path: Path, table) -> Endpoint:
         if key in table and not isinstance(table[key], str):
             raise ConfigError(f"{path}: [model] {key} must be a string")
     timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
+    from harness.model import Endpoint
     return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 from harness.shipped import shipped_dir
@@ -39,7 +37,12 @@ def register(sub) -> None:
     demo.set_defaults(run=_demo)
 
 
+# shutil and tempfile are imported by the demo itself: every harness command imports this
+# module to build its parser.
 def _demo(args) -> int:
+    import shutil
+    import tempfile
+
     from harness.cli.scheme_commands import run_program
     print("== Scheme tour (examples/scheme/tour.scm)")
     tour_status = run_program(EXAMPLES / "scheme" / "tour.scm")
@@ -60,6 +63,7 @@ def build_demo_home(home: Path) -> Path:
     """Fill ``home`` with copies of every example plugin and Scheme hook file, and a
     harness.toml that puts the files using (harness io) in the unsandboxed tier. A plugin
     whose Scheme twin defines the same tool is copied disabled."""
+    import shutil
     (home / "plugins").mkdir(parents=True, exist_ok=True)
     (home / "tools").mkdir(exist_ok=True)
     for plugin in sorted(PLUGIN_EXAMPLES.iterdir()):

@@ -11,11 +11,11 @@ import json
 import sys
 from dataclasses import asdict
 
-import orjson
-
-from harness.bridge import dumps
 from harness.cli.exit_status import BLOCKED, FAILED, OK
 from harness.repl.render import short_source, table
+
+# Every harness command builds this module's parsers (harness run too), so JSON (orjson
+# and the bridge, which brings the hook catalogue) is imported where it is used.
 
 
 class UsageError(Exception):
@@ -124,6 +124,7 @@ def usage_errors(fn):
 
 def parse_json_object(text: str, what: str) -> dict:
     """``text`` as a JSON object; a UsageError says where it is malformed."""
+    import orjson
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -144,6 +145,9 @@ def _json_argument(text: str | None, what: str) -> dict:
 
 def to_json(value: object, compact: bool = False) -> str:
     """``value`` as JSON text: indented by two, or on one line when ``compact``."""
+    import orjson
+
+    from harness.bridge import dumps
     if compact:
         return dumps(value).decode()
     try:

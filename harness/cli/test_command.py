@@ -38,7 +38,6 @@ Exit status: 0 when every case passes, 1 when one fails, 2 for a usage or fixtur
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from dataclasses import dataclass
@@ -240,6 +239,7 @@ def outcome_diff(expected: object, actual: object) -> str:
     """A unified diff of the two values as sorted, indented JSON."""
     def lines(value: object) -> list[str]:
         return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False).splitlines()
+    import difflib  # only a failing case is diffed
     return "\n".join(difflib.unified_diff(lines(expected), lines(actual), "expected", "actual",
                                           lineterm=""))
 

@@ -19,15 +19,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.bridge import dumps
 from harness.config import HooksConfig
 from harness.handlers.async_pool import AsyncPool
-from harness.handlers.command import command_spec
-from harness.handlers.http import call_http
 from harness.handlers.invocation import Invocation, current_invocation
 from harness.handlers.matcher import matched_value
-from harness.handlers.model_handlers import AskModel, ask_agent, ask_prompt
 from harness.handlers.output import (
     Interpreted,
     blocking_answer,
@@ -41,7 +39,12 @@ from harness.handlers.spec import Handler, LoadProblem
 from harness.hooks.catalogue import HOOK_POINTS
 from harness.hooks.claude_events import CLAUDE_EVENTS, TOOL_EVENTS
 from harness.hooks.outcome import NO_ANSWER
-from harness.plugins.process import ProcessRun, run_processes
+
+# Every runtime makes a HandlerSet, most with no handlers: what runs a command, an HTTP
+# request or a model is imported by the first handler of that type that runs.
+if TYPE_CHECKING:
+    from harness.handlers.model_handlers import AskModel
+    from harness.plugins.process import ProcessRun
 
 __all__ = ["RECURSION_VARIABLE", "HandlerResult", "HandlerSet", "default_timeout"]
 
@@ -281,6 +284,8 @@ class HandlerSet:
     def _commands(self, commands: list[tuple[Handler, float]],
                   call: _Call) -> list[HandlerResult]:
         """Run command handlers (with their timeouts) at once; results in their order."""
+        from harness.handlers.command import command_spec
+        from harness.plugins.process import run_processes
         specs, failures = [], {}
         try:
             here = os.getcwd()
@@ -312,6 +317,7 @@ class HandlerSet:
         if handler.type == "command":
             return self._commands([(handler, timeout)], call)[0]
         if handler.type == "http":
+            from harness.handlers.http import call_http
             table = self._table
             allowed = [v for v in handler.options.get("allowedEnvVars", ())
                        if table.allowed_env_vars is None or v in table.allowed_env_vars]
@@ -325,8 +331,10 @@ class HandlerSet:
             interpreted = Interpreted(error="no model is configured for prompt and agent "
                                             "handlers")
         elif handler.type == "prompt":
+            from harness.handlers.model_handlers import ask_prompt
             interpreted = ask_prompt(handler, call.point, call.payload, self.ask_model, timeout)
         else:
+            from harness.handlers.model_handlers import ask_agent
             interpreted = ask_agent(handler, call.point, call.payload, self.ask_model, timeout,
                                     call.cwd)
         return self._result(handler, call.point, interpreted, time.monotonic() - start,

@@ -25,7 +25,6 @@ SourceError only when a file cannot be read at all (then its last good version i
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import re
@@ -37,6 +36,7 @@ import orjson
 from harness.handlers.spec import Handler, LoadProblem, parse_group
 from harness.hooks.catalogue import HOOK_POINTS, closest_hook_name
 from harness.hooks.claude_events import CLAUDE_EVENTS
+from harness.spelling import closest_name
 
 __all__ = [
     "POLICY_KEYS",
@@ -187,8 +187,7 @@ def _unknown_event(name: object, source: Source) -> str:
                 "the home's hooks.toml")
     close = closest_hook_name(str(name))
     if close is not None and not source.is_toml and close not in CLAUDE_EVENTS:
-        close = difflib.get_close_matches(str(name), list(CLAUDE_EVENTS), n=1, cutoff=0.6)
-        close = close[0] if close else None
+        close = closest_name(str(name), CLAUDE_EVENTS)
     hint = f"; did you mean '{close}'?" if close else ""
     return f"unknown event '{name}'{hint} (its handlers are skipped)"
 

@@ -14,7 +14,6 @@ accepted as another name for it), ``prompt``, ``agent``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -24,6 +23,7 @@ from harness.handlers.if_rule import IfRule, compile_if
 from harness.handlers.matcher import Matcher, compile_matcher
 from harness.hooks.claude_events import CLAUDE_EVENTS, HANDLER_TYPES
 from harness.hooks.outcome import json_type
+from harness.spelling import closest_name
 
 __all__ = ["Handler", "LoadProblem", "parse_group"]
 
@@ -275,5 +275,5 @@ def _identity(point: str, entry: dict) -> tuple:
 
 
 def _closest(name: str, names) -> str:
-    close = difflib.get_close_matches(str(name), list(names), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest_name(str(name), names)
+    return f" (did you mean '{close}'?)" if close else ""

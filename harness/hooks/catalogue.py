@@ -12,7 +12,6 @@ Code's hook output, combined by the rule ``claude``.
 from __future__ import annotations
 
 import copy
-import difflib
 from dataclasses import dataclass, field
 
 from harness.hooks.claude_events import CLAUDE_EVENTS, ClaudeEvent
@@ -252,6 +251,7 @@ def closest_hook_name(name: str) -> str | None:
     """The valid hook point name closest to `name`, or None if nothing is close. Case,
     ``_`` and ``-`` hardly count; between ``pre_compact`` and ``PreCompact`` the spelling
     of `name` decides."""
+    import difflib  # here, not at the top: only a misspelt name pays for its import
     text = name.strip()
     pascal = "_" not in text and text != text.upper() and text != text.lower()
     best, best_ratio = None, 0.0

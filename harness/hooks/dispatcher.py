@@ -330,17 +330,18 @@ def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
 
 
 def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
-                    straight: bool) -> object:
+                    leaf: bool) -> object:
     """The payload as ``h`` sees it. Scheme data are mutable: each file gets its own copy,
     so no file's hooks can change what another file's hooks see. The copy holds only what
     the file's hooks can look up (payload_use.py): nothing for a hook that never reads its
     argument, only the entries of the keys it passes to ``assoc`` for one that does just
-    that; the conversion is most of a cheap hook's cost. ``straight``: ``h`` is a
-    straight-line hook just found to call only its primitives (assoc among them when it has
-    keys), and nothing can change its key strings (no other code reaches them, and it
-    calls no procedure that changes a string): its keys hold."""
+    that (or passes it to procedures of its file that do); the conversion is most of a
+    cheap hook's cost. ``leaf``: ``h`` is a leaf hook just found to call only what it
+    was read to call (assoc among them when it has keys, the procedures it passes its
+    payload to), and nothing can change its key strings (no other code reaches them, and
+    it calls nothing that changes a string): its keys hold."""
     keys = h.payload_keys
-    if keys is not None and not keys.strings:
+    if keys is not None and not keys.strings and not keys.callees:
         return NIL
     copy = converted.get(h.file)
     if copy is None:
@@ -348,8 +349,7 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
         scheme = json_to_scheme(payload) if wanted is None else \
             json_entries_to_scheme(payload, wanted)
         copy = converted[h.file] = (scheme, wanted)
-    if copy[1] is not None and not straight and (keys is None or
-                                                  not keys.hold(h.env.table)):
+    if copy[1] is not None and not leaf and not keys.hold(h.env.table):
         # an earlier hook redefined assoc or changed a key string: this one sees it all
         return json_to_scheme(payload)
     return copy[0]

@@ -91,7 +91,7 @@ def parse_number(text: str, radix: int = 10) -> Number | None:
             return re_part
         if type(re_part) is not float and type(im_part) is not float:
             return exact_complex(re_part, im_part)
-        return _normal_complex(complex(to_inexact(re_part), to_inexact(im_part)))
+        return complex(to_inexact(re_part), to_inexact(im_part))
     m = polar_re.fullmatch(text)
     if m is not None:
         magnitude = _real(m.group(1), radix, exactness)
@@ -102,8 +102,8 @@ def parse_number(text: str, radix: int = 10) -> Number | None:
             return magnitude
         mag, ang = to_inexact(magnitude), to_inexact(angle)
         if not math.isfinite(ang):  # cos(inf) raises: the direction is undefined, so NaN
-            return _normal_complex(complex(math.nan, math.nan))
-        return _normal_complex(complex(mag * math.cos(ang), mag * math.sin(ang)))
+            return complex(math.nan, math.nan)
+        return complex(mag * math.cos(ang), mag * math.sin(ang))
     return None
 
 
@@ -197,10 +197,6 @@ def to_inexact(x: Number) -> float | complex:
         return float(x)
     except OverflowError:
         return _INF if x > 0 else -_INF
-
-
-def _normal_complex(z: complex) -> float | complex:
-    return z.real if z.imag == 0 else z
 
 
 # -- big integers <-> digits ---------------------------------------------------------------

@@ -20,8 +20,12 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import fastjsonschema
+# fastjsonschema is imported by the first schema compiled: a process that calls no tool (a
+# hook dispatch, harness check) never pays for its import.
+if TYPE_CHECKING:
+    from fastjsonschema import JsonSchemaValueException
 
 _INTEGER = re.compile(r"[+-]?\d+\Z")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
@@ -58,6 +62,7 @@ class _Validators:
         if entry is not None and entry[0] is schema:
             return entry[1]
         body = {k: v for k, v in schema.items() if k != "required"}
+        import fastjsonschema
         try:
             validator = fastjsonschema.compile(body, use_default=False)
         except Exception as exc:  # noqa: BLE001 - any malformed schema: report, do not crash
@@ -89,9 +94,10 @@ def check_arguments(schema: object, arguments: dict) -> ArgumentCheck:
                                             "arguments were not checked")
     try:
         validator(arguments)
-    except fastjsonschema.JsonSchemaValueException as exc:
-        return ArgumentCheck(arguments, error=_message(exc), missing=missing)
     except Exception as exc:  # noqa: BLE001 - a validator that fails is a schema problem
+        from fastjsonschema import JsonSchemaValueException  # imported to compile it
+        if isinstance(exc, JsonSchemaValueException):
+            return ArgumentCheck(arguments, error=_message(exc), missing=missing)
         return ArgumentCheck(arguments, missing=missing,
                              schema_problem=f"its parameters schema could not be checked "
                                             f"({type(exc).__name__}: {exc})")
@@ -122,7 +128,7 @@ def _read_numbers(properties: dict, arguments: dict) -> dict:
     return arguments if changed is None else changed
 
 
-def _message(exc: fastjsonschema.JsonSchemaValueException) -> str:
+def _message(exc: JsonSchemaValueException) -> str:
     """``data.lines must be integer`` -> ``argument 'lines' must be an integer, got ...``."""
     name = str(exc.name or "data")  # data.items[1]
     where = name[len("data"):].lstrip(".") if name.startswith("data") else name

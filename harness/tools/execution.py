@@ -40,6 +40,14 @@ class Limits:
                 and (self.max_memory is None or self.max_memory >= ROOMY_MEMORY))
 
 
+#: the limits of each tier when harness.toml says nothing (``harness run`` uses these; here,
+#: not in harness.config, so that ``harness run`` need not import the hook runtime)
+DEFAULT_LIMITS = {
+    "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
+    "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
+}
+
+
 @dataclass
 class SchemeCall:
     """What one call produced: ``value``, or ``error`` (an exception), plus its output."""

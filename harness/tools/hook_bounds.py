@@ -18,10 +18,12 @@ code can call::
   is one), no attribute access but its budget check, nothing but the instructions listed
   in ``_OPCODES``, at most ``MAX_INSTRUCTIONS`` of them;
 * every procedure it calls is a global bound to one of the primitives of
-  ``BOUNDED_PRIMITIVES`` (checked again before each dispatch by ``CallsCheck.holds``:
-  globals can be redefined), each of which writes nothing, captures no continuation,
-  calls no procedure, walks its arguments without recursion and charges the budget for
-  big walks;
+  ``BOUNDED_PRIMITIVES``, each of which writes nothing, captures no continuation, calls
+  no procedure, walks its arguments without recursion and charges the budget for big
+  walks, or to a procedure of its environment (``(define (tool-of p) ...)``) that is
+  leaf code by these same rules, with any number of parameters, and does not call back
+  into itself (no recursion, at most ``MAX_PROCEDURES`` of them); ``CallsCheck.holds``
+  checks every such name again before each dispatch: globals can be redefined;
 * its constants are data (pairs and atoms, at most ``_MAX_CONSTANT_PAIRS`` pairs): a
   constant can also be a procedure (``%context-name%`` reads through one), which it
   could call.
@@ -30,9 +32,10 @@ Such a *leaf hook* writes no output, captures no continuation and cannot recurse
 dispatcher runs it under its budget (which still stops an ``equal?`` that walks a huge
 structure) but without output capture, prompt or recursion window.
 
-``straight_line(proc)`` accepts a leaf hook that also has no local variable besides its
-parameter (a ``let`` could build shared structure whose walk by ``equal?`` or the answer
-conversion grows exponentially with the code), only small acyclic constants and no flag
+``straight_line(proc)`` accepts a leaf hook that calls no procedure of its file and has
+no local variable besides its parameter (a ``let``, or a procedure's parameters, could
+build shared structure whose walk by ``equal?`` or the answer conversion grows
+exponentially with the code), only small acyclic constants and no flag
 budget check (the unsandboxed tier's). Its work is then at most linear in the code size
 times the size of its payload (a fresh tree the dispatcher converted from the host's
 JSON): the dispatcher calls it plainly, with no budget at all, while its tier's limits
@@ -125,51 +128,98 @@ class CallsCheck:
 
 def leaf_hook(proc: object) -> PrimitiveCalls | None:
     """A ``PrimitiveCalls`` when ``proc`` is a compiled one-parameter Scheme procedure
-    that calls only bounded primitives and runs straight through (a leaf hook: see the
-    module docstring); None otherwise."""
+    that calls only bounded primitives, or procedures of its environment that are leaf
+    code themselves, and runs straight through (a leaf hook: see the module docstring);
+    None otherwise."""
     code = getattr(proc, "__code__", None)
-    if code is None or not code.co_filename.startswith("scm:"):
+    if code is None or code.co_argcount != 1:
         return None
-    if code.co_argcount != 1 or code.co_kwonlyargcount or code.co_cellvars or \
-            code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+    reader = _LeafReader(getattr(proc, "__globals__", None))
+    straight = reader.procedure(proc)
+    if straight is None:
         return None
-    if any(type(c) not in _PLAIN_CONSTANTS for c in code.co_consts):
-        return None  # an inner procedure (a code object), or anything it could call
-    instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
-    if len(instructions) > MAX_INSTRUCTIONS:
-        return None
-    calls: dict[str, object] = {}
-    flag_check = stores = False
-    for i, ins in enumerate(instructions):
-        if ins.opname not in _OPCODES:
+    return PrimitiveCalls(tuple(reader.calls.items()), straight and not reader.done)
+
+
+#: procedures of its file one leaf hook may call, directly or not
+MAX_PROCEDURES = 32
+
+
+class _LeafReader:
+    """Reads a leaf hook and the procedures of its file it calls: ``calls`` gathers every
+    global they call (name -> the primitive or procedure it must still be), ``done`` the
+    procedures found to be leaf code."""
+
+    def __init__(self, globals_: dict | None) -> None:
+        self.globals = globals_
+        self.calls: dict[str, object] = {}
+        self.done: set[object] = set()
+        self.reading: set[object] = set()  # the procedures being read: a call back recurses
+
+    def procedure(self, proc: object) -> bool | None:
+        """None unless ``proc`` is leaf code; else whether it is also straight-line by
+        itself (no local but one parameter, small constants, no flag check)."""
+        code = getattr(proc, "__code__", None)
+        if code is None or not code.co_filename.startswith("scm:"):
             return None
-        if ins.opname == "COPY" and (i + 1 == len(instructions)
-                                     or instructions[i + 1].opname != "POP_EXCEPT"):
-            return None  # a value used twice could double a structure at each use
-        if ins.opname == "LOAD_ATTR" and (ins.argval != "stop" or i == 0 or
-                                          instructions[i - 1].argval != "h_limits"):
-            return None  # only the flag check reads an attribute
-        if ins.opname == "STORE_FAST":
-            stores = True  # a local (or a set! of the parameter): not straight-line
-        if ins.opname == "LOAD_DEREF" and not _CONSTANT_CELL.match(ins.argval):
-            return None  # a variable of an enclosing procedure: anyone may change it
-        if ins.opname == "LOAD_GLOBAL" and ins.argval not in _STEP_CHECK:
-            if ins.argval in _FLAG_CHECK:
-                flag_check = True
-                continue
-            primitive = _BY_GLOBAL.get(ins.argval)
-            if primitive is None:
+        if code.co_kwonlyargcount or code.co_cellvars or \
+                code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+            return None
+        if any(type(c) not in _PLAIN_CONSTANTS for c in code.co_consts):
+            return None  # an inner procedure (a code object), or anything it could call
+        instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
+        if len(instructions) > MAX_INSTRUCTIONS:
+            return None
+        flag_check = stores = False
+        for i, ins in enumerate(instructions):
+            if ins.opname not in _OPCODES:
                 return None
-            calls[ins.argval] = primitive
-    small = True
-    for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
-        if _CONSTANT_CELL.match(var):
-            data, small_tree = _constant_data(cell)
-            if not data:
-                return None
-            small = small and small_tree
-    straight = small and code.co_nlocals == 1 and not (stores or flag_check)
-    return PrimitiveCalls(tuple(calls.items()), straight)
+            if ins.opname == "COPY" and (i + 1 == len(instructions)
+                                         or instructions[i + 1].opname != "POP_EXCEPT"):
+                return None  # a value used twice could double a structure at each use
+            if ins.opname == "LOAD_ATTR" and (ins.argval != "stop" or i == 0 or
+                                              instructions[i - 1].argval != "h_limits"):
+                return None  # only the flag check reads an attribute
+            if ins.opname == "STORE_FAST":
+                stores = True  # a local (or a set! of the parameter): not straight-line
+            if ins.opname == "LOAD_DEREF" and not _CONSTANT_CELL.match(ins.argval):
+                return None  # a variable of an enclosing procedure: anyone may change it
+            if ins.opname == "LOAD_GLOBAL" and ins.argval not in _STEP_CHECK:
+                if ins.argval in _FLAG_CHECK:
+                    flag_check = True
+                elif not self._callable(ins.argval):
+                    return None
+        small = True
+        for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
+            if _CONSTANT_CELL.match(var):
+                data, small_tree = _constant_data(cell)
+                if not data:
+                    return None
+                small = small and small_tree
+        return small and code.co_nlocals == 1 and not (stores or flag_check)
+
+    def _callable(self, name: str) -> bool:
+        """Whether global ``name`` is a bounded primitive or a procedure of the same
+        environment that is leaf code (recorded in ``calls``)."""
+        primitive = _BY_GLOBAL.get(name)
+        if primitive is not None:
+            self.calls[name] = primitive
+            return True
+        callee = None if self.globals is None else self.globals.get(name)
+        if getattr(callee, "__globals__", None) is not self.globals:
+            return False
+        if callee not in self.done:
+            if callee in self.reading or \
+                    len(self.done) + len(self.reading) >= MAX_PROCEDURES:
+                return False  # a recursion, or too many procedures
+            self.reading.add(callee)
+            leaf = self.procedure(callee) is not None
+            self.reading.discard(callee)
+            if not leaf:
+                return False
+            self.done.add(callee)
+        self.calls[name] = callee
+        return True
 
 
 def straight_line(proc: object) -> PrimitiveCalls | None:

@@ -27,7 +27,6 @@ what is written on a thread while a call runs there goes to that call
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 import threading
@@ -36,7 +35,6 @@ import weakref
 from collections.abc import Callable
 
 _monotonic = time.monotonic
-_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc  # (thread id, exception or NULL)
 
 IDLE_AFTER = 2.0  # seconds without a running call before the monitor sleeps until woken
 MAX_TICK = 0.25
@@ -48,7 +46,6 @@ class PythonTimeout(BaseException):
     so ``except Exception`` in the hook does not swallow it."""
 
 
-_TIMEOUT = ctypes.py_object(PythonTimeout)
 _INFINITY = float("inf")
 _current = threading.local()  # .slot: this thread's CallSlot (for routed output)
 MAX_PRINTED = 1 << 20  # characters of output kept per call and stream
@@ -137,7 +134,7 @@ class CallSlot:
     def _withdraw(self) -> None:
         """Take back an exception the monitor injected and Python has not delivered yet."""
         with self.lock:  # the monitor injects under it: it has finished now
-            _set_async_exc(ctypes.c_ulong(self.thread_id), None)  # NULL: withdraw
+            _set_async_exc(self.thread_id, None)  # NULL: withdraw
 
 
 class _Monitor:
@@ -168,6 +165,7 @@ class _Monitor:
             self._cond.notify()
 
     def _run(self) -> None:
+        import ctypes  # noqa: F401 - for _set_async_exc, imported before any lock is held
         with self._cond:
             while True:
                 self._cond.wait(None if self.idle else self.tick())
@@ -199,10 +197,19 @@ class _Monitor:
         slot.fired = deadline  # before looking at running again: see the module docstring
         with slot.lock:
             if slot.running == deadline:
-                _set_async_exc(ctypes.c_ulong(slot.thread_id), _TIMEOUT)
+                _set_async_exc(slot.thread_id, PythonTimeout)
 
 
 _monitor = _Monitor()
+
+
+def _set_async_exc(thread_id: int, exception: type[BaseException] | None) -> None:
+    """Raise ``exception`` in the thread ``thread_id`` at its next bytecode (None: take back
+    one not raised yet). Only the monitor's thread gets here first (it imported ctypes when
+    it started): a process with no Python call under a time limit never imports ctypes."""
+    import ctypes
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), None if exception is None else ctypes.py_object(exception))
 
 
 class _RoutedStream:

@@ -7,10 +7,8 @@ They reach the running runtime and the file being loaded through harness.tools.c
 
 from __future__ import annotations
 
-import secrets
 import sys
 import threading
-from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
@@ -153,11 +151,13 @@ def call_tool(name, args=NIL):
 
 @primitive(TOOLS)
 def generate_id():
+    import secrets  # imported by the first call: every interpreter loads this module
     return String(secrets.token_hex(4))
 
 
 @primitive(TOOLS)
 def current_timestamp():
+    from datetime import UTC, datetime  # as secrets above
     return String(datetime.now(UTC).strftime("%Y%m%d-%H%Mz"))
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -86,7 +85,9 @@ class Vfs:
         self.known_contexts = contexts
         self.unsandboxed_tool_path = unsandboxed_tool_path
         self.tool_file_changed = tool_file_changed
-        self.site_id = f"{socket.gethostname()}-{_short_hash(str(self.home))}"
+        # the host name as socket.gethostname() gives it (the kernel's node name), without
+        # importing socket into every runtime
+        self.site_id = f"{os.uname().nodename}-{_short_hash(str(self.home))}"
         self._real_bases: dict[Path, str] = {}  # a mount folder's real path, found once
 
     # -- where a path lives ------------------------------------------------------------------

@@ -402,3 +402,26 @@ def test_every_point_combines_its_sample(name):
                                 permission_handler=lambda *a: True)
     assert isinstance(outcome, dict)
     assert problems == []
+
+
+# --- no answer at all ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(HOOK_POINTS))
+@pytest.mark.parametrize("payload", ["sample", "empty"])
+def test_a_dispatch_nobody_answered_gets_what_the_rule_gives(name, payload):
+    # The commonest points skip building a round when nothing answered: their outcome must
+    # be the rule's own, for a full payload and for one missing every field.
+    point = HOOK_POINTS[name]
+    body = dict(point.sample) if payload == "sample" else {}
+    allow = lambda hook, p: True  # a permission handler that allows
+    quiet, problems = combine(point, body, [], allow)
+    ruled, _ = combine(point, body, [(A, NO_ANSWER)], allow)
+    assert quiet == ruled and problems == []
+
+
+def test_a_quiet_outcome_is_the_hosts_own_to_change():
+    payload = {"tool_name": "x"}
+    first, _ = run("pre_tool", payload)
+    first["arguments"]["added"] = 1
+    second, _ = run("pre_tool", payload)
+    assert second["arguments"] == {} and payload == {"tool_name": "x"}

@@ -28,10 +28,33 @@ PAYLOAD = {"tool_name": "shell_exec", "arguments": {"command": "ls", "n": [1, 2]
     ("(lambda (p) (lambda () (assoc \"a\" p)))", None),  # captured
     ("(lambda (p) (length p))", None),
     ("(lambda (p) (if (assoc \"a\" p) (g p) 1))", None),
+    # through procedures of the file that look their argument up the same way
+    ("(lambda (p) (if (tool-of p) 1 2))", {"tool_name"}),
+    ("(lambda (p) (if (pick \"x\" p 1) (assoc \"b\" p) 2))", {"b", "c"}),
+    ("(lambda (p) (if (via p) 1 2))", {"tool_name"}),             # passed on again
+    ("(lambda (p) (if (walk p 3) 1 2))", {"a"}),                  # a recursion
+    ("(lambda (p) (if (ignore p) 1 2))", set()),                  # never read there
+    ("(lambda (p) (if (g p) 1 2))", None),                        # given back
+    ("(lambda (p) (if (two p p) 1 2))", None),                    # one use of two is not
+    ("(lambda (p) (if (rest p) 1 2))", None),                     # a rest parameter
+    ("(lambda (p) (if (tool-of p 1) 1 2))", None),                # the wrong arity
+    ("(lambda (p) (if (tool-of (cdr p)) 1 2))", None),            # not the parameter
+    ("(lambda (p) (tool-of p))", None),                           # a tail call: trampolined
+    ("(lambda (p) (if (loops p) 1 2))", None),                    # an inner procedure has it
 ])
 def test_payload_keys_only_when_every_use_is_an_assoc_of_a_constant(src, keys):
     interp = Interpreter(tier="sandboxed")
-    interp.eval_string("(define (g x) x)")
+    interp.eval_string("""
+      (define (g x) x)
+      (define (tool-of p) (cdr (assoc "tool_name" p)))
+      (define (pick k p n) (assoc "c" p))
+      (define (via q) (if (tool-of q) #t #f))
+      (define (walk p n) (if (= n 0) (assoc "a" p) (if (walk-on p n) #t #f)))
+      (define (walk-on p n) (if (walk p 0) #t #f))
+      (define (ignore p) 1)
+      (define (two a b) (if (assoc "a" a) b #f))
+      (define (rest . ps) (assoc "a" (car ps)))
+      (define (loops p) (let loop ((i 3)) (if (= i 0) (assoc "a" p) (loop (- i 1)))))""")
     found = payload_keys(interp.eval_string(src))
     assert (None if found is None else set(found.texts)) == keys
 
@@ -100,3 +123,33 @@ def test_a_changed_key_string_sees_the_whole_payload(tmp_path):
     assert not keys.hold(hook.env.table)
     trace = rt.fire("post_message", PAYLOAD)["trace"]
     assert trace[0]["output"] == '("request_id" . "r1")'
+
+
+def test_a_hook_sees_through_a_procedure_of_its_file_what_it_would_see_whole(tmp_path):
+    assert _seen(tmp_path, {"a.scm": """
+        (define (tool-of p) (cdr (assoc "tool_name" p)))
+        (define (args-of p) (cdr (assoc "arguments" p)))
+        (register-hook 'post_message
+          (lambda (p) (write (list (tool-of p) (args-of p))) '()))
+    """}) == ['("shell_exec" (("command" . "ls") ("n" 1 2)))']
+
+
+def test_a_redefined_procedure_of_the_file_sees_the_whole_payload(tmp_path):
+    # the first hook replaces the procedure the second passes its payload to with one that
+    # counts the entries: it must get them all
+    assert _seen(tmp_path, {"a.scm": """
+        (define (tool-of p) (cdr (assoc "tool_name" p)))
+        (register-hook 'post_message
+          (lambda (p) (set! tool-of (lambda (q) (length q))) '()))
+        (register-hook 'post_message (lambda (p) (write (if (tool-of p) 1 2)) (write (tool-of p)) '()))
+    """}) == [None, "13"]
+
+
+def test_a_procedure_that_only_passes_the_payload_on_still_gets_it(tmp_path):
+    # no key is read anywhere, yet the procedure is called with the payload: it must get
+    # one (not '()), in case it is redefined to read it
+    assert _seen(tmp_path, {"a.scm": """
+        (define (peek p) 0)
+        (register-hook 'post_message (lambda (p) (set! peek (lambda (q) (length q))) '()))
+        (register-hook 'post_message (lambda (p) (write (+ (peek p) 0)) '()))
+    """}) == [None, "3"]

@@ -43,10 +43,27 @@ GUARD = """
     ("(lambda (p) (let ((k call/cc)) (k (lambda (c) 1))))", False, False),
     ("(lambda (p) (+ (cdr (assoc \"n\" p)) 1))", False, False),     # arithmetic
     ("(lambda (p q) '())", False, False),
+    # procedures of the file: leaf code too, never straight-line (a parameter is a local)
+    ("(lambda (p) (if (equal? (tool-of p) \"rm\") (list) '()))", True, False),
+    ("(lambda (p) (if (via (tool-of p) p) (list) '()))", True, False),  # calls tool-of too
+    ("(lambda (p) (if (g p) (list) '()))", True, False),
+    ("(lambda (p) (if (shout p) (list) '()))", False, False),   # it writes
+    ("(lambda (p) (if (spin p) (list) '()))", False, False),    # it loops
+    ("(lambda (p) (if (self p) (list) '()))", False, False),    # it recurses
+    ("(lambda (p) (if (ping p) (list) '()))", False, False),    # they recurse together
+    ("(lambda (p) (if (sum p) (list) '()))", False, False),     # arithmetic
 ])
 def test_only_code_that_cannot_write_or_recurse_is_a_leaf(src, leaf, straight):
     interp = Interpreter(tier="sandboxed")
-    interp.eval_string("(define (g x) x) (define gl '(1 2))")
+    interp.eval_string("""
+      (define (g x) x) (define gl '(1 2))
+      (define (tool-of p) (cdr (assoc "tool_name" p)))
+      (define (via tool p) (if (equal? tool (tool-of p)) (not (assoc "x" p)) #f))
+      (define (shout p) (display p) #t)
+      (define (spin p) (let loop ((l p)) (if (pair? l) (loop (cdr l)) #t)))
+      (define (self p) (if (null? p) #t (if (self (cdr p)) #t #f)))
+      (define (ping p) (if (pong p) #t #f)) (define (pong p) (if (ping p) #t #f))
+      (define (sum p) (+ 1 (cdr (assoc "n" p))))""")
     proc = interp.eval_string(src)
     assert (leaf_hook(proc) is not None) is leaf
     assert (straight_line(proc) is not None) is straight
@@ -92,6 +109,59 @@ def test_a_redefined_primitive_puts_the_budget_back(tmp_path):
     result = rt.fire("pre_tool", {"tool_name": "rm"})
     assert result["outcome"]["blocked"] is False
     assert "step budget" in result["errors"][0]["message"]
+
+
+HELPER_GUARD = """
+(define (tool-of p) (cdr (assoc "tool_name" p)))
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (equal? (tool-of p) "rm")
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))
+"""
+
+
+def test_a_guard_through_a_procedure_of_its_file_is_a_leaf_hook(tmp_path):
+    rt = Runtime(make_home(tmp_path, {"guard.scm": HELPER_GUARD}))
+    [run] = rt.registry.runs_for("pre_tool")
+    assert run.leaf is not None and not run.straight
+    blocked = rt.fire("pre_tool", {"tool_name": "rm", "arguments": {}})
+    assert blocked["outcome"] == {"blocked": True, "message": "no rm", "arguments": {}}
+    assert rt.fire("pre_tool", {"tool_name": "ls"})["outcome"]["blocked"] is False
+
+
+def test_a_redefined_procedure_puts_the_budget_back(tmp_path, capfd):
+    # the file's own tool turns the guard's helper into a loop that writes: the guard must
+    # then be stopped, and what it wrote captured, not printed
+    rt = Runtime(make_home(tmp_path, {"a.scm": HELPER_GUARD + """
+        (define-tool evil
+          (description "turns tool-of into a loop")
+          (execute (lambda (args)
+                     (set! tool-of (lambda (p) (let loop () (display "x") (loop))))
+                     "done")))
+    """}, toml="[limits.sandboxed]\nsteps = 200000\n"))
+    assert rt.call_tool("evil", {}).output == "done"
+    assert not rt.registry.runs_for("pre_tool")[0].leaf.holds()
+    result = rt.fire("pre_tool", {"tool_name": "rm"})
+    assert result["outcome"]["blocked"] is False
+    assert "step budget" in result["errors"][0]["message"]
+    assert capfd.readouterr().out == ""
+
+
+def test_a_procedure_that_doubles_its_argument_is_charged(tmp_path):
+    # each call of twice doubles what the answer's conversion walks: 2^25 leaves in the
+    # end, stopped by the step budget although the hook has no local of its own
+    nested = "p"
+    for _ in range(25):
+        nested = f"(twice {nested})"
+    rt = Runtime(make_home(tmp_path, {"a.scm": f"""
+        (define (twice x) (list x x))
+        (register-hook 'pre_tool (lambda (p) (list (cons "arguments" {nested}))))
+    """}, toml="[limits.sandboxed]\nsteps = 100000\n"))
+    assert rt.registry.runs_for("pre_tool")[0].leaf is not None
+    [error] = rt.fire("pre_tool", {"tool_name": "x", "arguments": {}})["errors"]
+    assert "converting the answer: step budget of 100,000 steps exhausted" in \
+        error["message"]
 
 
 def test_a_hook_with_locals_keeps_its_budget(tmp_path):

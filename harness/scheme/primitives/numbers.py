@@ -55,12 +55,11 @@ COMPLEX = "scheme complex"
 # -- helpers -------------------------------------------------------------------------------
 
 def normalise(x: Number) -> Number:
-    """``x`` with an integral Fraction made ``int`` and a real complex made ``float``."""
-    t = type(x)
-    if t is Fraction and x.denominator == 1:
+    """``x`` with an integral Fraction made ``int``. An inexact complex keeps an imaginary
+    part of 0.0 (it is not real: R7RS 6.2.6 ``(real? -2.5+0.0i)``; only an exact zero
+    imaginary part folds, as in ``1+0i``)."""
+    if type(x) is Fraction and x.denominator == 1:
         return x.numerator
-    if t is complex and x.imag == 0:
-        return x.real
     return x
 
 
@@ -90,12 +89,9 @@ def _number(who: str, x: object) -> Number:
 
 
 def _real(who: str, x: object) -> int | Fraction | float:
-    """``x`` as a real; a complex with a zero imaginary part counts as its real part."""
-    t = type(x)
-    if t in _REAL_TYPES:
+    """``x``, a real (an inexact complex is not one, even with an imaginary part of 0.0)."""
+    if type(x) in _REAL_TYPES:
         return x
-    if t is complex and x.imag == 0:
-        return x.real
     raise wrong_type(who, "a real number", x)
 
 
@@ -114,8 +110,6 @@ def _integer(who: str, x: object) -> tuple[int, bool]:
         return x.numerator, False
     if t is float and x.is_integer():
         return int(x), True
-    if t is complex and x.imag == 0 and x.real.is_integer():
-        return int(x.real), True
     raise wrong_type(who, "an integer", x)
 
 
@@ -172,8 +166,7 @@ def complex_p(x: object) -> bool:
 
 @primitive(BASE)
 def real_p(x: object) -> bool:
-    t = type(x)
-    return t in _REAL_TYPES or (t is complex and x.imag == 0)
+    return type(x) in _REAL_TYPES
 
 
 @primitive(BASE)
@@ -181,8 +174,6 @@ def rational_p(x: object) -> bool:
     t = type(x)
     if t is int or t is Fraction:
         return True
-    if t is complex and x.imag == 0:
-        x, t = x.real, float
     return t is float and math.isfinite(x)
 
 
@@ -191,8 +182,6 @@ def integer_p(x: object) -> bool:
     t = type(x)
     if t is int or (t is Fraction and x.denominator == 1):
         return True
-    if t is complex and x.imag == 0:
-        x, t = x.real, float
     return t is float and x.is_integer()
 
 
