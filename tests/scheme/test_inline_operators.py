@@ -138,6 +138,24 @@ def test_a_continuation_reentered_in_an_inlined_dividend_resumes_the_division():
         "(t)")) == "(2 1)"
 
 
+@pytest.mark.parametrize("src", [
+    # past the end: Python's IndexError of the inlined access, reported as the procedure's
+    "(let ((v (vector 1 2)) (i 5)) (+ 1 (vector-ref v i)))",
+    "(let ((v (vector 1 2)) (i (expt 10 30))) (vector-ref v i))",
+    "(let loop ((v (make-vector 3 0)) (i 0) (s 0)) (loop v (+ i 1) (+ s (vector-ref v i))))",
+])
+def test_an_inlined_index_past_the_end_is_the_procedures_error(src):
+    with pytest.raises(SchemeError, match="^vector-ref: index out of range"):
+        run(src)
+
+
+def test_an_inlined_index_past_the_end_is_a_catchable_condition():
+    assert write_string(run(
+        "(guard (e ((error-object? e) (error-object-message e)))"
+        "  (let ((v (vector 1)) (i 1)) (vector-set! v i 'x) 'stored))")) == \
+        '"vector-set!: index out of range"'
+
+
 def test_inlined_vector_set_stores_and_evaluates_its_value_once():
     assert write_string(run(
         "(define n 0) (define (f) (set! n (+ n 1)) n)"
@@ -147,6 +165,8 @@ def test_inlined_vector_set_stores_and_evaluates_its_value_once():
 
 @pytest.mark.parametrize("src, message", [
     ("(let ((v (vector 1 2 3)) (i 3)) (vector-set! v i 'x))", "vector-set!: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i (* 4 (expt 2 70)))) (vector-set! v i 'x))",
+     "vector-set!: index out of range"),
     ("(let ((v (list 1 2 3)) (i 0)) (vector-set! v i 'x))", "vector-set!: expected a vector"),
     ("(let ((v (vector 1)) (i 0.0)) (vector-set! v i 'x))", "vector-set!: expected an exact"),
 ])
