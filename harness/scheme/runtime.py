@@ -124,6 +124,8 @@ def trampoline(r):
             r = f(args[0])
         elif n == 3:
             r = f(args[0], args[1], args[2])
+        elif n == 4:  # continuation-passing code: three arguments and the continuation
+            r = f(args[0], args[1], args[2], args[3])
         else:
             r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
         if last:
