@@ -156,6 +156,37 @@ def test_an_inlined_index_past_the_end_is_a_catchable_condition():
         '"vector-set!: index out of range"'
 
 
+@pytest.mark.parametrize("src, expected", [
+    # a computed index is evaluated once, into a temporary: two in one expression
+    ("(let ((v (vector 1 2 3)) (i 1)) (+ (vector-ref v (- i 1)) (vector-ref v (+ i 1))))", "4"),
+    ("(let ((v (vector 1 2 3)) (i 1)) (vector-ref v (- (* i 3) 1)))", "3"),
+])
+def test_an_inlined_computed_index(src, expected):
+    assert write_string(run(src)) == expected
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((v (vector 1 2 3)) (i 3)) (vector-ref v (+ i 1)))", "vector-ref: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i 0)) (vector-ref v (- i 2)))", "vector-ref: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i 0.0)) (vector-ref v (+ i 1)))", "vector-ref: expected an exact"),
+    ("(let ((v (list 1 2 3)) (i 0)) (vector-ref v (+ i 1)))", "vector-ref: expected a vector"),
+])
+def test_an_inlined_computed_index_reports_the_procedures_error(src, message):
+    with pytest.raises(SchemeError, match="^" + message):
+        run(src)
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("(procedure? car)", "#t"), ("(procedure? (lambda (x) x))", "#t"),
+    ("(let ((f (make-parameter 1))) (procedure? f))", "#t"),
+    ("(call/cc (lambda (k) (let ((g k)) (procedure? g))))", "#t"),
+    ("(let ((f '(closure x))) (procedure? f))", "#f"), ("(let ((f 3)) (procedure? f))", "#f"),
+    ("(let ((f (vector))) (procedure? f))", "#f"),
+])
+def test_inlined_procedure_p(src, expected):
+    assert write_string(run(src)) == expected
+
+
 def test_inlined_vector_set_stores_and_evaluates_its_value_once():
     assert write_string(run(
         "(define n 0) (define (f) (set! n (+ n 1)) n)"
