@@ -1118,6 +1118,8 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_sort, sorting.vector_sort_x,
     strings.string_for_each,
     rt.parameterize, lists.unfold, lists.unfold_right, lists.list_tabulate, sorting.list_merge,
+    lists.take_while, lists.drop_while, lists.span, lists.break_, lists._split_prefix,
+    lists.pair_fold, lists.pair_fold_right, lists.pair_for_each,
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from functools import partial
 from itertools import pairwise, repeat
 from operator import is_not
 
@@ -972,19 +973,13 @@ def fold_right(kons: object, knil: object, lst: object, *lists: object) -> objec
 def pair_fold(kons: object, knil: object, lst: object, *lists: object) -> object:
     """Like fold, over the successive sublists; kons may set-cdr! what it is given."""
     check_procedure("pair-fold", kons)
-    acc = knil
-    for cells in _cell_rows("pair-fold", (lst, *lists)):
-        acc = call_n(kons, (*cells, acc))
-    return acc
+    return fold_then(kons, _cell_rows("pair-fold", (lst, *lists)), knil, True)
 
 
 @primitive(SRFI1)
 def pair_fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
     check_procedure("pair-fold-right", kons)
-    acc = knil
-    for cells in reversed(_cell_rows("pair-fold-right", (lst, *lists))):
-        acc = call_n(kons, (*cells, acc))
-    return acc
+    return fold_then(kons, _cell_rows("pair-fold-right", (lst, *lists))[::-1], knil, True)
 
 
 @primitive(SRFI1)
@@ -1084,8 +1079,7 @@ def _appended(results: list) -> object:
 @primitive(SRFI1)
 def pair_for_each(f: object, lst: object, *lists: object) -> None:
     check_procedure("pair-for-each", f)
-    for cells in _cell_rows("pair-for-each", (lst, *lists)):
-        call_n(f, cells)
+    return map_then(f, _cell_rows("pair-for-each", (lst, *lists)), True, unspecified)
 
 
 @primitive(SRFI1)
@@ -1200,40 +1194,47 @@ def _found_index(walk: Iterator, row: object, value: object) -> object:
     return False if row is None else walk.gi_frame.f_locals["rows"] - 1
 
 
-def _split_prefix(who: str, pred: object, lst: object) -> tuple[list, object]:
-    """The leading elements satisfying pred, and the sublist after them."""
+def _split_prefix(who: str, pred: object, lst: object, stop: bool, shape: str) -> object:
+    """The leading elements on which pred's value is #f (``stop`` True) or true (False),
+    and the sublist after them: ``shape`` says which ('take', 'drop' or 'both')."""
     check_procedure(who, pred)
+    return search_then(pred, _pairs(who, lst), False, stop, partial(_split_at, lst, shape))
+
+
+def _split_at(lst: object, shape: str, walk: Iterator, cell: list | None,
+              value: object) -> object:
+    """The finish of _split_prefix: ``cell`` is the first pair not in the prefix."""
+    rest = NIL if cell is None else cell
+    if shape == "drop":
+        return rest
     prefix = []
-    for cell in _pairs(who, lst):
-        if pred(cell[0]) is False:
-            return prefix, cell
-        prefix.append(cell[0])
-    return prefix, NIL
+    x = lst
+    while x is not rest and x.__class__ is list:
+        prefix.append(x[0])
+        x = x[1]
+    return from_items(prefix) if shape == "take" else Values((from_items(prefix), rest))
 
 
 @primitive(SRFI1)
 def take_while(pred: object, lst: object) -> object:
-    return from_items(_split_prefix("take-while", pred, lst)[0])
+    return _split_prefix("take-while", pred, lst, False, "take")
 
 
 @primitive(SRFI1)
 def drop_while(pred: object, lst: object) -> object:
-    return _split_prefix("drop-while", pred, lst)[1]
+    return _split_prefix("drop-while", pred, lst, False, "drop")
 
 
 @primitive(SRFI1)
 def span(pred: object, lst: object) -> Values:
     """(span pred list) => (take-while pred list), (drop-while pred list)."""
-    prefix, rest = _split_prefix("span", pred, lst)
-    return Values((from_items(prefix), rest))
+    return _split_prefix("span", pred, lst, False, "both")
 
 
 @primitive(SRFI1, name="break")
 def break_(pred: object, lst: object) -> Values:
     """(break pred list) => the leading elements not satisfying pred, and the rest."""
-    check_procedure("break", pred)
-    prefix, rest = _split_prefix("break", lambda x: pred(x) is False, lst)
-    return Values((from_items(prefix), rest))
+    return _split_prefix("break", pred, lst, True, "both")
 
 
 # -- SRFI 1: deletion ---------------------------------------------------------------------
