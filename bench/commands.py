@@ -18,8 +18,9 @@ size in MB (the child's own ``ru_maxrss``, from ``wait4``) and the number of mod
 command imports (one more run with ``-X importtime``). With ``--old TREE`` (a checkout of
 an older commit, e.g. ``git worktree add /tmp/old main~5``) every harness case also runs
 from that tree (``PYTHONPATH=TREE``), in the same turns, and the table gains the old/new
-ratios. Children keep byte code in a private ``PYTHONPYCACHEPREFIX``, primed by an untimed
-round, as an installed package has its ``.pyc`` files.
+ratios. Children keep byte code in a private ``PYTHONPYCACHEPREFIX`` and ``harness run``'s
+parse cache in a private ``XDG_CACHE_HOME``, both primed by an untimed round, as an
+installed package has its ``.pyc`` files and a program run before has its cache entry.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def timed(argv: list[str], expect: int, env: dict[str, str]) -> tuple[float, flo
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, *argv], stdin=subprocess.PIPE, stdout=out,
-                                stderr=out, env=env)
+                                stderr=out, env=env, cwd=env["HOME_OF_RUN"])
         proc.stdin.write(EVENT)
         proc.stdin.close()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -89,14 +90,19 @@ def timed(argv: list[str], expect: int, env: dict[str, str]) -> tuple[float, flo
 
 def module_count(argv: list[str], env: dict[str, str]) -> int:
     done = subprocess.run([sys.executable, "-X", "importtime", *argv], input=EVENT,
-                          capture_output=True, env=env, check=False)  # a status checked above
+                          capture_output=True, env=env, check=False,
+                          cwd=env["HOME_OF_RUN"])  # a status checked above
     return sum(line.startswith(b"import time:") for line in done.stderr.splitlines()) - 1
 
 
-def environments(pycache: Path, old: str | None) -> dict[str, dict[str, str]]:
+def environments(root: Path, old: str | None) -> dict[str, dict[str, str]]:
+    """The children's environments, by side. They run in ``root`` (HOME_OF_RUN), so that
+    ``python -m`` finds harness on PYTHONPATH, not in the working directory."""
     base = {k: v for k, v in os.environ.items()
             if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
-    base["PYTHONPYCACHEPREFIX"] = str(pycache)
+    base["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+    base["XDG_CACHE_HOME"] = str(root / "xdg")  # harness run's parse cache
+    base["HOME_OF_RUN"] = str(root)
     envs = {"new": {**base, "PYTHONPATH": str(HERE.parent)}}
     if old:
         envs["old"] = {**base, "PYTHONPATH": str(Path(old).resolve())}
@@ -114,7 +120,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="harness-bench-commands-"))
     try:
         table = cases(root)
-        envs = environments(root / "pycache", args.old)
+        envs = environments(root, args.old)
         runs = [(name, side) for name in table for side in envs
                 if not (name == "python -c pass" and side == "old")]
         for name, side in runs:  # prime byte code and the home's parse cache

@@ -53,11 +53,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from harness.model import Endpoint
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
 from harness.tools.execution import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:  # imported by _endpoint: a home without [model] never needs harness.model
+    from harness.model import Endpoint
 
 TIERS = ("sandboxed", "unsandboxed")
 #: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
@@ -278,6 +281,7 @@ def _endpoint(path: Path, table) -> Endpoint:
         if key in table and not isinstance(table[key], str):
             raise ConfigError(f"{path}: [model] {key} must be a string")
     timeout = _number(path, "model.timeout", table.get("timeout", 60.0), float) or 60.0
+    from harness.model import Endpoint
     return Endpoint(url, table.get("model"), table.get("api_key_env"), timeout)
 
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from harness.builtins import builtin_tools
 from harness.config import Config, HomeNotFoundError, load_config
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
-from harness.model import Model, ModelReply, ModelRequest, ask
 from harness.plugins import PluginSet
 from harness.scheme.parse_cache import ParseCache
 from harness.tools.context import in_tier, using_runtime
@@ -39,7 +39,12 @@ from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.python_calls import route_print_output
 from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
 from harness.tools.tool_schema import parameters_from_python
-from harness.vfs.store import Vfs
+
+# Imported where used, so that a runtime that never talks to a model or touches the VFS (a
+# hook dispatch) does not pay for their modules at every start.
+if TYPE_CHECKING:
+    from harness.model import Model, ModelReply, ModelRequest
+    from harness.vfs.store import Vfs
 
 __all__ = ["Runtime", "ToolResult", "resolve_home"]
 
@@ -96,14 +101,18 @@ class Runtime:
         self.registry.builtins = builtin_tools(self.parse_cache)
         #: the contexts tool calls were made as (the VFS lists them under /sys/contexts)
         self.contexts_seen: set[str] = {"default"}
-        self.vfs = Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),
-                       contexts=self.contexts,
-                       unsandboxed_tool_path=self._unsandboxed_tool_path,
-                       tool_file_changed=self._tool_file_changed)
         self.load_all()
         self._watcher = None
         if watch:
             self.watch()
+
+    @cached_property
+    def vfs(self) -> Vfs:
+        """The home's virtual file system (made on first use)."""
+        from harness.vfs.store import Vfs
+        return Vfs(self.home, tool_schemas=lambda: self.tools(builtins=True),
+                   contexts=self.contexts, unsandboxed_tool_path=self._unsandboxed_tool_path,
+                   tool_file_changed=self._tool_file_changed)
 
     # -- loading -------------------------------------------------------------------------
     def tool_files(self) -> list[Path]:
@@ -267,6 +276,7 @@ class Runtime:
         """Ask the host's model, else the [model] endpoint of harness.toml (re-read on
         reload). Raises harness.model.ModelError when neither is there or the model
         fails."""
+        from harness.model import ask
         return ask(self.host_model or self.config.model, request)
 
     # -- listing --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -31,6 +32,19 @@ class SchemeRunner:
         except BaseException as exc:  # noqa: BLE001 - the error is what we test
             return format_error(exc)
         pytest.fail(f"expected an error, got {write_string(value)}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_cache(tmp_path_factory):
+    """``harness run`` keeps read programs in $XDG_CACHE_HOME/harness: the suite's runs (in
+    this process and the ones it starts) use a directory of their own, never the user's."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if saved is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
 
 
 @pytest.fixture

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
+from pathlib import Path
 
 from harness.tools.execution import DEFAULT_LIMITS
 
@@ -69,9 +71,10 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
     (steps, seconds, memory) unless ``steps``/``timeout`` say otherwise; the unsandboxed
     tier only those given."""
     from harness.scheme.errors import ResourceLimitExceeded, SchemeError
-    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.interpreter import Interpreter, libraries_read_with, run_file
     from harness.scheme.limits import Budget
     from harness.scheme.primitives import system
+    from harness.scheme.reader import read_all
 
     tier = "unsandboxed" if unsandboxed else "sandboxed"
     memory = None
@@ -86,7 +89,14 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
             system.COMMAND_LINE = tuple(argv)
         with Budget(steps=steps, seconds=timeout, max_memory=memory):
             if source_kind == "file":
-                value = interp.load_file(text_or_path)
+                cache = _parse_cache()
+                read = read_all if cache is None else cache.read
+                try:
+                    with libraries_read_with(read):
+                        value = run_file(interp.env, text_or_path, read)
+                finally:
+                    if cache is not None and cache.misses:
+                        cache.prune()  # something new was read: drop what no run read lately
             else:
                 value = interp.eval_string(text_or_path, "<eval>")
             if print_value and value is not None:  # printing is part of the budget
@@ -112,6 +122,21 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
         _flush()
         print(_described(exc, command), file=sys.stderr)
         return 1
+
+
+def _parse_cache():
+    """Where ``harness run`` keeps what the reader made of the programs it ran and of the
+    library files they imported: ``$XDG_CACHE_HOME/harness/parsed``, else
+    ``~/.cache/harness/parsed``, so that an unchanged program is not read with lark again
+    (importing lark and building its lexer is a quarter of a short program's start). None
+    (every program is read) when there is no home directory to put it in."""
+    from harness.scheme.parse_cache import ParseCache
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative path is ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):  # no $HOME and no password entry: "~" stayed as it was
+        return None
+    return ParseCache(Path(base, "harness", "parsed"))
 
 
 def _described(exc: BaseException, command: str) -> str:
