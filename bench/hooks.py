@@ -6,7 +6,8 @@
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
    with a hook that reads one field (straight-line, so it runs without a budget: see
    harness/tools/hook_bounds.py; and the same with a ``let``, a leaf hook that runs under
-   a bare budget; and through a procedure of the file, under the whole budget), a
+   a bare budget; through a procedure of the file, a leaf hook too; with ``member`` and
+   through a procedure with a loop, both under the whole budget), a
    no-op Python hook (one the host registered with
    ``Runtime.register_hook``, and one ``@hook`` in a ``.py`` tool file), and pluggy
    calling an equivalent hookimpl (pluggy comes with pytest). The goal for a no-op Python
@@ -90,13 +91,34 @@ READS_WITH_LET = """
       (if (equal? tool "rm")
           (list (cons "block" #t) (cons "message" "no rm"))
           '()))))"""
-#: the same guard through a procedure of the file: no leaf hook, so it runs under the
-#: whole budget machinery (output capture, continuation prompt, recursion window)
+#: the same guard through a procedure of the file, itself leaf code: a leaf hook (bare
+#: budget), its payload cut to the one entry the procedure looks up
 READS_THROUGH_HELPER = """
 (define (tool-of p) (cdr (assoc "tool_name" p)))
 (register-hook 'pre_tool
   (lambda (p)
     (if (equal? (tool-of p) "rm")
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
+#: the guard with member of a constant list: straight-line too (no budget)
+READS_WITH_MEMBER = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (member (cdr (assoc "tool_name" p)) '("rm" "dd" "mkfs"))
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
+#: the guard through a procedure with a loop: the whole budget machinery (output
+#: capture, continuation prompt, recursion window, thread context)
+READS_THROUGH_LOOP = """
+(define blocked '("rm" "dd" "mkfs"))
+(define (blocked? tool)
+  (let loop ((l blocked))
+    (cond ((null? l) #f)
+          ((equal? (car l) tool) #t)
+          (else (loop (cdr l))))))
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (blocked? (cdr (assoc "tool_name" p)))
         (list (cons "block" #t) (cons "message" "no rm"))
         '())))"""
 READS_ONE_FIELD = """
@@ -113,6 +135,14 @@ def scheme_noop(n: int) -> None:
     reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
     reads_let = Runtime(_home({"a.scm": READS_WITH_LET}))
     reads_helper = Runtime(_home({"a.scm": READS_THROUGH_HELPER}))
+    reads_member = Runtime(_home({"a.scm": READS_WITH_MEMBER}))
+    reads_loop = Runtime(_home({"a.scm": READS_THROUGH_LOOP}))
+    # each variant takes the path its line names (hook_bounds.py)
+    for rt, leaf, straight in ((reads, True, True), (reads_let, True, False),
+                               (reads_helper, True, False), (reads_member, True, True),
+                               (reads_loop, False, False)):
+        [run] = rt.registry.runs_for("pre_tool")
+        assert (run.leaf is not None, run.straight) == (leaf, straight), rt.load_errors
     none = Runtime(_home({}))
     host = Runtime(_home({}))
     host.register_hook("pre_tool", lambda payload: None)
@@ -126,6 +156,8 @@ def scheme_noop(n: int) -> None:
            "reads": lambda: reads.fire("pre_tool", PAYLOAD),
            "reads_let": lambda: reads_let.fire("pre_tool", PAYLOAD),
            "reads_helper": lambda: reads_helper.fire("pre_tool", PAYLOAD),
+           "reads_member": lambda: reads_member.fire("pre_tool", PAYLOAD),
+           "reads_loop": lambda: reads_loop.fire("pre_tool", PAYLOAD),
            "ten": lambda: ten.fire("pre_tool", PAYLOAD),
            "host": lambda: host.fire("pre_tool", PAYLOAD),
            "host_ten": lambda: host_ten.fire("pre_tool", PAYLOAD),
@@ -142,8 +174,12 @@ def scheme_noop(n: int) -> None:
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
     print(f"   the same with a let (bare budget):      {t['reads_let']:7.1f}"
           f"{ratio(t['reads_let'])}")
-    print(f"   the same through a helper (whole budget): {t['reads_helper']:5.1f}"
+    print(f"   the same through a helper (bare budget): {t['reads_helper']:6.1f}"
           f"{ratio(t['reads_helper'])}")
+    print(f"   the same with member (no budget):       {t['reads_member']:7.1f}"
+          f"{ratio(t['reads_member'])}")
+    print(f"   through a loop (whole budget):          {t['reads_loop']:7.1f}"
+          f"{ratio(t['reads_loop'])}")
     print(f"   dispatch, 1 no-op host Python hook:     {t['host']:7.1f}{ratio(t['host'])}")
     print(f"   dispatch, 1 no-op @hook in a .py file:  {t['py_file']:7.1f}"
           f"{ratio(t['py_file'])}")

@@ -32,6 +32,9 @@ Such a *leaf hook* writes no output, captures no continuation and cannot recurse
 dispatcher runs it under its budget (which still stops an ``equal?`` that walks a huge
 structure) but without output capture, prompt or recursion window.
 
+``member`` is bounded only with two arguments (a third is a procedure it calls): each of
+its uses must be a call with two (``_call_arity``).
+
 ``straight_line(proc)`` accepts a leaf hook that calls no procedure of its file and has
 no local variable besides its parameter (a ``let``, or a procedure's parameters, could
 build shared structure whose walk by ``equal?`` or the answer conversion grows
@@ -54,13 +57,28 @@ from harness.scheme.datatypes import NIL, String, Symbol
 from harness.scheme.names import global_name
 from harness.scheme.primitives.control import not_
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
-from harness.scheme.primitives.lists import assoc, assq, assv, car, cdr, cons, list_
+from harness.scheme.primitives.lists import (
+    assoc,
+    assq,
+    assv,
+    car,
+    cdr,
+    cons,
+    list_,
+    member,
+    memq,
+    memv,
+)
 
 #: Scheme name -> the primitive a bounded hook may call under that name
 BOUNDED_PRIMITIVES = {"assoc": assoc, "assq": assq, "assv": assv, "car": car, "cdr": cdr,
                       "cons": cons, "list": list_, "not": not_, "eq?": is_eq,
-                      "eqv?": is_eqv, "equal?": is_equal}
+                      "eqv?": is_eqv, "equal?": is_equal, "member": member, "memq": memq,
+                      "memv": memv}
 _BY_GLOBAL = {global_name(name): proc for name, proc in BOUNDED_PRIMITIVES.items()}
+#: the globals of primitives that are bounded only when called with two arguments (a
+#: third is a procedure they call): each use must be such a call
+_TWO_ARGUMENTS = frozenset({global_name("member")})
 #: the globals of the compiled step check (``h_step()``, refilled on IndexError)
 _STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill"})
 #: the globals of the compiled flag check (``if h_limits.stop: h_interrupt()``)
@@ -187,7 +205,8 @@ class _LeafReader:
             if ins.opname == "LOAD_GLOBAL" and ins.argval not in _STEP_CHECK:
                 if ins.argval in _FLAG_CHECK:
                     flag_check = True
-                elif not self._callable(ins.argval):
+                elif not self._callable(ins.argval) or (
+                        ins.argval in _TWO_ARGUMENTS and _call_arity(instructions, i) != 2):
                     return None
         small = True
         for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
@@ -220,6 +239,27 @@ class _LeafReader:
             self.done.add(callee)
         self.calls[name] = callee
         return True
+
+
+def _call_arity(instructions: list, i: int) -> int | None:
+    """How many arguments the call of the callable loaded by instruction ``i`` (``LOAD_GLOBAL
+    NULL + name``) passes, found by following the stack up to its ``PRECALL``; None when
+    it is not called there or a jump comes first."""
+    if not instructions[i].arg & 1:
+        return None  # loaded as a value, not for a call
+    depth = 0  # values pushed above the callable since
+    for ins in instructions[i + 1:]:
+        if ins.is_jump_target or ins.opcode in _JUMPS:
+            return None
+        if ins.opname == "PRECALL" and ins.arg == depth:
+            return depth  # (an inner call's PRECALL has its own callable above ours)
+        depth += dis.stack_effect(ins.opcode, ins.arg, jump=False)
+        if depth < 0:
+            return None
+    return None
+
+
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 
 
 def straight_line(proc: object) -> PrimitiveCalls | None:
