@@ -145,6 +145,9 @@ def prompt(fn, *args):
 _PROMPT_CODE: CodeType = prompt.__code__
 _GUARD_CODE: CodeType = rt.guard_reraising.__code__
 _PAIRS_CODE: CodeType = lists._pairs.__code__
+_WOUND_CODE: CodeType = rt.wound.__code__
+_PARAMETERIZE_CODE: CodeType = rt.parameterize.__code__
+_OUTPUT_TO_STRING_CODE: CodeType = ports.with_output_to_string.__code__
 
 
 def read_frames(frame: FrameType | None, guard: int | None = None) -> tuple[list | None, str]:
@@ -231,6 +234,65 @@ def _read_raise(frame: FrameType, guard: int, obj, continuable: bool) -> _Reentr
 
 
 rt.read_raise = _read_raise
+
+
+class _ErrorReentry:
+    """An error a primitive signalled, that a guard without an else clause caught, as its
+    traceback left it: calling it re-enters the dynamic environment the error was raised
+    in (the dynamic-wind extents between, their before thunks run again, and the
+    parameterize bindings as they were) and raises the condition again there, to the
+    handlers outside the guard. The raise is not continuable, so no frame past it ever runs
+    again: only the frames that keep dynamic state are rebuilt."""
+
+    __slots__ = ("guard", "obj", "reentry", "tb", "winds")
+
+    def __init__(self, tb, guard: int, obj) -> None:
+        self.tb, self.guard, self.obj = tb, guard, obj
+        self.winds = rt.winds()  # the guard's: where the unwinding left them
+        self.reentry = None
+
+    def __call__(self):
+        if self.reentry is None:
+            self.reentry = self._read()
+            self.tb = None  # the frames are read: let them go
+        return self.reentry()
+
+    def _read(self):
+        tb = self.tb
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        records: list = [_Reraise(self.obj, False)]
+        winds = None
+        frame, walked = tb.tb_frame, 0
+        while frame is not None:
+            code = frame.f_code
+            walked += 1
+            if walked == CHUNK:  # a deep stack: its deadline is checked on the way
+                charge(CHUNK)
+                walked = 0
+            if code is _GUARD_CODE and frame.f_locals["depth"] == self.guard:
+                break
+            if code is _WOUND_CODE:
+                entry = frame.f_locals["entry"]
+                winds = winds or entry
+                records.append(_Around(rt.wound, 1, entry))
+            elif code is _PARAMETERIZE_CODE:
+                v = frame.f_locals
+                records.append(_Parameterize(list(zip(v["pushed"], v["raised_with"]))))
+            elif code is _OUTPUT_TO_STRING_CODE:
+                records.append(_OutputTo(frame.f_locals["port"]))
+            frame = frame.f_back
+        else:  # not below its guard (cannot happen): raised again where the guard is
+            return lambda: rt.raise_(self.obj)
+        charge(walked)  # reading the frames is work the program asked for
+        return _Reentry(records, winds or self.winds)
+
+
+def _read_error(tb, guard: int, obj) -> _ErrorReentry:
+    return _ErrorReentry(tb, guard, obj)
+
+
+rt.read_error = _read_error
 
 
 def _rewind(target) -> None:

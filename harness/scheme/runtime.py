@@ -354,6 +354,12 @@ _REGUARD = object()
 #: and returns a thunk that re-enters them and raises ``obj`` again there, or None where
 #: they cannot be resumed.
 read_raise = None
+#: set by continuations.py: ``read_error(traceback, target, obj)``: as read_raise, for an
+#: error a primitive signalled (non-continuable, so nothing past the raise ever runs
+#: again): a thunk that re-enters the dynamic environment the traceback's frames had (the
+#: dynamic-wind extents, parameterize bindings) and raises ``obj`` again there. It reads
+#: the frames only when called.
+read_error = None
 
 
 def guard_reraising(body, handler):
@@ -361,8 +367,9 @@ def guard_reraising(body, handler):
     (``handler`` returns NO_CLAUSE) the condition is raised again with
     ``raise-continuable`` in the dynamic environment of the ``raise`` (its dynamic-wind
     before thunks run again): an outer handler's value is the value of that raise. A
-    condition from a primitive, or a raise inside a procedure that cannot be resumed, is
-    raised again here instead (non-continuable for a primitive's error)."""
+    condition from a primitive, or a ``raise`` inside a procedure that cannot be resumed,
+    is not continuable: only its dynamic environment is re-entered (read_error). A
+    ``raise-continuable`` inside such a procedure is raised again here instead."""
     stack = handler_stack()
     depth = len(stack)
     stack.append(_REGUARD)
@@ -372,11 +379,16 @@ def guard_reraising(body, handler):
         if exc.handled and exc.target != depth:
             raise  # raised to those outside, while this guard raises again
         payload, continuable, reentry = _located(exc), exc.continuable, exc.reentry
+        if reentry is None and not continuable and read_error is not None:
+            # a primitive's error, or a raise whose frames cannot all be resumed
+            reentry = read_error(exc.__traceback__, depth, payload)
     except (RecursionError, MemoryError) as exc:
         _as_payload(exc)
         raise
     except NATIVE_ERRORS as exc:
         payload, continuable, reentry = _located(exc), False, None
+        if read_error is not None:
+            reentry = read_error(exc.__traceback__, depth, payload)
     finally:
         del stack[depth:]
     result = handler(payload)
@@ -474,6 +486,11 @@ def parameterize(thunk, *pairs):
             push_binding(p, v)
             pushed.append(p)
         return thunk()
+    except BaseException:
+        # the values the parameters had when an error left: a guard that raises a
+        # primitive's error again does so with them (continuations.read_error)
+        raised_with = [p() for p in pushed]  # noqa: F841 - read from the traceback's frame
+        raise
     finally:
         for p in reversed(pushed):
             pop_binding(p)

@@ -108,6 +108,73 @@ def test_guard_reraise_of_a_non_continuable_raise_is_still_non_continuable(schem
     assert "exception handler returned from a non-continuable raise" in scheme.error(src)
 
 
+# R7RS 4.2.7 holds for the errors primitives signal too: raised again in their dynamic
+# environment (the parameterization and the dynamic-wind extents of the raise)
+ESCAPING_OUTER = """
+(define (reraised body)
+  (let* ((log '()) (p (make-parameter 'outside)))
+    (define (note x) (set! log (cons x log)))
+    (let ((r (call/cc (lambda (k)
+               (with-exception-handler
+                 (lambda (e) (note (list 'handler (p))) (k 'escaped))
+                 (lambda ()
+                   (guard (e ((string? e) 'no))
+                     (dynamic-wind (lambda () (note 'in))
+                                   (lambda () (parameterize ((p 'inside)) (body)))
+                                   (lambda () (note 'out))))))))))
+      (list r (reverse log)))))
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "(lambda () (car '()))",                         # a primitive's error
+    "(lambda () (vector-ref (vector) 0))",
+    "(lambda () (+ 1 (string->symbol 5)))",
+    "(lambda () (raise 'c))",                        # Scheme raise, for comparison
+    # a raise inside a procedure that cannot resume a continuation (non-continuable)
+    "(lambda () (string-count \"ab\" (lambda (c) (raise 'c))))",
+    "(lambda () (string-count \"ab\" (lambda (c) (car c))))",
+])
+def test_guard_reraises_a_primitive_error_in_its_dynamic_environment(scheme, body):
+    scheme(ESCAPING_OUTER)
+    assert scheme(f"(reraised {body})") == "(escaped (in out in (handler inside) out))"
+
+
+def test_guard_reraise_of_a_primitive_error_to_an_outer_guard(scheme):
+    # the outer guard's clauses run in its own environment; the inner extent is entered
+    # again for the raise, then left
+    assert scheme("(let ((log '()) (p (make-parameter 'outside))) "
+                  "(list (guard (e (#t (list (p) (error-object-message e)))) "
+                  "(guard (e ((string? e) 'no)) (dynamic-wind "
+                  "(lambda () (set! log (cons 'in log))) "
+                  "(lambda () (parameterize ((p 'inside)) (car '()))) "
+                  "(lambda () (set! log (cons 'out log)))))) (reverse log)))") == \
+        '((outside "car: expected a pair, got ()") (in out in out))'
+
+
+def test_guard_reraise_of_a_primitive_error_sees_a_parameter_set_inside(scheme):
+    assert scheme("(let ((p (make-parameter 1))) (call/cc (lambda (k) "
+                  "(with-exception-handler (lambda (e) (k (p))) (lambda () "
+                  "(guard (e (#f 'no)) (parameterize ((p 2)) (p 3) (car '()))))))))") == "3"
+
+
+def test_reading_a_deep_primitive_error_for_a_guard_is_charged_to_the_step_budget():
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (deep n) (if (= n 0) (car '()) (+ 1 (deep (- n 1)))))")
+
+    def steps(src: str) -> int:
+        with Budget(steps=10_000_000, seconds=5) as budget:
+            assert str(interp.eval_string(src)) == "outer"
+        return budget.max_steps - budget.steps
+
+    with_else = steps("(guard (e (#t 'outer)) (guard (e (#f 0) (else 'outer)) (deep 3000)))")
+    reraising = steps("(guard (e (#t 'outer)) (guard (e (#f 0)) (deep 3000)))")
+    # the 3,000 frames between the error and the guard are read once
+    assert reraising - with_else >= 3000
+
+
 def test_guard_reraise_with_no_outer_handler_is_the_uncaught_condition(scheme):
     assert "uncaught exception: c" in scheme.error(
         "(guard (e ((string? e) 'no)) (raise-continuable 'c))")
