@@ -118,7 +118,7 @@ class Dispatcher:
         if not first.python and first.leaf is not None and (
                 first.leaf.holds() if len(runs) == 1 else _leaf_only(runs)):
             # leaf hooks read nothing of the thread context and cannot dispatch (they call
-            # only their primitives): no need to enter it
+            # only bounded primitives and leaf procedures of their file): no need to enter it
             for run in runs:
                 self._leaf_hooks(context, hook, run, payload, answers, errors, failed, trace)
             return
@@ -361,7 +361,8 @@ def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> objec
     if copy is None:
         copy = converted[h.file] = _file_payload(payload, wanted)
     if wanted is not None and not h.payload_keys.hold(h.env.table):
-        # an earlier hook redefined assoc or changed a key string: this one sees it all
+        # an earlier hook redefined assoc or a procedure this one passes its payload to,
+        # or changed a key string: this one sees it all
         return json_to_scheme(payload)
     return copy
 
