@@ -35,9 +35,9 @@ from harness.scheme.parse_cache import ParseCache
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
-from harness.tools.pipeline import ToolResult, call_tool
 from harness.tools.python_calls import route_print_output
 from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
+from harness.tools.tool_result import ToolResult
 from harness.tools.tool_schema import parameters_from_python
 
 # Imported where used, so that a runtime that never talks to a model or touches the VFS (a
@@ -236,6 +236,7 @@ class Runtime:
         context of the tool call this one is made from, else ``"default"``): pre_tool ->
         argument check -> run -> pre_tool_output -> post_tool_output -> post_tool (see
         harness.tools.pipeline). Never raises for what a tool or hook does."""
+        from harness.tools.pipeline import call_tool  # a dispatch alone never needs it
         return call_tool(self, name, arguments, context)
 
     # -- the host's own hooks and tools ------------------------------------------------------------

@@ -21,37 +21,13 @@ Every hook failure of every dispatch the call made is in ``ToolResult.errors``.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 
 from harness.tools.context import thread_context, tool_call_scope, using_runtime
 from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, unknown_tool
 from harness.tools.output_cache import cache_output, should_cache
 from harness.tools.permissions import gate, sandbox_refusal
+from harness.tools.tool_result import ToolResult
 from harness.vfs.paths import is_vfs_uri
-
-
-@dataclass
-class ToolResult:
-    """A tool call through the hook stack.
-
-    ``output`` is what the model sees; ``error`` is set when the tool failed, was refused
-    or does not exist (``output`` then starts with ``Error: ``); ``blocked`` when
-    ``pre_tool`` blocked it; ``stdout`` / ``stderr`` what a Scheme tool printed;
-    ``errors`` every hook failure (``{"source", "message"}``) of every dispatch the call
-    made; ``context`` the calling context; ``denied`` when a permission gate or the
-    sandbox refused it; ``cached`` when the output was stored in the VFS and ``output`` is
-    the stub that says where."""
-
-    tool: str
-    output: str
-    error: str | None = None
-    blocked: bool = False
-    stdout: str = ""
-    stderr: str = ""
-    errors: list[dict] = field(default_factory=list)
-    context: str = "default"
-    denied: bool = False
-    cached: bool = False
 
 
 class _Call:
