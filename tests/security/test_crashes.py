@@ -128,34 +128,6 @@ def test_the_recursion_limit_is_raised_only_while_scheme_runs(tmp_path):
     assert sys.getrecursionlimit() == limit
 
 
-def test_threads_dispatching_at_once_leave_the_recursion_limit_restored(tmp_path):
-    # the window is opened and closed without a lock: however the threads interleave, the
-    # host's limit is back once the last Scheme call is done
-    from harness.scheme import limits
-    text = "(define (deep n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))\n" + hook_on(
-        "post_message", '(list (cons "depth" (deep 100)))')
-    rt = Runtime(write_home(tmp_path, {"deep.scm": text}))
-    limit = sys.getrecursionlimit()
-    answers = []
-
-    def dispatch() -> None:
-        for _ in range(300):
-            answers.extend(answers_of(rt.fire("post_message", {})))
-
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads change hands as often as they can
-    try:
-        threads = [threading.Thread(target=dispatch) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
-    finally:
-        sys.setswitchinterval(switch)
-    assert answers == [{"depth": 100}] * 1200
-    assert sys.getrecursionlimit() == limit and limits._deep_users == []
-
-
 # -- errors too big to describe, everywhere a user meets them ------------------------------
 
 RAISE_HUGE = f"(raise {HUGE_TO_WRITE})"
