@@ -18,6 +18,17 @@ Shape of the generated code for one top-level form::
   ``h_trampoline`` on them, so such calls take constant stack.
 * A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
   Python's own TypeError then signals a wrong argument and translate.py names it.
+* The budget check (limits.py) sits at the entry of every procedure path that calls, and in
+  every loop iteration. A global procedure that calls itself, never in tail position (a
+  tree recursion like ``fib``), is compiled twice in code that checks: the procedure
+  itself, whose self calls go to an unchecked *twin* (global ``h_twin_s_NAME``), and the
+  twin, whose self calls go back to the global. So only every other level of the
+  recursion pays the check (counting two steps: ``h_step2``), and the work between two
+  checks is still bounded by the size of the code. The twin is never a Scheme value (it
+  is reached only from its procedure's body); a later ``define`` or ``set!`` of the name
+  (compiled, or ``Environment.define``) stores the new value into the twin's global too,
+  so the old procedure's self calls reach it; a name some compiled ``set!`` assigned
+  before its definition gets no twins.
 * Every Python node carries the Scheme line and column, so a traceback position *is* the
   Scheme source position.
 * For re-entrant continuations (continuations.py) every frame must be resumable at the
@@ -50,7 +61,7 @@ from harness.scheme.ast_nodes import (
     Var,
 )
 from harness.scheme.errors import SourcePos
-from harness.scheme.names import escape, global_name
+from harness.scheme.names import TWIN_PREFIX, escape, global_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
 SCHEME_CODE_PREFIX = "scm:"
@@ -84,6 +95,8 @@ class _Function:
         self.loopable = False
         self.param_names: list[str] = []
         self.rest_name: str | None = None
+        #: the Python name its non-tail self calls use (the unchecked twin), if not its own
+        self.self_call: str | None = None
 
 
 class Compiler:
@@ -99,6 +112,7 @@ class Compiler:
         self.inline = env.inline_table()
         self.effect_inline = env.effect_inline_table()
         self.unit: CompiledUnit | None = None
+        self.twins: set[str] = set()  # the unchecked twins this form defines
 
     # -- entry -------------------------------------------------------------------------------
     def compile(self, node: Node):
@@ -158,7 +172,7 @@ class Compiler:
         """Keep the value of ``e`` (compiled from ``node``) in a temporary: assigned by a
         statement added to ``stmts``, or (``stmts`` None) where it is evaluated, as
         ``(t := e)``, which keeps it on the stack too (cheaper than a store and a load)."""
-        t = self.tmp()
+        t = self.unit.spilled.get(id(node)) or self.tmp()  # twins share their temporaries
         self.unit.spilled[id(node)] = t
         if stmts is None:
             return ast.NamedExpr(target=_name(t, ast.Store()), value=e)
@@ -171,12 +185,14 @@ class Compiler:
             out.append(ast.Global(names=sorted(fn.globals)))
         return out
 
-    def _budget(self) -> Stmts:
+    def _budget(self, double: bool = False) -> Stmts:
+        """The budget check; ``double``: of a checked twin (it counts two steps)."""
         if self.budget_check == "steps":
-            return [ast.Try(body=[ast.Expr(ast.Call(func=_name("h_step"), args=[], keywords=[]))],
+            step, refill = ("h_step2", "h_refill2") if double else ("h_step", "h_refill")
+            return [ast.Try(body=[ast.Expr(ast.Call(func=_name(step), args=[], keywords=[]))],
                             handlers=[ast.ExceptHandler(
                                 type=_name("h_IndexError"), name=None,
-                                body=[ast.Expr(ast.Call(func=_name("h_refill"), args=[],
+                                body=[ast.Expr(ast.Call(func=_name(refill), args=[],
                                                         keywords=[]))])],
                             orelse=[], finalbody=[])]
         if self.budget_check == "flag":
@@ -306,25 +322,65 @@ class Compiler:
 
     def set_global(self, node: SetGlobal, fn: _Function) -> Stmts:
         py = global_name(node.name)
+        # a name that has an unchecked twin (a recursive procedure defined earlier) gets
+        # the new value as its twin too, so the old procedure's self calls reach it
+        if not node.define:
+            node.env.assigned.add(py)
+        twin = twin_name(py)
+        mirrored = twin in node.env.table or twin in self.twins
         if node.env is not self.env:
             stmts, e = self.expr(node.value, fn)
-            target = ast.Subscript(value=self.constant(node.env.table), slice=_const(py),
-                                   ctx=ast.Store())
-            return stmts + [self.at(ast.Assign(targets=[target], value=e), node.pos)]
+            table = self.constant(node.env.table)
+            targets = [ast.Subscript(value=table, slice=_const(py), ctx=ast.Store())]
+            if mirrored:
+                targets.append(ast.Subscript(value=self.constant(node.env.table),
+                                             slice=_const(twin), ctx=ast.Store()))
+            return stmts + [self.at(ast.Assign(targets=targets, value=e), node.pos)]
         fn.globals.add(py)
         if node.value.__class__ is Lambda:
-            return self.function(node.value, py, fn)
+            twins = len(self.twins)
+            stmts = self.function(node.value, py, fn)
+            if mirrored and len(self.twins) == twins:  # (a new pair sets both names)
+                fn.globals.add(twin)
+                stmts.append(self.at(_assign(twin, _name(py)), node.pos))
+            return stmts
         stmts, e = self.expr(node.value, fn)
-        return stmts + [self.at(ast.Assign(targets=[_name(py, ast.Store())], value=e), node.pos)]
+        targets = [_name(py, ast.Store())]
+        if mirrored:
+            fn.globals.add(twin)
+            targets.append(_name(twin, ast.Store()))
+        return stmts + [self.at(ast.Assign(targets=targets, value=e), node.pos)]
 
     # -- procedures -----------------------------------------------------------------------------
     def function(self, lam: Lambda, name: str, parent: _Function) -> Stmts:
-        """Statements defining the procedure ``lam`` as the Python name ``name``."""
+        """Statements defining the procedure ``lam`` as the Python name ``name``.
+
+        A global procedure that calls itself other than in tail position, in code that
+        checks its budget, is compiled as a pair of twins (see the module docstring)."""
+        if (self.budget_check != "none" and parent.lam is None
+                and isinstance(lam.self_var, str) and name == global_name(lam.self_var)
+                and name not in self.env.assigned
+                and _recursion_kind(lam, self.env) == "nested"):
+            twin = twin_name(name)
+            parent.globals.add(twin)
+            self.twins.add(twin)
+            return (self._procedure(lam, twin, parent, None, checked=False)
+                    + self._procedure(lam, name, parent, twin, checked=True))
+        return self._procedure(lam, name, parent, None, checked=True)
+
+    def _procedure(self, lam: Lambda, name: str, parent: _Function, self_call: str | None,
+                   checked: bool) -> Stmts:
+        """``function``'s work: ``self_call`` is the name its non-tail self calls use
+        instead of the procedure's own; ``checked`` False leaves out the budget check."""
         fn = _Function(lam, parent)
+        fn.self_call = self_call
         fn.param_names = [self.var_name(v) for v in lam.params]
         fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
         fn.loopable = lam.self_var is not None and _loopable(lam)
-        body = _place_budget_check(self.tail(lam.body, fn), self._budget)
+        body = self.tail(lam.body, fn)
+        if checked:
+            double = self_call is not None
+            body = _place_budget_check(body, lambda: self._budget(double))
         if fn.loop_used:
             body = [ast.While(test=_const(True), body=body, orelse=[])]
         boxes = [] if lam.arrives_boxed else [
@@ -415,7 +471,10 @@ class Compiler:
     def finish_call(self, node: Call, fn: _Function, stmts: Stmts,
                     args: list[ast.expr]) -> tuple[Stmts, ast.expr]:
         """The call of ``node`` whose arguments are compiled (``stmts``, ``args``)."""
-        fstmts, f = self.expr(node.fn, fn)
+        if fn.self_call is not None and _is_self_ref(node.fn, fn.lam, self.env):
+            fstmts, f = [], self.at(_name(fn.self_call), node.fn.pos)
+        else:
+            fstmts, f = self.expr(node.fn, fn)
         if fstmts or stmts:
             if not _is_simple(f):
                 f = self.spill(f, node.fn, fstmts)
@@ -427,11 +486,7 @@ class Compiler:
     def tail_call(self, node: Call, fn: _Function) -> Stmts:
         lam = fn.lam
         target = node.fn
-        is_self = (
-            (target.__class__ is LocalRef and target.var is lam.self_var)
-            or (target.__class__ is GlobalRef and target.env is self.env
-                and isinstance(lam.self_var, str) and target.name == lam.self_var)
-        )
+        is_self = _is_self_ref(target, lam, self.env)
         nparams = len(lam.params)
         if is_self and fn.loopable and (len(node.args) == nparams or (
                 lam.rest is not None and len(node.args) >= nparams)):
@@ -474,6 +529,47 @@ class Compiler:
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+
+def twin_name(py: str) -> str:
+    """The global that holds the unchecked twin of the procedure in global ``py``."""
+    return TWIN_PREFIX + py
+
+
+def _recursion_kind(lam: Lambda, env) -> str:
+    """How ``lam``'s body calls the procedure itself (not counting inner procedures):
+    "nested" if only other than in tail position, "tail" if in tail position too (such a
+    call may become a loop), "none" if not at all."""
+    kind = "none"
+    stack: list[tuple[Node, bool]] = [(lam.body, True)]
+    while stack:
+        node, tail = stack.pop()
+        cls = node.__class__
+        if cls is Call:
+            if _is_self_ref(node.fn, lam, env):
+                if tail:
+                    return "tail"
+                kind = "nested"
+            stack.append((node.fn, False))
+            stack.extend((a, False) for a in node.args)
+        elif cls is If:
+            stack += [(node.test, False), (node.then, tail), (node.else_, tail)]
+        elif cls is Seq:
+            stack.extend((n, False) for n in node.body[:-1])
+            stack.append((node.body[-1], tail))
+        elif cls is Let:
+            stack.extend((i, False) for i in node.inits)
+            stack.append((node.body, tail))
+        elif cls is SetLocal or cls is SetGlobal:
+            stack.append((node.value, False))
+    return kind
+
+
+def _is_self_ref(target: Node, lam: Lambda, env) -> bool:
+    """Whether ``target`` names the procedure ``lam`` itself (its name's binding)."""
+    return ((target.__class__ is LocalRef and target.var is lam.self_var)
+            or (target.__class__ is GlobalRef and target.env is env
+                and isinstance(lam.self_var, str) and target.name == lam.self_var))
 
 
 def _place_budget_check(body: Stmts, make_check) -> Stmts:

@@ -17,7 +17,7 @@ from harness.scheme.datatypes import (
     Vector,
     py_to_list,
 )
-from harness.scheme.names import global_name
+from harness.scheme.names import TWIN_PREFIX, global_name
 from harness.scheme.primitives.bytevectors import bytevector_length
 from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
 from harness.scheme.primitives.strings import string_length
@@ -59,6 +59,10 @@ class Environment:
         #: e.g. %context-name%, which differs per dispatch and per thread
         self.dynamic: dict[str, object] = {}
         self.declared: set[str] = set()
+        #: globals (Python names) that compiled ``set!`` assigns: a procedure of one of
+        #: these names is never compiled as twins (compiler.py), since a ``set!`` compiled
+        #: before the twins existed would not update the twin
+        self.assigned: set[str] = set()
         self.imported: set[tuple] = set()
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
@@ -66,6 +70,7 @@ class Environment:
             "__builtins__": {},
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
             "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
+            "h_step2": limits.double_step, "h_refill2": limits.refill_double,
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n,
@@ -81,7 +86,11 @@ class Environment:
 
     # -- variables ----------------------------------------------------------------------
     def define(self, name: str, value: object) -> None:
-        self.table[global_name(name)] = value
+        py = global_name(name)
+        self.table[py] = value
+        twin = TWIN_PREFIX + py
+        if twin in self.table:  # a procedure compiled earlier calls the new value by it
+            self.table[twin] = value
 
     def lookup(self, name: str, default: object = None) -> object:
         return self.table.get(global_name(name), default)

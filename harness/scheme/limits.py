@@ -6,7 +6,8 @@ three ways chosen per environment (``budget_check``):
 * ``"steps"``: ``h_step()`` pops one item off a shared list (a C call, no Python
   arithmetic: ~1.4x on call-heavy code, measured in bench/); when the list runs dry
   ``refill`` charges a chunk of steps to the running thread's budgets and checks their
-  deadlines and memory.
+  deadlines and memory. A recursive procedure compiled as twins (compiler.py) checks
+  every other level of its recursion with ``h_step2()``, whose items count two steps.
 * ``"flag"``: ``if h_limits.stop`` (~1.1x); a monitor thread raises the flag when some
   thread's deadline passes or the process outgrows a budget's memory.
 * ``"none"``: no check (trusted code, benchmarks).
@@ -85,6 +86,10 @@ POLLING_GRACE = 1.0
 _CHUNK_ITEMS = [None] * CHUNK
 _step_items: list = list(_CHUNK_ITEMS)
 step = _step_items.pop  # h_step in compiled code
+#: the same for the checked one of a pair of twins (compiler.py), whose every entry stands
+#: for two levels of its recursion: each item is two steps
+_double_items: list = list(_CHUNK_ITEMS)
+double_step = _double_items.pop  # h_step2 in compiled code
 
 
 class _Flags:
@@ -216,6 +221,18 @@ def refill() -> None:
     """The step list ran dry: charge this thread's budgets and check their limits."""
     _step_items.extend(_CHUNK_ITEMS)
     charge(CHUNK)
+
+
+def pending_steps() -> int:
+    """Steps already charged (by the chunk) that compiled code has not used yet: a
+    budget's count minus the change of this over a run is what the run used, exactly."""
+    return len(_step_items) + 2 * len(_double_items)
+
+
+def refill_double() -> None:
+    """The list of double steps ran dry: as ``refill``, each item two steps."""
+    _double_items.extend(_CHUNK_ITEMS)
+    charge(2 * CHUNK)
 
 
 def charge(steps: int, nbytes: int = 0) -> None:
@@ -429,6 +446,7 @@ class _Monitor:
             self._fired.add(budget)
             flags.stop = True  # code that checks the flag stops at its next check
             _step_items.clear()  # code that counts steps refills (and checks) at its next
+            _double_items.clear()
 
     def _run(self) -> None:
         with self._cond:

@@ -25,6 +25,10 @@ def escape(name: str) -> str:
     return "".join(out)
 
 
+#: prefix of the global that holds the unchecked twin of a recursive procedure (compiler.py)
+TWIN_PREFIX = "h_twin_"
+
+
 def global_name(name: str) -> str:
     py = _cache.get(name)
     if py is None:
@@ -38,6 +42,7 @@ def unescape(text: str) -> str:
 
 def scheme_name(py: str) -> str:
     """The Scheme name behind a compiled Python name (or the name itself if not ours)."""
+    py = py.removeprefix(TWIN_PREFIX)
     if py.startswith("s_"):
         return unescape(py[2:])
     m = re.match(r"v\d+_(.*)$", py)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from harness.scheme.compiler import twin_name
 from harness.scheme.errors import SchemeError
 from harness.scheme.interpreter import Interpreter, format_error
+from harness.scheme.names import global_name
 from harness.scheme.printer import write_string
 
 
@@ -46,3 +48,70 @@ def test_an_error_deep_in_a_recursion_names_the_place_in_the_source():
 def test_a_redefined_name_is_what_the_old_procedure_calls():
     assert run("(define (h n) (if (= n 0) 0 (+ 1 (h (- n 1)))))"
                "(define old h) (define (h n) 100) (list (old 5) (h 5))") == "(101 100)"
+
+
+# A tree recursion in code that counts steps is compiled as a pair of twins: the procedure,
+# checked, and an unchecked twin its self calls go to (compiler.py). What a program sees
+# must not change: every self call still reaches the name's current value.
+
+def test_a_tree_recursion_is_checked_every_other_level():
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
+    checked = interp.env.table[global_name("fib")]
+    twin = interp.env.table[twin_name(global_name("fib"))]
+    assert "h_step2" in checked.__code__.co_names  # counts two steps: one per level
+    assert twin_name(global_name("fib")) in checked.__code__.co_names
+    assert "h_step" not in twin.__code__.co_names and "h_step2" not in twin.__code__.co_names
+    assert global_name("fib") in twin.__code__.co_names
+    assert interp.eval_string("(fib 20)") == 6765
+
+
+def test_a_wrapper_set_after_the_definition_sees_every_self_call():
+    assert run("(define calls 0)"
+               "(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))"
+               "(define plain fib)"
+               "(set! fib (lambda (n) (set! calls (+ calls 1)) (plain n)))"
+               "(list (fib 10) calls)") == "(55 177)"
+
+
+def test_a_set_compiled_before_the_definition_is_seen_too():
+    assert run("(define (install!) (set! h (lambda (n) 100)))"
+               "(define (h n) (if (= n 0) 0 (+ 1 (h (- n 1)))))"
+               "(define old h) (install!) (list (old 5) (h 5))") == "(101 100)"
+
+
+def test_a_redefinition_in_the_same_form_is_seen():
+    assert run("(begin (define (h n) (if (= n 0) 0 (+ 1 (h (- n 1)))))"
+               "       (define old h)"
+               "       (define h (lambda (n) 100)))"
+               "(old 5)") == "101"
+
+
+def test_a_value_defined_from_python_is_what_the_old_procedure_calls():
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (h n) (if (= n 0) 0 (+ 1 (h (- n 1))))) (define old h)")
+    interp.env.define("h", lambda n: 100)
+    assert interp.eval_string("(old 5)") == 101
+
+
+def test_a_wrong_self_call_names_the_procedure():
+    with pytest.raises(SchemeError) as info:
+        Interpreter(tier="sandboxed").eval_string(
+            "(define (f n) (if (= n 0) 0 (+ (f (- n 1)) (f))))\n(f 3)", "arity.scm")
+    message = format_error(info.value)
+    assert "f: missing 1 argument" in message and "twin" not in message
+
+
+def test_a_continuation_reentered_through_both_twins_keeps_the_operands_before_it():
+    # (id n) is evaluated before the recursive call, so each level keeps it in a temporary
+    assert run("""
+        (define k #f)
+        (define log '())
+        (define (id x) x)
+        (define (f n)
+          (if (= n 0) (call/cc (lambda (c) (set! k c) 0)) (+ (id n) (f (- n 1)))))
+        (define (go)
+          (let ((r (f 5)))
+            (set! log (cons r log))
+            (if (< (length log) 3) (k (length log)) (reverse log))))
+        (go)""") == "(15 16 17)"
