@@ -5,9 +5,10 @@
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
    with a hook that reads one field (straight-line, so it runs without a budget: see
-   harness/tools/hook_bounds.py; and the same with a ``let``, a leaf hook that runs under
-   a bare budget; through a procedure of the file, a leaf hook too; with ``member`` and
-   through a procedure with a loop, both under the whole budget), a
+   harness/tools/hook_bounds.py; the same with a ``let``, straight-line too, and with its
+   variable read twice, a leaf hook that runs under a bare budget; through a procedure of
+   the file, a leaf hook too; with ``member``, straight-line; through a procedure with a
+   loop, under the whole budget), a
    no-op Python hook (one the host registered with
    ``Runtime.register_hook``, and one ``@hook`` in a ``.py`` tool file), and pluggy
    calling an equivalent hookimpl (pluggy comes with pytest). The goal for a no-op Python
@@ -81,14 +82,21 @@ def noop(payload):
 """
 UNSANDBOXED = '[tools.tiers]\n"" = "unsandboxed"\n'
 
-#: the same guard with a local variable: not straight-line but a leaf hook
-#: (hook_bounds.py), so it runs under a bare budget (no output capture, prompt or
-#: recursion window)
+#: the same guard with a local variable read once: straight-line (hook_bounds.py)
 READS_WITH_LET = """
 (register-hook 'pre_tool
   (lambda (p)
     (let ((tool (cdr (assoc "tool_name" p))))
       (if (equal? tool "rm")
+          (list (cons "block" #t) (cons "message" "no rm"))
+          '()))))"""
+#: the same with the variable read twice: not straight-line but a leaf hook, so it runs
+#: under a bare budget (no output capture, prompt or recursion window)
+READS_WITH_LET_TWICE = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (let ((tool (cdr (assoc "tool_name" p))))
+      (if (or (equal? tool "rm") (equal? tool "dd"))
           (list (cons "block" #t) (cons "message" "no rm"))
           '()))))"""
 #: the same guard through a procedure of the file, itself leaf code: a leaf hook (bare
@@ -134,11 +142,13 @@ def scheme_noop(n: int) -> None:
     ten = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))\n" * 10}))
     reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
     reads_let = Runtime(_home({"a.scm": READS_WITH_LET}))
+    reads_let2 = Runtime(_home({"a.scm": READS_WITH_LET_TWICE}))
     reads_helper = Runtime(_home({"a.scm": READS_THROUGH_HELPER}))
     reads_member = Runtime(_home({"a.scm": READS_WITH_MEMBER}))
     reads_loop = Runtime(_home({"a.scm": READS_THROUGH_LOOP}))
     # each variant takes the path its line names (hook_bounds.py)
-    for rt, leaf, straight in ((reads, True, True), (reads_let, True, False),
+    for rt, leaf, straight in ((reads, True, True), (reads_let, True, True),
+                               (reads_let2, True, False),
                                (reads_helper, True, False), (reads_member, True, True),
                                (reads_loop, False, False)):
         [run] = rt.registry.runs_for("pre_tool")
@@ -155,6 +165,7 @@ def scheme_noop(n: int) -> None:
            "one": lambda: one.fire("pre_tool", PAYLOAD),
            "reads": lambda: reads.fire("pre_tool", PAYLOAD),
            "reads_let": lambda: reads_let.fire("pre_tool", PAYLOAD),
+           "reads_let2": lambda: reads_let2.fire("pre_tool", PAYLOAD),
            "reads_helper": lambda: reads_helper.fire("pre_tool", PAYLOAD),
            "reads_member": lambda: reads_member.fire("pre_tool", PAYLOAD),
            "reads_loop": lambda: reads_loop.fire("pre_tool", PAYLOAD),
@@ -172,8 +183,10 @@ def scheme_noop(n: int) -> None:
     print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
     print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
-    print(f"   the same with a let (bare budget):      {t['reads_let']:7.1f}"
+    print(f"   the same with a let (no budget):        {t['reads_let']:7.1f}"
           f"{ratio(t['reads_let'])}")
+    print(f"   the let read twice (bare budget):       {t['reads_let2']:7.1f}"
+          f"{ratio(t['reads_let2'])}")
     print(f"   the same through a helper (bare budget): {t['reads_helper']:6.1f}"
           f"{ratio(t['reads_helper'])}")
     print(f"   the same with member (no budget):       {t['reads_member']:7.1f}"
