@@ -12,23 +12,26 @@ logged (logger ``harness.handlers``; the detached process appends them to
 
 from __future__ import annotations
 
-import logging
 import os
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 
 __all__ = ["ASYNC_LIMIT", "AsyncPool"]
 
-log = logging.getLogger("harness.handlers")
 
 #: async handlers running at once, by default (caliban's ADR 0024)
 ASYNC_LIMIT = 16
 _QUEUE_FACTOR = 8
+
+
+def logger():
+    """The logger of async handler failures (logging is imported by the first message: a
+    process whose handlers never fail in the background never needs it)."""
+    import logging
+    return logging.getLogger("harness.handlers")
 
 
 class AsyncPool:
@@ -37,7 +40,7 @@ class AsyncPool:
     def __init__(self, limit: int = ASYNC_LIMIT) -> None:
         self.limit = max(1, limit)
         self._lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor = None  # a ThreadPoolExecutor, made (and imported) by the first job
         self._waiting = 0
         self._deferred: list[dict] | None = None
 
@@ -51,6 +54,7 @@ class AsyncPool:
             if self._waiting >= self.limit * _QUEUE_FACTOR:
                 return f"async handler not run: {self._waiting} are already waiting"
             if self._executor is None:
+                from concurrent.futures import ThreadPoolExecutor
                 self._executor = ThreadPoolExecutor(self.limit,
                                                     thread_name_prefix="harness-async")
             self._waiting += 1
@@ -60,8 +64,8 @@ class AsyncPool:
     def _run(self, run: Callable[[], None]) -> None:
         try:
             run()
-        except Exception:
-            log.exception("async handler failed")
+        except Exception:  # noqa: BLE001 - logged with its traceback, never silent
+            logger().exception("async handler failed")
         finally:
             with self._lock:
                 self._waiting -= 1
@@ -78,6 +82,7 @@ class AsyncPool:
             jobs, self._deferred = self._deferred or [], None
         if not jobs:
             return False
+        import subprocess  # here: claude-hook detaches after every event, mostly with no job
         log_dir = os.path.join(home, ".cache")
         try:
             os.makedirs(log_dir, exist_ok=True)
@@ -92,7 +97,8 @@ class AsyncPool:
             child.stdin.write(orjson.dumps({"home": home, "jobs": jobs}))
             child.stdin.close()
         except OSError as exc:
-            log.warning("cannot start the background process for async handlers: %s", exc)
+            logger().warning("cannot start the background process for async handlers: %s",
+                             exc)
             return False
         finally:
             if errors is not subprocess.DEVNULL:

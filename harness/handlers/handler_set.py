@@ -25,7 +25,6 @@ from harness.bridge import dumps
 from harness.config import HooksConfig
 from harness.handlers.async_pool import AsyncPool
 from harness.handlers.invocation import Invocation, current_invocation
-from harness.handlers.matcher import matched_value
 from harness.handlers.output import (
     Interpreted,
     blocking_answer,
@@ -379,7 +378,8 @@ class HandlerSet:
 
     @staticmethod
     def _log_async(handler: Handler, result: HandlerResult) -> None:
-        from harness.handlers.async_pool import log
+        from harness.handlers.async_pool import logger
+        log = logger()
         for message in (*result.warnings, *((result.error,) if result.error else ())):
             log.warning("async handler %s: %s", handler.source, message)
 
@@ -421,6 +421,7 @@ def _select(handlers: Sequence[Handler], point: str, payload: dict,
     event = CLAUDE_EVENTS.get(point)
     field = event.matcher if event is not None else (
         "tool_name" if "tool_name" in HOOK_POINTS[point].fields else None)
+    from harness.handlers.matcher import matched_value  # imported by the first group parsed
     value = matched_value(point, field, payload)
     seen: set = set()
     chosen = []

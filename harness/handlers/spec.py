@@ -16,14 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import orjson
 
-from harness.handlers.if_rule import IfRule, compile_if
-from harness.handlers.matcher import Matcher, compile_matcher
 from harness.hooks.claude_events import CLAUDE_EVENTS, HANDLER_TYPES
 from harness.hooks.outcome import json_type
 from harness.spelling import closest_name
+
+# Matchers and `if` rules are compiled by the first group declared: every runtime imports
+# this module, most with no handler to parse.
+if TYPE_CHECKING:
+    from harness.handlers.if_rule import IfRule
+    from harness.handlers.matcher import Matcher
 
 __all__ = ["Handler", "LoadProblem", "parse_group"]
 
@@ -181,6 +186,7 @@ def parse_group(point: str, group: object, where: str, file: str, scope: str,
     for key in group:
         if key not in _GROUP_KEYS:
             problem(f".{key}", f"unknown key{_closest(key, _GROUP_KEYS)}; ignored", "warning")
+    from harness.handlers.matcher import compile_matcher
     text = group.get("matcher")
     matcher = compile_matcher(None, point)
     if text is not None:
@@ -250,6 +256,7 @@ def _parse_handler(point: str, entry: object, where: str, file: str, scope: str,
                 "warning", ".once")
     if_rule = None
     if isinstance(entry.get("if"), str):
+        from harness.handlers.if_rule import compile_if
         try:
             if_rule = compile_if(entry["if"])
         except ValueError as exc:

@@ -8,7 +8,6 @@ refused entry is reported, never fatal.
 
 from __future__ import annotations
 
-import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,6 @@ from harness.hooks.outcome import Problem, problem
 
 __all__ = ["PluginFile", "discover", "not_executable"]
 
-_log = logging.getLogger("harness.plugins")
 
 
 @dataclass(frozen=True)
@@ -103,6 +101,7 @@ def _plugin_of(entry: Path, name: str, real_root: Path,
 
 def _report(problems: list[Problem] | None, source: str, message: str) -> None:
     if problems is None:
-        _log.warning("%s: %s", source, message)
+        import logging  # only a refused entry with no list to go to is logged
+        logging.getLogger("harness.plugins").warning("%s: %s", source, message)
     else:
         problems.append(problem(source, message))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +112,7 @@ class PluginSet:
         declared = [self.cache.cached(f, retry_failed) for f in files]
         stale = [i for i, schemas in enumerate(declared) if schemas is None]
         if stale:
+            from concurrent.futures import ThreadPoolExecutor  # a warm start needs no thread
             with ThreadPoolExecutor(max_workers=min(_SCHEMA_WORKERS, len(stale))) as pool:
                 for i, schemas in zip(stale, pool.map(
                         lambda f: self.cache.schemas_of(f, retry_failed),

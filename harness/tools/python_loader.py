@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import linecache
 import sys
-import traceback
 import types
 from pathlib import Path
 
@@ -118,6 +117,7 @@ def describe_python_error(exc: BaseException, path: str | None = None,
         # Hy's errors carry the text of the whole form; the file's own line reads better
         return _located(exc.filename, exc.lineno, exc.offset or 1, message,
                         text if exc.filename == path else None)
+    import traceback  # only a failing Python hook or tool is described
     frames = traceback.extract_tb(exc.__traceback__)
     chosen = [f for f in frames if f.filename == path] if path else frames
     if not chosen:
