@@ -7,6 +7,8 @@ Python builtin is reachable). ``syntax`` maps symbols to macros and special form
 
 from __future__ import annotations
 
+from types import FunctionType
+
 from harness.scheme import limits, runtime
 from harness.scheme.datatypes import (
     NIL,
@@ -19,6 +21,7 @@ from harness.scheme.datatypes import (
 )
 from harness.scheme.names import TWIN_PREFIX, global_name
 from harness.scheme.primitives.bytevectors import bytevector_length
+from harness.scheme.primitives.control import procedure_p
 from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
 from harness.scheme.primitives.strings import string_length
 from harness.scheme.primitives.vectors import vector_length, vector_ref, vector_set_x
@@ -82,6 +85,7 @@ class Environment:
             "h_Bytevector": Bytevector, "h_bytevector_length": bytevector_length,
             "h_float": float, "h_mul": mul, "h_quotient": quotient,
             "h_remainder": remainder, "h_modulo": modulo,
+            "h_function": FunctionType, "h_procedure_p": procedure_p,
         }
 
     # -- variables ----------------------------------------------------------------------

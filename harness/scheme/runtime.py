@@ -124,6 +124,8 @@ def trampoline(r):
             r = f(args[0])
         elif n == 3:
             r = f(args[0], args[1], args[2])
+        elif n == 4:  # continuation-passing code: three arguments and the continuation
+            r = f(args[0], args[1], args[2], args[3])
         else:
             r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
         if last:
@@ -153,8 +155,21 @@ def _apply_without_list():
     return error("apply: expected a procedure and a list of arguments, got no list")
 
 
+#: an argument list this short is walked without the cycle check (apply's usual case)
+_QUICK_SPREAD = range(16)
+
+
 def _spread(who: str, lst) -> list:
     """The elements of the proper list ``lst`` (an error for a dotted or circular one)."""
+    items = []
+    x = lst
+    for _ in _QUICK_SPREAD:  # a short list: nothing to check for cycles or to charge
+        if x.__class__ is not list:
+            if x is NIL:
+                return items
+            break
+        items.append(x[0])
+        x = x[1]
     try:
         items, tail = split_list(lst)
     except SchemeError:  # circular

@@ -130,6 +130,9 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
     if isinstance(exc, ZeroDivisionError):
         op = _operator_at(where) or "/"
         return f"{op}: division by zero"
+    if isinstance(exc, IndexError) and _operator_at(where) in _INDEXED:
+        # an inlined vector-ref or vector-set! past the end (inline.py: _indexes_vector)
+        return f"{_operator_at(where)}: index out of range"
     if isinstance(exc, TypeError):
         for pattern, fmt in _ARITY:
             m = pattern.search(msg)
@@ -172,6 +175,9 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
         return prefix + _PLAIN_FAILURES.get(type(exc).__name__, "internal error")
     return f"{prefix}{msg[:MAX_MESSAGE_CHARS]}"
 
+
+#: the inlined primitives whose index past the end is Python's IndexError
+_INDEXED = ("vector-ref", "vector-set!")
 
 _PLAIN_FAILURES = {
     "MemoryError": "out of memory", "OverflowError": "number too large",

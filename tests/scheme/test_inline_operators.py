@@ -138,6 +138,55 @@ def test_a_continuation_reentered_in_an_inlined_dividend_resumes_the_division():
         "(t)")) == "(2 1)"
 
 
+@pytest.mark.parametrize("src", [
+    # past the end: Python's IndexError of the inlined access, reported as the procedure's
+    "(let ((v (vector 1 2)) (i 5)) (+ 1 (vector-ref v i)))",
+    "(let ((v (vector 1 2)) (i (expt 10 30))) (vector-ref v i))",
+    "(let loop ((v (make-vector 3 0)) (i 0) (s 0)) (loop v (+ i 1) (+ s (vector-ref v i))))",
+])
+def test_an_inlined_index_past_the_end_is_the_procedures_error(src):
+    with pytest.raises(SchemeError, match="^vector-ref: index out of range"):
+        run(src)
+
+
+def test_an_inlined_index_past_the_end_is_a_catchable_condition():
+    assert write_string(run(
+        "(guard (e ((error-object? e) (error-object-message e)))"
+        "  (let ((v (vector 1)) (i 1)) (vector-set! v i 'x) 'stored))")) == \
+        '"vector-set!: index out of range"'
+
+
+@pytest.mark.parametrize("src, expected", [
+    # a computed index is evaluated once, into a temporary: two in one expression
+    ("(let ((v (vector 1 2 3)) (i 1)) (+ (vector-ref v (- i 1)) (vector-ref v (+ i 1))))", "4"),
+    ("(let ((v (vector 1 2 3)) (i 1)) (vector-ref v (- (* i 3) 1)))", "3"),
+])
+def test_an_inlined_computed_index(src, expected):
+    assert write_string(run(src)) == expected
+
+
+@pytest.mark.parametrize("src, message", [
+    ("(let ((v (vector 1 2 3)) (i 3)) (vector-ref v (+ i 1)))", "vector-ref: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i 0)) (vector-ref v (- i 2)))", "vector-ref: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i 0.0)) (vector-ref v (+ i 1)))", "vector-ref: expected an exact"),
+    ("(let ((v (list 1 2 3)) (i 0)) (vector-ref v (+ i 1)))", "vector-ref: expected a vector"),
+])
+def test_an_inlined_computed_index_reports_the_procedures_error(src, message):
+    with pytest.raises(SchemeError, match="^" + message):
+        run(src)
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("(procedure? car)", "#t"), ("(procedure? (lambda (x) x))", "#t"),
+    ("(let ((f (make-parameter 1))) (procedure? f))", "#t"),
+    ("(call/cc (lambda (k) (let ((g k)) (procedure? g))))", "#t"),
+    ("(let ((f '(closure x))) (procedure? f))", "#f"), ("(let ((f 3)) (procedure? f))", "#f"),
+    ("(let ((f (vector))) (procedure? f))", "#f"),
+])
+def test_inlined_procedure_p(src, expected):
+    assert write_string(run(src)) == expected
+
+
 def test_inlined_vector_set_stores_and_evaluates_its_value_once():
     assert write_string(run(
         "(define n 0) (define (f) (set! n (+ n 1)) n)"
@@ -147,6 +196,8 @@ def test_inlined_vector_set_stores_and_evaluates_its_value_once():
 
 @pytest.mark.parametrize("src, message", [
     ("(let ((v (vector 1 2 3)) (i 3)) (vector-set! v i 'x))", "vector-set!: index out of range"),
+    ("(let ((v (vector 1 2 3)) (i (* 4 (expt 2 70)))) (vector-set! v i 'x))",
+     "vector-set!: index out of range"),
     ("(let ((v (list 1 2 3)) (i 0)) (vector-set! v i 'x))", "vector-set!: expected a vector"),
     ("(let ((v (vector 1)) (i 0.0)) (vector-set! v i 'x))", "vector-set!: expected an exact"),
 ])

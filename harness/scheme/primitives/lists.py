@@ -513,6 +513,22 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
 
 
+def _two_rows(a: object, b: object) -> list | None:
+    """``_rows`` of two lists when one ends within QUICK_WALK pairs (nothing to check for
+    cycles or to charge); None when both go on, or one ends improperly (``_rows`` then
+    walks, and reports it)."""
+    rows = []
+    for _ in _QUICK:
+        if a.__class__ is not list:
+            return rows if a is NIL else None
+        if b.__class__ is not list:
+            return rows if b is NIL else None
+        rows.append([a[0], b[0]])
+        a = a[1]
+        b = b[1]
+    return None
+
+
 @primitive(BASE, SRFI1, name="map")
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
@@ -533,6 +549,12 @@ def map_(f: object, lst: object, *lists: object) -> object:
             items = proper_items("map", lst)
         for x in items:
             append(f(x))
+    elif len(lists) == 1:  # (map f keys values): rows of two short lists, f called itself
+        items = _two_rows(lst, lists[0])
+        if items is None:
+            items = list(_rows("map", (lst, *lists)))
+        for x in items:
+            append(f(x[0], x[1]))
     else:
         items = list(_rows("map", (lst, *lists)))
         for x in items:
