@@ -26,7 +26,6 @@ installed package has its ``.pyc`` files and a program run before has its cache 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -36,20 +35,10 @@ import tempfile
 import time
 from pathlib import Path
 
+# the guard and the PreToolUse event of bench/claude_hook.py (the guard denies the event)
+from claude_hook import EVENT, GUARD
+
 HERE = Path(__file__).resolve().parent
-GUARD = """\
-(register-hook 'pre_tool
-  (lambda (payload)
-    (let ((entry (assoc "command" (cdr (assoc "arguments" payload)))))
-      (if (and entry (string-contains (cdr entry) "--force"))
-          (list (cons "block" #t) (cons "message" "force push refused"))
-          '()))))
-"""
-EVENT = json.dumps({"session_id": "bench", "transcript_path": "/tmp/bench.jsonl",
-                    "cwd": "/tmp", "permission_mode": "default",
-                    "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                    "tool_input": {"command": "git push --force origin main"},
-                    "tool_use_id": "toolu_1"}).encode()
 
 
 def cases(root: Path) -> dict[str, tuple[list[str], int]]:
@@ -77,7 +66,7 @@ def timed(argv: list[str], expect: int, env: dict[str, str]) -> tuple[float, flo
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, *argv], stdin=subprocess.PIPE, stdout=out,
                                 stderr=out, env=env, cwd=env["HOME_OF_RUN"])
-        proc.stdin.write(EVENT)
+        proc.stdin.write(EVENT.encode())
         proc.stdin.close()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = (time.perf_counter() - start) * 1000
@@ -89,7 +78,7 @@ def timed(argv: list[str], expect: int, env: dict[str, str]) -> tuple[float, flo
 
 
 def module_count(argv: list[str], env: dict[str, str]) -> int:
-    done = subprocess.run([sys.executable, "-X", "importtime", *argv], input=EVENT,
+    done = subprocess.run([sys.executable, "-X", "importtime", *argv], input=EVENT.encode(),
                           capture_output=True, env=env, check=False,
                           cwd=env["HOME_OF_RUN"])  # a status checked above
     return sum(line.startswith(b"import time:") for line in done.stderr.splitlines()) - 1

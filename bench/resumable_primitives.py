@@ -7,7 +7,10 @@ defaults to this one) runs the same programs in its own process, the trees takin
 for ``--rounds`` rounds; the best CPU time of each program in each tree is printed with the
 ratio new/old. The programs: guards with and without else (catching and not), a handler
 of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Scheme
-predicate, and sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed).
+predicate, sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed) and
+with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries and
+1,000 hash-table-update!s, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
+trims of 1,000-character strings, and 1,000 parameterizes with and without a converter.
 """
 
 from __future__ import annotations
@@ -24,7 +27,15 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define (late x) (> x 990)) (define (lt a b) (< a b))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
   (loop (+ i 1) (modulo (+ (* s 1103515245) 12345) 2147483648) (cons s acc)))))
-(define up (iota 2000)) (define down (reverse up))"""
+(define up (iota 2000)) (define down (reverse up))
+(import (srfi 14) (srfi 69))
+(define ht (make-hash-table equal?))
+(for-each (lambda (i) (hash-table-set! ht i i)) (iota 1000))
+(define cs (ucs-range->char-set 0 1000))
+(define text (make-string 1000 #\\a)) (define padded (string-append (make-string 500 #\\space)
+  "x" (make-string 500 #\\space)))
+(define (blank? c) (char=? c #\\space))
+(define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -40,6 +51,20 @@ PROGRAMS = {
     "list-index": "(list-index late l)",
     "sort-shuffled": "(list-sort lt shuffled)", "sort-sorted": "(list-sort lt up)",
     "sort-reversed": "(list-sort lt down)",
+    "sort-key": "(sort shuffled < (lambda (x) x))", "list-merge": "(list-merge lt up up)",
+    "unfold": "(unfold (lambda (x) (> x 999)) (lambda (x) x) (lambda (x) (+ x 1)) 0)",
+    "unfold-right": "(unfold-right (lambda (x) (> x 999)) (lambda (x) x) (lambda (x) (+ x 1)) 0)",
+    "list-tabulate": "(list-tabulate 1000 (lambda (i) i))",
+    "ht-walk": "(hash-table-walk ht (lambda (k v) v))",
+    "ht-fold": "(hash-table-fold ht (lambda (k v acc) acc) 0)",
+    "ht-update!": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-update! ht i (lambda (v) v)))",
+    "char-set-count": "(char-set-count (lambda (c) #t) cs)",
+    "char-set-fold": "(char-set-fold (lambda (c acc) acc) 0 cs)",
+    "string-index": "(string-index text (lambda (c) #f))",
+    "string-count": "(string-count text (lambda (c) #t))",
+    "string-trim": "(string-trim padded blank?)",
+    "parameterize": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pp i)) (pp)))",
+    "param-converter": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pc i)) (pc)))",
 }
 
 RUNNER = """

@@ -26,15 +26,25 @@ from __future__ import annotations
 
 import sys
 import threading
+from functools import partial
 from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import Promise, String, Values
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values
 from harness.scheme.errors import ErrorObject, SchemeError, error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
-from harness.scheme.primitives import lists, ports, sorting, strings, vectors
+from harness.scheme.primitives import (
+    charsets,
+    hashtables,
+    hashtables_srfi125,
+    lists,
+    ports,
+    sorting,
+    strings,
+    vectors,
+)
 from harness.scheme.sites import CALL, is_compiled, site_of
 
 
@@ -146,7 +156,7 @@ _PROMPT_CODE: CodeType = prompt.__code__
 _GUARD_CODE: CodeType = rt.guard_reraising.__code__
 _PAIRS_CODE: CodeType = lists._pairs.__code__
 _WOUND_CODE: CodeType = rt.wound.__code__
-_PARAMETERIZE_CODE: CodeType = rt.parameterize.__code__
+_PARAMETERIZE_CODE: CodeType = rt.bound.__code__
 _OUTPUT_TO_STRING_CODE: CodeType = ports.with_output_to_string.__code__
 
 
@@ -278,7 +288,7 @@ class _ErrorReentry:
                 records.append(_Around(rt.wound, 1, entry))
             elif code is _PARAMETERIZE_CODE:
                 v = frame.f_locals
-                records.append(_Parameterize(list(zip(v["pushed"], v["raised_with"]))))
+                records.append(_Parameterize(list(zip(v["params"], v["raised_with"]))))
             elif code is _OUTPUT_TO_STRING_CODE:
                 records.append(_OutputTo(frame.f_locals["port"]))
             frame = frame.f_back
@@ -657,6 +667,187 @@ class _VectorForEach:
                 rt.call_n(f, [c[j] for c in columns])
 
 
+class _Converting:
+    """parameterize waiting for the converter of ``params[len(done)]``."""
+
+    __slots__ = ("done", "params", "thunk", "vals")
+
+    def __init__(self, thunk, params: tuple, vals: tuple, done: list) -> None:
+        self.thunk, self.params, self.vals, self.done = thunk, params, vals, done
+
+    def resume(self, thunk):
+        value = thunk()
+        return rt.converting(self.thunk, self.params, self.vals, [*self.done, value])
+
+
+class _Merge:
+    """merge_then (sorting.py) waiting for the comparison of ``ys[j]`` with ``xs[i]``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # less, xs, ys, finish, out, i, j
+
+    def resume(self, thunk):
+        less, xs, ys, finish, out, i, j = self.state
+        if len(out) > CHUNK:
+            charge(len(out))  # the copy is work like merging them
+        value = thunk()
+        out = list(out)
+        if value is not False:
+            out.append(ys[j])
+            j += 1
+        else:
+            out.append(xs[i])
+            i += 1
+        return sorting.merge_then(less, xs, ys, finish, out, i, j)
+
+
+class _Unfold:
+    """unfold_then (lists.py) waiting for the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # stop, mapper, successor, seed, items, tail_gen, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, items, tail_gen, at = self.state
+        if len(items) > CHUNK:
+            charge(len(items))  # the copy is work like building them
+        value = thunk()
+        items = list(items)  # each re-entry builds its own list
+        if at == 3:
+            return lists.from_items(items, value)
+        if at == 0:
+            at = 3 if value is not False else 1
+        elif at == 1:
+            items.append(value)
+            at = 2
+        else:
+            seed, at = value, 0
+        return lists.unfold_then(stop, mapper, successor, seed, items, tail_gen, at)
+
+
+class _UnfoldRight:
+    """unfold_right_then (lists.py) waiting for the call ``at`` on ``seed``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # stop, mapper, successor, seed, result, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, result, at = self.state
+        value = thunk()
+        if at == 0:
+            if value is not False:
+                return result
+            at = 1
+        elif at == 1:
+            result, at = [value, result], 2
+        else:
+            seed, at = value, 0
+        return lists.unfold_right_then(stop, mapper, successor, seed, result, at)
+
+
+class _Index:
+    """index_then (strings.py) waiting for the predicate on the character at ``k``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # pred, text, k, stop, step, want
+
+    def resume(self, thunk):
+        pred, text, k, stop, step, want = self.state
+        value = thunk()
+        if (value is not False) is want:
+            return k
+        return strings.index_then(pred, text, k + step, stop, step, want)
+
+
+class _CharWalk:
+    """A char-set walk (charsets.WALK_STEPS) waiting for its procedure on ``c``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # walk, proc, bounds, acc, finish, c
+
+    def resume(self, thunk):
+        walk, proc, bounds, acc, finish, c = self.state
+        value = thunk()
+        done, acc = charsets.WALK_STEPS[walk](acc, c, value)
+        if done:
+            return acc
+        return walk(proc, bounds, acc, finish, ord(c.c) + 1)
+
+
+class _MapEntries:
+    """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # proc, entries, finish, out
+
+    def resume(self, thunk):
+        proc, entries, finish, out = self.state
+        if len(out) > CHUNK:
+            charge(len(out))  # the copy is work like walking them
+        out = [*out, thunk()]  # each re-entry builds its own results
+        return hashtables.map_entries(proc, entries, finish, out)
+
+
+class _EachEntry:
+    """each_entry (hashtables.py) waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # proc, entries, i
+
+    def resume(self, thunk):
+        proc, entries, i = self.state
+        if len(entries) > CHUNK:
+            charge(len(entries))  # the copy of the entries left is work like walking them
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return hashtables.each_entry(proc, entries[i + 1:])
+
+
+class _FoldEntries:
+    """fold_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # kons, entries, i
+
+    def resume(self, thunk):
+        kons, entries, i = self.state
+        if len(entries) > CHUNK:
+            charge(len(entries))  # the copy of the entries left is work like walking them
+        value = thunk()
+        return hashtables.fold_entries(kons, entries[i + 1:], value)
+
+
+class _HashFind:
+    """hash-table-find waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: tuple) -> None:
+        self.state = state  # proc, entries, failure, i
+
+    def resume(self, thunk):
+        proc, entries, failure, i = self.state
+        value = thunk()
+        if value is not False:
+            return value
+        return hashtables_srfi125.find_then(proc, entries, failure, i + 1)
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -694,9 +885,14 @@ def _handler_record(v):
 
 
 def _parameterize_record(v):
-    if len(v.get("pushed", ())) != len(v["params"]):
-        return None  # inside a converter
     return _Parameterize([(p, p()) for p in v["params"]])
+
+
+def _converting_record(v):
+    done = v["done"]
+    if len(done) == len(v["params"]):
+        return _PASS  # the converters done, waiting in the bindings' extent
+    return _Converting(v["thunk"], v["params"], v["vals"], list(done))
 
 
 def _wound_record(v):
@@ -831,6 +1027,71 @@ def _for_each_record(v):
     return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
 
+def _merge_record(v):
+    return _Merge((v["less"], v["xs"], v["ys"], v["finish"], list(v["out"]), v["i"], v["j"]))
+
+
+def _unfold_record(v):
+    return _Unfold((v["stop"], v["mapper"], v["successor"], v["seed"], list(v["items"]),
+                    v["tail_gen"], v["at"]))
+
+
+def _unfold_right_record(v):
+    return _UnfoldRight((v["stop"], v["mapper"], v["successor"], v["seed"], v["result"],
+                         v["at"]))
+
+
+def _keyed_sort_record(v):
+    if v["key"] is DEFAULT or "keys" in v:
+        return _PASS  # sorting: sort_then's frame has the state
+    return _Then(partial(sorting.sort_by_keys, v["ordering"], v["items"], v["made"]))
+
+
+def _index_record(v):
+    return _Index((v["pred"], v["text"], v["k"], v["stop"], v["step"], v["want"]))
+
+
+def _trim_record(v):
+    if v["a"] is None:  # in the search from the left
+        return _Then(partial(strings.trim_then, v["pred"], v["text"], v["from_left"],
+                             v["from_right"]))
+    return _Then(partial(strings.trim_end, v["text"], v["a"]))
+
+
+def _char_walk_record(frame: FrameType):
+    v = frame.f_locals
+    if "c" not in v:
+        return None
+    walk = _CHAR_WALKS[frame.f_code]
+    acc = v["acc"]
+    return _CharWalk((walk, v[frame.f_code.co_varnames[0]], v["bounds"],
+                      list(acc) if acc.__class__ is list else acc, v["finish"], v["c"]))
+
+
+def _update_record(v):
+    if "value" in v:
+        return _PASS  # waiting in updated_with
+    if "entry" not in v:
+        return None  # in a hash function of the table's
+    return _Then(partial(hashtables.updated_with, v["t"], v["slot"], v["key"], v["updater"]))
+
+
+def _updated_with_record(v):
+    return _Then(partial(hashtables.store_updated, v["t"], v["slot"], v["key"]))
+
+
+def _update_default_record(v):
+    if "value" not in v:
+        return None  # in a hash function of the table's
+    return _Then(partial(hashtables.store_updated, v["t"], v["k"], v["key"]))
+
+
+def _find_record(v):
+    if v["i"] == -1:
+        return _PASS  # in the failure thunk
+    return _HashFind((v["proc"], v["entries"], v["failure"], v["i"]))
+
+
 def _describe(frame: FrameType) -> str:
     """Name what stops a capture: the primitive the frame belongs to, else the function."""
     from harness.scheme.primitives import PROCEDURE_NAMES
@@ -854,18 +1115,69 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     lists.filter_, lists.remove, lists.partition, lists.delete, lists.find, lists.find_tail,
     lists.any_, lists.every, lists.list_index, lists.count, lists.filter_map,
     lists.append_map, sorting.stable_sorted, sorting.keyed(None, None), sorting.list_sort,
-    sorting.vector_sort, sorting.vector_sort_x, sorting.sort,
+    sorting.vector_sort, sorting.vector_sort_x,
     strings.string_for_each,
+    rt.parameterize, lists.unfold, lists.unfold_right, lists.list_tabulate, sorting.list_merge,
+    sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
+    sorting.vector_separate_x, sorting.sort_by_keys,
+    hashtables.hash_table_walk, hashtables.hash_table_fold,
+    hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
+    hashtables_srfi125.hash_table_for_each, hashtables_srfi125.hash_table_map_to_list,
+    hashtables_srfi125.hash_table_count, hashtables_srfi125.hash_table_find,
+    hashtables_srfi125.hash_table_prune_x,
+    charsets.char_set_fold, charsets.char_set_for_each, charsets.char_set_map,
+    charsets.char_set_filter, charsets.char_set_filter_x, charsets.char_set_count,
+    charsets.char_set_every, charsets.char_set_any,
+    strings.string_split, strings.string_count, strings.string_trim,
 ))
 
+#: the char-set walks' code, for their records
+_CHAR_WALKS = {walk.__code__: walk for walk in charsets.WALK_STEPS}
+
 _RECORDS = {
+    **{code: _char_walk_record for code in _CHAR_WALKS},
     rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
     _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
     rt.guard.__code__: _locals_record(_guard_record),
     rt.guard_reraising.__code__: _locals_record(_guard_reraising_record),
     _Reraise.resume.__code__: _locals_record(_after_call),
     rt.with_exception_handler.__code__: _locals_record(_handler_record),
-    rt.parameterize.__code__: _locals_record(_parameterize_record),
+    rt.bound.__code__: _locals_record(_parameterize_record),
+    rt.converting.__code__: _locals_record(_converting_record),
+    _Converting.resume.__code__: _locals_record(_after_call),
+    sorting.merge_then.__code__: _locals_record(_merge_record),
+    _Merge.resume.__code__: _locals_record(_after_call),
+    sorting.sort.__code__: _locals_record(_keyed_sort_record),
+    lists.unfold_then.__code__: _locals_record(_unfold_record),
+    _Unfold.resume.__code__: _locals_record(_after_call),
+    lists.unfold_right_then.__code__: _locals_record(_unfold_right_record),
+    _UnfoldRight.resume.__code__: _locals_record(_after_call),
+    strings.index_then.__code__: _locals_record(_index_record),
+    _Index.resume.__code__: _locals_record(_after_call),
+    strings.string_index.__code__: lambda frame: _Then(strings.found),
+    strings.string_rindex.__code__: lambda frame: _Then(strings.found),
+    strings.trim_then.__code__: _locals_record(_trim_record),
+    _CharWalk.resume.__code__: _locals_record(_after_call),
+    hashtables.hash_table_ref.__code__: _locals_record(
+        lambda v: _PASS if "entry" in v else None),
+    hashtables.hash_table_update_x.__code__: _locals_record(_update_record),
+    hashtables.updated_with.__code__: _locals_record(_updated_with_record),
+    hashtables.hash_table_update_x_default.__code__: _locals_record(_update_default_record),
+    hashtables_srfi125.hash_table_intern_x.__code__: _locals_record(
+        lambda v: _Then(partial(hashtables_srfi125.interned, v["t"], v["key"]))
+        if "entry" in v else None),
+    hashtables_srfi125.find_then.__code__: _locals_record(_find_record),
+    hashtables.map_entries.__code__: _locals_record(
+        lambda v: _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
+    _MapEntries.resume.__code__: _locals_record(_after_call),
+    hashtables.fold_entries.__code__: _locals_record(
+        # a list iterator's __reduce__ gives the index after the entry waited for
+        lambda v: _FoldEntries((v["kons"], v["entries"], v["walk"].__reduce__()[2] - 1))),
+    _FoldEntries.resume.__code__: _locals_record(_after_call),
+    hashtables.each_entry.__code__: _locals_record(
+        lambda v: _EachEntry((v["proc"], v["entries"], v["walk"].__reduce__()[2] - 1))),
+    _EachEntry.resume.__code__: _locals_record(_after_call),
+    _HashFind.resume.__code__: _locals_record(_after_call),
     rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
     rt.wound.__code__: _locals_record(_wound_record),
     rt.handle.__code__: _locals_record(_handle_record),

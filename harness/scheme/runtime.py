@@ -490,24 +490,43 @@ def wound(entry, thunk):
 
 
 def parameterize(thunk, *pairs):
+    """``thunk()`` with each parameter of ``pairs`` (parameter, value, ...) bound to its
+    value passed through its converter. The converters run first, all of them, in the
+    dynamic environment of the parameterize."""
     params = pairs[0::2]
     vals = pairs[1::2]
     for p in params:
         if not is_parameter(p):
             raise wrong_type("parameterize", "a parameter object", p)
-    pushed = []
+        if p.param.converter is not None:
+            return converting(thunk, params, vals, [])
+    return bound(thunk, params, vals)
+
+
+def converting(thunk, params: tuple, vals: tuple, done: list):
+    """parameterize's converters on ``vals[len(done):]``, ``done`` holding the values
+    converted so far; then ``thunk`` with the bindings. A continuation captured in a
+    converter resumes it (continuations.py)."""
+    for p in params[len(done):]:
+        convert = p.param.converter
+        v = vals[len(done)]
+        done.append(v if convert is None else convert(v))
+    return bound(thunk, params, done)
+
+
+def bound(thunk, params: tuple, vals):
+    """``thunk()`` with each of ``params`` bound to its value of ``vals`` (converted)."""
+    for p, v in zip(params, vals):
+        push_binding(p, v, convert=False)
     try:
-        for p, v in zip(params, vals):
-            push_binding(p, v)
-            pushed.append(p)
         return thunk()
     except BaseException:
         # the values the parameters had when an error left: a guard that raises a
         # primitive's error again does so with them (continuations.read_error)
-        raised_with = [p() for p in pushed]  # noqa: F841 - read from the traceback's frame
+        raised_with = [p() for p in params]  # noqa: F841 - read from the traceback's frame
         raise
     finally:
-        for p in reversed(pushed):
+        for p in reversed(params):
             pop_binding(p)
 
 

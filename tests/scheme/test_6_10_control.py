@@ -158,12 +158,118 @@ THROUGH_PRIMITIVES = [
     # a promise keeps the value of the force that finished first (R7RS 4.2.5)
     (f"(let ((p (delay ({KEEP} 2)))) (list (force p)))", "(2)"),
     (f"(force (delay-force (delay ({KEEP} 2))))", "2"),
+    # SRFI 1's unfolds (each of their procedures) and list-tabulate
+    (f"(unfold (lambda (x) (> x 3)) {KEEP} (lambda (x) (+ x 1)) 1)", "(1 20 3)"),
+    (f"(unfold (lambda (x) (> ({KEEP} x) 3)) (lambda (x) x) (lambda (x) (+ x 1)) 1)", "(1)"),
+    (f"(unfold (lambda (x) (> x 3)) (lambda (x) x) (lambda (x) ({KEEP} (+ x 1))) 0)", "(0 1)"),
+    (f"(unfold (lambda (x) (> x 1)) (lambda (x) x) (lambda (x) (+ x 1)) 1 {KEEP})", "(1 . 20)"),
+    (f"(unfold-right (lambda (x) (> x 3)) {KEEP} (lambda (x) (+ x 1)) 1)", "(3 20 1)"),
+    (f"(unfold-right (lambda (x) (> ({KEEP} x) 3)) (lambda (x) x) (lambda (x) (+ x 1)) 1)",
+     "(1)"),
+    (f"(unfold-right (lambda (x) (> x 3)) (lambda (x) x) (lambda (x) ({KEEP} (+ x 1))) 0)",
+     "(1 0)"),
+    (f"(list-tabulate 4 {KEEP})", "(0 1 20 3)"),
+    # sort's key, the merges, vector-select!
+    (f"(sort '(3 1 2) < {KEEP})", "(1 3 2)"),
+    (f"(list-merge (lambda (a b) (< ({KEEP} a) b)) '(1 3) '(2 4))", "(1 3 2 4)"),
+    (f"(vector-merge (lambda (a b) (< ({KEEP} a) b)) #(1 3) #(2 4))", "#(1 3 2 4)"),
+    ((f"(let ((v (make-vector 4 0))) (vector-merge! (lambda (a b) (< ({KEEP} a) b)) v #(1 3) "
+      "#(2 4)) v)"), "#(1 3 2 4)"),
+    (f"(vector-select! (lambda (a b) (< ({KEEP} a) b)) (vector 1 2) 0)", "1"),
+    # SRFI 69 hash tables
+    ((f"(let ((h (make-hash-table equal?)) (acc '())) (hash-table-set! h 2 'b) "
+      f"(hash-table-walk h (lambda (key v) (set! acc (cons ({KEEP} key) acc)))) acc)"), "(20 10 2)"),
+    ((f"(let ((h (make-hash-table equal?))) (hash-table-set! h 1 'a) (hash-table-set! h 2 'b) "
+      f"(hash-table-fold h (lambda (key v acc) (+ ({KEEP} key) acc)) 0))"), "21"),
+    ((f"(let ((h (make-hash-table equal?))) (hash-table-update! h 'x (lambda (v) (+ v 1)) "
+      f"(lambda () ({KEEP} 2))) (hash-table-ref h 'x))"), "21"),
+    ((f"(let ((h (make-hash-table equal?))) (hash-table-update! h 'x {KEEP} (lambda () 2)) "
+      "(hash-table-ref h 'x))"), "20"),
+    ((f"(let ((h (make-hash-table equal?))) (hash-table-update!/default h 'x {KEEP} 2) "
+      "(hash-table-ref/default h 'x #f))"), "20"),
+    (f"(hash-table-ref (make-hash-table equal?) 'x (lambda () ({KEEP} 2)))", "20"),
+    # SRFI 130 string searches, splits and trims
+    (f"(string-index \"abc\" (lambda (c) (number? ({KEEP_CHAR} c))))", "1"),
+    (f"(string-rindex \"abc\" (lambda (c) (number? ({KEEP_CHAR} c))))", "1"),
+    (f"(string-count \"abc\" (lambda (c) (char? ({KEEP_CHAR} c))))", "2"),
+    (f"(string-split \"abc\" (lambda (c) (number? ({KEEP_CHAR} c))))", "(\"a\" \"c\")"),
+    (f"(string-trim-left \"abc\" (lambda (c) (or (char=? c #\\a) (number? ({KEEP_CHAR} c)))))",
+     "\"c\""),
+    (f"(string-trim-right \"abc\" (lambda (c) (or (char=? c #\\c) (number? ({KEEP_CHAR} c)))))",
+     "\"a\""),
+    (f"(string-trim \"abc\" (lambda (c) (or (char=? c #\\a) (number? ({KEEP_CHAR} c)))))",
+     "\"c\""),
+    (f"(string-trim \"abc\" (lambda (c) (or (char=? c #\\c) (number? ({KEEP_CHAR} c)))))",
+     "\"a\""),
+    # a parameter's converter (parameterize runs the converters first)
+    (f"(let ((p (make-parameter 1 (lambda (x) ({KEEP} x))))) (parameterize ((p 2)) (p)))", "20"),
+    ((f"(let ((p (make-parameter 1 (lambda (x) ({KEEP} x)))) (q (make-parameter 'q))) "
+      "(parameterize ((q 'inner) (p 2)) (list (p) (q))))"), "(20 inner)"),
+]
+
+THROUGH_SRFI_14 = [
+    (f"(char-set-fold (lambda (c acc) (cons ({KEEP_CHAR} c) acc)) '() (char-set #\\a #\\b #\\c))",
+     "(#\\c 20 #\\a)"),
+    ((f"(let ((acc '())) (char-set-for-each (lambda (ch) (set! acc (cons ({KEEP_CHAR} ch) acc))) "
+      "(char-set #\\a #\\b #\\c)) acc)"), "(#\\c 20 #\\c 10 #\\c #\\b #\\a)"),
+    ((f"(char-set->list (char-set-map (lambda (c) (let ((r ({KEEP_CHAR} c))) (if (char? r) r "
+      "#\\z))) (char-set #\\a #\\b #\\c)))"), "(#\\a #\\c #\\z)"),
+    ((f"(char-set->list (char-set-filter (lambda (c) (char? ({KEEP_CHAR} c))) "
+      "(char-set #\\a #\\b #\\c)))"), "(#\\a #\\c)"),
+    (f"(char-set-count (lambda (c) (char? ({KEEP_CHAR} c))) (char-set #\\a #\\b #\\c))", "2"),
+    ((f"(char-set-any (lambda (c) (let ((r ({KEEP_CHAR} c))) (and (number? r) r))) "
+      "(char-set #\\a #\\b #\\c))"), "20"),
+    (f"(char-set-every (lambda (c) (char? ({KEEP_CHAR} c))) (char-set #\\a #\\b #\\c))", "#f"),
+]
+
+# SRFI 125's walks (the table has the keys 1 and 2, in that order)
+TABLE = "(let ((h (make-hash-table equal?))) (hash-table-set! h 1 'a) (hash-table-set! h 2 'b) h)"
+THROUGH_SRFI_125 = [
+    ((f"(hash-table-find (lambda (key v) (let ((r ({KEEP} key))) (and (> r 5) r))) {TABLE} "
+      "(lambda () 'none))"), "20"),
+    (f"(hash-table-find (lambda (key v) #f) {TABLE} (lambda () ({KEEP} 2)))", "20"),
+    (f"(hash-table-count (lambda (key v) (< ({KEEP} key) 5)) {TABLE})", "1"),
+    (f"(hash-table-map->list (lambda (key v) ({KEEP} key)) {TABLE})", "(1 20)"),
+    ((f"(let ((acc '())) (hash-table-for-each (lambda (key v) (set! acc (cons ({KEEP} key) acc))) "
+      f"{TABLE}) acc)"), "(20 10 2 1)"),
+    ((f"(let ((h {TABLE})) (hash-table-prune! (lambda (key v) (> ({KEEP} key) 5)) h) "
+      "(hash-table-keys h))"), "(1)"),
+    (f"(let ((h {TABLE})) (hash-table-intern! h 3 (lambda () ({KEEP} 2))))", "20"),
+    ((f"(let ((h (hash-table-map (lambda (v) ({KEEP} (if (eq? v 'b) 2 v))) "
+      f"(make-equal-comparator) {TABLE}))) (hash-table-ref/default h 2 #f))"), "20"),
+    ((f"(let ((h {TABLE})) (hash-table-map! (lambda (key v) ({KEEP} key)) h) "
+      "(hash-table-ref/default h 2 #f))"), "20"),
 ]
 
 
 @pytest.mark.parametrize("call,expected", THROUGH_PRIMITIVES)
 def test_reentry_through_a_primitive(scheme, call, expected):
     assert scheme(_reentered(call)) == expected
+
+
+@pytest.mark.parametrize("call,expected", THROUGH_SRFI_125)
+def test_reentry_through_a_srfi_125_walk(scheme, call, expected):
+    scheme("(import (srfi 125) (srfi 128))")
+    assert scheme(_reentered(call)) == expected
+
+
+@pytest.mark.parametrize("call,expected", THROUGH_SRFI_14)
+def test_reentry_through_a_char_set_walk(scheme, call, expected):
+    scheme("(import (srfi 14))")
+    assert scheme(_reentered(call)) == expected
+
+
+def test_reentered_walks_build_their_own_results(scheme):
+    # as map: what a run returned before a re-entry stays as it was
+    src = ("(let ((k #f) (n 0) (results '())) (let ((r {0})) (set! results (cons r results)) "
+           "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) results))")
+    assert scheme(src.format(f"(list-tabulate 3 {KEEP})")) == "((0 1 20) (0 1 10) (0 1 2))"
+    assert scheme(src.format(f"(unfold (lambda (x) (> x 3)) {KEEP} (lambda (x) (+ x 1)) 1)")) \
+        == "((1 20 3) (1 10 3) (1 2 3))"
+    scheme("(import (srfi 14))")
+    assert scheme(src.format("(char-set->list (char-set-filter (lambda (c) (char? "
+                             f"({KEEP_CHAR} c))) (char-set #\\a #\\b #\\c)))")) == \
+        "((#\\a #\\c) (#\\a #\\c) (#\\a #\\b #\\c))"
 
 
 def test_reentered_map_leaves_earlier_results_alone(scheme):
@@ -266,11 +372,11 @@ def test_backtracking_with_amb(scheme):
 
 
 def test_a_continuation_kept_from_inside_a_primitive_that_cannot_resume_it(scheme):
-    # escaping out of string-count works; re-entering it says what is in the way
-    assert scheme("(call/cc (lambda (k) (string-count \"ab\" (lambda (x) (k x)))))") == "#\\a"
-    msg = scheme.error("(define vk #f) (string-count \"ab\" (lambda (x) (call/cc (lambda (c) "
-                       "(set! vk c) x)))) (vk 5)")
-    assert "this continuation cannot be re-entered: it was captured inside string-count" in msg
+    # escaping out of pair-for-each works; re-entering it says what is in the way
+    assert scheme("(call/cc (lambda (k) (pair-for-each (lambda (p) (k (car p))) '(a b))))") == "a"
+    msg = scheme.error("(define vk #f) (pair-for-each (lambda (p) (call/cc (lambda (c) "
+                       "(set! vk c) p))) '(a b)) (vk 5)")
+    assert "this continuation cannot be re-entered: it was captured inside pair-for-each" in msg
     assert "1:" in msg  # with the position of the call
 
 

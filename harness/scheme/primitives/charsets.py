@@ -16,7 +16,8 @@ leaves it open, is ascending code points: ``char-set->list``, ``char-set-fold``,
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import pairwise
 
 from harness.scheme.charset import (
@@ -97,15 +98,97 @@ def _base(who: str, base: object) -> list[int]:
     return [] if base is DEFAULT else check_char_set(who, base).bounds
 
 
-def _chars(bounds: list[int]) -> Iterator[Char]:
-    """The members as Chars, ascending, one step counted per character."""
+def _chars(bounds: list[int], start: int = 0) -> Iterator[Char]:
+    """The members from code point ``start`` on as Chars, ascending, one step counted per
+    character."""
     n = 0
-    for code in codes(bounds):
-        n += 1
-        if n == CHUNK:
-            charge(CHUNK)
-            n = 0
-        yield Char.of(chr(code))
+    of = Char.of
+    for i in range(bisect_right(bounds, start) & ~1, len(bounds), 2):  # start's range on
+        for code in range(max(bounds[i], start), bounds[i + 1]):
+            n += 1
+            if n == CHUNK:
+                charge(CHUNK)
+                n = 0
+            yield of(chr(code))
+
+
+# -- walks that call Scheme ---------------------------------------------------------------
+# Each walk is ``walk(proc, bounds, acc, finish, start)``: ``finish`` of what it gathers in
+# ``acc`` about the members from ``start`` on (or what it stops with). A continuation
+# captured inside ``proc`` (called on the member ``c``) resumes it: WALK_STEPS[walk] gives
+# ``(done, acc)`` after that call answered ``value``, and the walk goes on after ``c``
+# (continuations.py).
+
+def fold_members(kons: object, bounds: list[int], acc: object, finish: Callable,
+                 start: int = 0) -> object:
+    for c in _chars(bounds, start):
+        acc = kons(c, acc)
+    return finish(acc)
+
+
+def each_member(proc: object, bounds: list[int], acc: object, finish: Callable,
+                start: int = 0) -> object:
+    for c in _chars(bounds, start):
+        proc(c)
+    return finish(acc)
+
+
+def map_members(proc: object, bounds: list[int], acc: list, finish: Callable,
+                start: int = 0) -> object:
+    append = acc.append
+    for c in _chars(bounds, start):
+        append(ord(char_arg("char-set-map", proc(c))))
+    return finish(acc)
+
+
+def filter_members(pred: object, bounds: list[int], acc: list, finish: Callable,
+                   start: int = 0) -> object:
+    append = acc.append
+    for c in _chars(bounds, start):
+        if pred(c) is not False:
+            append(ord(c.c))
+    return finish(acc)
+
+
+def count_members(pred: object, bounds: list[int], acc: int, finish: Callable,
+                  start: int = 0) -> object:
+    for c in _chars(bounds, start):
+        if pred(c) is not False:
+            acc += 1
+    return finish(acc)
+
+
+def every_member(pred: object, bounds: list[int], acc: object, finish: Callable,
+                 start: int = 0) -> object:
+    for c in _chars(bounds, start):
+        acc = pred(c)
+        if acc is False:
+            return False
+    return finish(acc)
+
+
+def any_member(pred: object, bounds: list[int], acc: object, finish: Callable,
+               start: int = 0) -> object:
+    for c in _chars(bounds, start):
+        acc = pred(c)
+        if acc is not False:
+            return acc
+    return finish(False)
+
+
+def _same(x: object) -> object:
+    return x
+
+
+WALK_STEPS: dict[Callable, Callable] = {
+    fold_members: lambda acc, c, value: (False, value),
+    each_member: lambda acc, c, value: (False, acc),
+    map_members: lambda acc, c, value: (False, [*acc, ord(char_arg("char-set-map", value))]),
+    filter_members: lambda acc, c, value: (False, acc if value is False else [*acc, ord(c.c)]),
+    count_members: lambda acc, c, value: (False, acc + (value is not False)),
+    every_member: lambda acc, c, value: (value is False, value),
+    any_member: lambda acc, c, value: (value is not False, value),
+}
 
 
 # -- general ------------------------------------------------------------------------------
@@ -190,27 +273,25 @@ def end_of_char_set_p(cursor: object) -> bool:
 def char_set_fold(kons: object, knil: object, cs: object) -> object:
     """(char-set-fold kons knil cs): (kons c acc) over the members, ascending."""
     check_procedure("char-set-fold", kons)
-    acc = knil
-    for c in _chars(check_char_set("char-set-fold", cs).bounds):
-        acc = kons(c, acc)
-    return acc
+    return fold_members(kons, check_char_set("char-set-fold", cs).bounds, knil, _same)
 
 
 @primitive(SRFI14)
 def char_set_for_each(proc: object, cs: object) -> None:
     check_procedure("char-set-for-each", proc)
-    for c in _chars(check_char_set("char-set-for-each", cs).bounds):
-        proc(c)
+    return each_member(proc, check_char_set("char-set-for-each", cs).bounds, None, _same)
 
 
 @primitive(SRFI14)
 def char_set_map(proc: object, cs: object) -> CharSet:
     """The set of (proc c) for every member c (proc must return characters)."""
     check_procedure("char-set-map", proc)
-    out = []
-    for c in _chars(check_char_set("char-set-map", cs).bounds):
-        out.append(ord(char_arg("char-set-map", proc(c))))
-    return _new("char-set-map", bounds_of_codes(out))
+    return map_members(proc, check_char_set("char-set-map", cs).bounds, [],
+                       partial(_new_of_codes, "char-set-map"))
+
+
+def _new_of_codes(who: str, codes: list[int]) -> CharSet:
+    return _new(who, bounds_of_codes(codes))
 
 
 def _unfold(who: str, p: object, f: object, g: object, seed: object) -> list[int]:
@@ -294,29 +375,31 @@ def string_to_char_set_x(s: object, base: object) -> CharSet:
     return _update("string->char-set!", base, combine(base.bounds, added, OPERATIONS["union"]))
 
 
-def _filter(who: str, pred: object, cs: object) -> list[int]:
-    check_procedure(who, pred)
-    kept = []
-    for c in _chars(check_char_set(who, cs).bounds):
-        if pred(c) is not False:
-            kept.append(ord(c.c))
-    return bounds_of_codes(kept)
-
-
 @primitive(SRFI14)
 def char_set_filter(pred: object, cs: object, base: object = DEFAULT) -> CharSet:
     """(char-set-filter pred cs [base-cs]): the members of cs that satisfy pred, added to
     base-cs."""
-    kept = _filter("char-set-filter", pred, cs)
-    return _new("char-set-filter", combine(_base("char-set-filter", base), kept,
-                                           OPERATIONS["union"]))
+    check_procedure("char-set-filter", pred)
+    bounds = check_char_set("char-set-filter", cs).bounds
+    return filter_members(pred, bounds, [], partial(_filtered_into, None,
+                                                    _base("char-set-filter", base)))
 
 
 @primitive(SRFI14)
 def char_set_filter_x(pred: object, cs: object, base: object) -> CharSet:
     base = check_char_set("char-set-filter!", base)
-    kept = _filter("char-set-filter!", pred, cs)
-    return _update("char-set-filter!", base, combine(base.bounds, kept, OPERATIONS["union"]))
+    check_procedure("char-set-filter!", pred)
+    bounds = check_char_set("char-set-filter!", cs).bounds
+    return filter_members(pred, bounds, [], partial(_filtered_into, base, base.bounds))
+
+
+def _filtered_into(target: CharSet | None, base: list[int], kept: list[int]) -> CharSet:
+    """``base`` and the ``kept`` code points: a new set (``target`` None) or ``target``
+    changed to them (char-set-filter!)."""
+    bounds = combine(base, bounds_of_codes(kept), OPERATIONS["union"])
+    if target is None:
+        return _new("char-set-filter", bounds)
+    return _update("char-set-filter!", target, bounds)
 
 
 def _ucs_range(who: str, lower: object, upper: object, strict: object) -> list[int]:
@@ -377,11 +460,7 @@ def char_set_size(cs: object) -> int:
 @primitive(SRFI14)
 def char_set_count(pred: object, cs: object) -> int:
     check_procedure("char-set-count", pred)
-    n = 0
-    for c in _chars(check_char_set("char-set-count", cs).bounds):
-        if pred(c) is not False:
-            n += 1
-    return n
+    return count_members(pred, check_char_set("char-set-count", cs).bounds, 0, _same)
 
 
 @primitive(SRFI14, name="char-set->list")
@@ -416,23 +495,14 @@ def char_set_contains_p(cs: object, char: object) -> bool:
 def char_set_every(pred: object, cs: object) -> object:
     """The value of pred on the last member if it is true of every member, else #f."""
     check_procedure("char-set-every", pred)
-    result: object = True
-    for c in _chars(check_char_set("char-set-every", cs).bounds):
-        result = pred(c)
-        if result is False:
-            return False
-    return result
+    return every_member(pred, check_char_set("char-set-every", cs).bounds, True, _same)
 
 
 @primitive(SRFI14)
 def char_set_any(pred: object, cs: object) -> object:
     """The first true value of pred on a member, else #f."""
     check_procedure("char-set-any", pred)
-    for c in _chars(check_char_set("char-set-any", cs).bounds):
-        result = pred(c)
-        if result is not False:
-            return result
-    return False
+    return any_member(pred, check_char_set("char-set-any", cs).bounds, False, _same)
 
 
 # -- algebra ------------------------------------------------------------------------------

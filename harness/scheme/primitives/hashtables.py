@@ -26,7 +26,11 @@ from harness.scheme.primitives.equivalence import (
     key_function_for,
     string_hash,
 )
-from harness.scheme.primitives.lists import check_procedure, from_items, proper_items
+from harness.scheme.primitives.lists import (
+    check_procedure,
+    from_items,
+    proper_items,
+)
 from harness.scheme.primitives.numbers import as_int
 
 SRFI69 = "srfi 69"
@@ -309,7 +313,20 @@ def hash_table_update_x(table: object, key: object, updater: object,
     else:
         check_procedure("hash-table-update!", success)
         value = success(entry[1])
-    new_value = updater(value)
+    return updated_with(t, slot, key, updater, value)
+
+
+# The rest of hash-table-update!, in functions of their own so that a continuation
+# captured in the failure thunk, success or updater resumes it (continuations.py).
+def updated_with(t: HashTable, slot: object, key: object, updater: object,
+                 value: object) -> None:
+    """Sets ``key`` (at ``slot``) to ``(updater value)``."""
+    return store_updated(t, slot, key, updater(value))
+
+
+def store_updated(t: HashTable, slot: object, key: object, new_value: object) -> None:
+    """Sets ``key`` to ``new_value`` (the table may have changed since ``slot`` was found);
+    an existing entry keeps its key."""
     slot = t.current_slot(slot, key)
     old = t.entries.get(slot)
     t.store(slot, key if old is None else old[0], new_value)
@@ -322,10 +339,8 @@ def hash_table_update_x_default(table: object, key: object, proc: object,
     t = check_table("hash-table-update!/default", table)
     check_procedure("hash-table-update!/default", proc)
     k = t.slot(key)
-    entry = t.entries.get(k, (key, default))
-    new_value = proc(entry[1])
-    k = t.current_slot(k, key)
-    t.store(k, t.entries.get(k, entry)[0], new_value)
+    value = t.entries.get(k, (key, default))[1]
+    return store_updated(t, k, key, proc(value))
 
 
 # -- the whole table ----------------------------------------------------------------------
@@ -349,8 +364,7 @@ def hash_table_values(table: object) -> object:
 def hash_table_walk(table: object, proc: object) -> None:
     """Calls (proc key value) for each entry."""
     check_procedure("hash-table-walk", proc)
-    for k, v in _entries("hash-table-walk", table):
-        proc(k, v)
+    return each_entry(proc, check_table("hash-table-walk", table).items())
 
 
 @primitive(SRFI69)
@@ -360,8 +374,37 @@ def hash_table_fold(table: object, kons: object, knil: object) -> object:
     if type(table) is not HashTable and type(knil) is HashTable:
         table, kons, knil = knil, table, kons
     check_procedure("hash-table-fold", kons)
-    acc = knil
-    for k, v in _entries("hash-table-fold", table):
+    return fold_entries(kons, check_table("hash-table-fold", table).items(), knil)
+
+
+# The walks of a table's entries, calling (proc key value): their state is in locals, so a
+# continuation captured inside proc resumes them (continuations.py).
+
+def map_entries(proc: object, entries: list, finish: Callable[[list], object],
+                out: list | None = None) -> object:
+    """``finish`` of the list of ``(proc key value)`` for each of ``entries``, those of the
+    first ``len(out)`` already in ``out``: the call waited in is on ``entries[len(out)]``."""
+    if out is None:
+        out = []
+    append = out.append
+    for k, v in entries[len(out):] if out else entries:
+        append(proc(k, v))
+    return finish(out)
+
+
+def each_entry(proc: object, entries: list) -> None:
+    """``(proc key value)`` for each of ``entries`` (``walk``'s position tells which one a
+    call is on)."""
+    walk = iter(entries)
+    for k, v in walk:
+        proc(k, v)
+
+
+def fold_entries(kons: object, entries: list, acc: object) -> object:
+    """``acc`` passed through ``(kons key value acc)`` for each of ``entries`` (``walk``'s
+    position tells which one a call is on)."""
+    walk = iter(entries)
+    for k, v in walk:
         acc = kons(k, v, acc)
     return acc
 

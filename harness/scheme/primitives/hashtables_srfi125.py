@@ -11,6 +11,8 @@ its procedures. harness has no immutable tables: ``hash-table-mutable?`` is alwa
 
 from __future__ import annotations
 
+from functools import partial
+
 from harness.scheme.datatypes import DEFAULT, Symbol, Values
 from harness.scheme.errors import error
 from harness.scheme.limits import CHUNK, charge
@@ -22,8 +24,16 @@ from harness.scheme.primitives.hashtables import (
     _new_table,
     add_alist,
     check_table,
+    each_entry,
+    map_entries,
 )
-from harness.scheme.primitives.lists import check_procedure, from_items
+from harness.scheme.primitives.lists import (
+    check_procedure,
+    count_true,
+    from_items,
+    map_then,
+)
+from harness.scheme.runtime import call_n
 
 LIB = "srfi 125"
 #: table options SRFI 125 names that harness tables cannot honour
@@ -168,9 +178,16 @@ def hash_table_map(proc: object, comparator: object, table: object) -> HashTable
     check_procedure("hash-table-map", proc)
     check_comparator("hash-table-map", comparator)
     result = table_for("hash-table-map", comparator, ())
-    for key, value in _snapshot("hash-table-map", table):
-        _store(result, key, proc(value))
-    return result
+    entries = _snapshot("hash-table-map", table)
+    return map_then(proc, [v for _, v in entries], False,
+                    partial(_stored, result, [k for k, _ in entries]))
+
+
+def _stored(table: HashTable, keys: list, values: list) -> HashTable:
+    """``table`` with each of ``keys`` set to its value of ``values``."""
+    for key, value in zip(keys, values):
+        _store(table, key, value)
+    return table
 
 
 @primitive(LIB)
@@ -178,8 +195,12 @@ def hash_table_map_x(proc: object, table: object) -> None:
     """Sets each key's value to (proc key value)."""
     check_procedure("hash-table-map!", proc)
     t = check_table("hash-table-map!", table)
-    for key, value in _snapshot("hash-table-map!", t):
-        _store(t, key, proc(key, value))
+    entries = _snapshot("hash-table-map!", t)
+    return map_entries(proc, entries, partial(_restored, t, [k for k, _ in entries]))
+
+
+def _restored(table: HashTable, keys: list, values: list) -> None:
+    _stored(table, keys, values)
 
 
 # -- tables as sets ------------------------------------------------------------------------
@@ -230,25 +251,20 @@ def hash_table_empty_p(table: object) -> bool:
 def hash_table_for_each(proc: object, table: object) -> None:
     """(hash-table-for-each proc table): (proc key value) for each entry."""
     check_procedure("hash-table-for-each", proc)
-    for k, v in _entries("hash-table-for-each", table):
-        proc(k, v)
+    return each_entry(proc, _snapshot("hash-table-for-each", table))
 
 
 @primitive(LIB, name="hash-table-map->list")
 def hash_table_map_to_list(proc: object, table: object) -> object:
     check_procedure("hash-table-map->list", proc)
-    return from_items([proc(k, v) for k, v in _entries("hash-table-map->list", table)])
+    return map_entries(proc, _snapshot("hash-table-map->list", table), from_items)
 
 
 @primitive(LIB)
 def hash_table_count(pred: object, table: object) -> int:
     """How many entries satisfy (pred key value)."""
     check_procedure("hash-table-count", pred)
-    n = 0
-    for k, v in _entries("hash-table-count", table):  # a loop: never call pred from C
-        if pred(k, v) is not False:
-            n += 1
-    return n
+    return map_entries(pred, _snapshot("hash-table-count", table), count_true)
 
 
 @primitive(LIB)
@@ -256,10 +272,19 @@ def hash_table_find(proc: object, table: object, failure: object) -> object:
     """The first true (proc key value), else (failure)."""
     check_procedure("hash-table-find", proc)
     check_procedure("hash-table-find", failure)
-    for k, v in _entries("hash-table-find", table):
-        result = proc(k, v)
+    return find_then(proc, _snapshot("hash-table-find", table), failure)
+
+
+def find_then(proc: object, entries: list, failure: object, start: int = 0) -> object:
+    """The first true ``(proc key value)`` of ``entries[start:]``, else ``(failure)``; ``i``
+    is the entry waited for, -1 in failure: a continuation captured in either resumes it
+    (continuations.py)."""
+    i = start
+    for i in range(start, len(entries)):
+        result = call_n(proc, entries[i])
         if result is not False:
             return result
+    i = -1
     return failure()
 
 
@@ -268,8 +293,14 @@ def hash_table_prune_x(proc: object, table: object) -> None:
     """Deletes every entry for which (proc key value) is true."""
     check_procedure("hash-table-prune!", proc)
     t = check_table("hash-table-prune!", table)
-    for k, v in _entries("hash-table-prune!", t):
-        if proc(k, v) is not False:
+    entries = _snapshot("hash-table-prune!", t)
+    return map_entries(proc, entries, partial(_pruned, t, entries))
+
+
+def _pruned(t: HashTable, entries: list, answers: list) -> None:
+    """Deletes from ``t`` each entry whose answer is true."""
+    for (k, _), answer in zip(entries, answers):
+        if answer is not False:
             t.discard(t.slot(k))
 
 
@@ -281,7 +312,11 @@ def hash_table_intern_x(table: object, key: object, failure: object) -> object:
     entry = t.entries.get(t.slot(key))
     if entry is not None:
         return entry[1]
-    value = failure()
+    return interned(t, key, failure())
+
+
+def interned(t: HashTable, key: object, value: object) -> object:
+    """Sets ``key`` to ``value`` (hash-table-intern!'s failure thunk gave it); ``value``."""
     t.store(t.current_slot(t.slot(key), key), key, value)
     return value
 

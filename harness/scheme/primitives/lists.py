@@ -661,7 +661,7 @@ def list_tabulate(k: object, init: object) -> object:
     n = check_count("list-tabulate", k)
     check_procedure("list-tabulate", init)
     check_alloc("list-tabulate", n, PAIR_BYTES)
-    return from_items([init(i) for i in range(n)])
+    return map_then(init, list(range(n)), False, from_items)
 
 
 @primitive(SRFI1)
@@ -924,11 +924,11 @@ for _width in range(2, 6):
 def count(pred: object, lst: object, *lists: object) -> int:
     check_procedure("count", pred)
     if lists:
-        return map_then(pred, list(_rows("count", (lst, *lists))), True, _count_true)
-    return map_then(pred, proper_items("count", lst), False, _count_true)
+        return map_then(pred, list(_rows("count", (lst, *lists))), True, count_true)
+    return map_then(pred, proper_items("count", lst), False, count_true)
 
 
-def _count_true(values: list) -> int:
+def count_true(values: list) -> int:
     return sum(map(is_not, values, repeat(False)))
 
 
@@ -1014,10 +1014,30 @@ def unfold(stop: object, mapper: object, successor: object, seed: object,
     _check_procedures("unfold", stop, mapper, successor)
     if tail_gen is not DEFAULT:
         check_procedure("unfold", tail_gen)
-    items = []
-    while stop(seed) is False:
-        items.append(mapper(seed))
+    return unfold_then(stop, mapper, successor, seed, [], tail_gen)
+
+
+def unfold_then(stop: object, mapper: object, successor: object, seed: object, items: list,
+                tail_gen: object, at: int = 0) -> object:
+    """unfold's loop from the call ``at`` (0: ``stop``, 1: ``mapper``, 2: ``successor``,
+    3: ``tail_gen``) on ``seed``, ``items`` the elements so far. ``at`` names the call
+    waited in: a continuation captured inside one resumes the loop (continuations.py)."""
+    append = items.append
+    if at == 1:
+        append(mapper(seed))
+        at = 2
+    if at == 2:
         seed = successor(seed)
+    if at != 3:
+        while True:
+            at = 0
+            if stop(seed) is not False:
+                break
+            at = 1
+            append(mapper(seed))
+            at = 2
+            seed = successor(seed)
+        at = 3
     return from_items(items, NIL if tail_gen is DEFAULT else tail_gen(seed))
 
 
@@ -1026,11 +1046,26 @@ def unfold_right(stop: object, mapper: object, successor: object, seed: object,
                  tail: object = NIL) -> object:
     """(unfold-right p f g seed [tail]): builds the list from the right, onto tail."""
     _check_procedures("unfold-right", stop, mapper, successor)
-    result = tail
-    while stop(seed) is False:
+    return unfold_right_then(stop, mapper, successor, seed, tail)
+
+
+def unfold_right_then(stop: object, mapper: object, successor: object, seed: object,
+                      result: object, at: int = 0) -> object:
+    """unfold-right's loop from the call ``at`` (as unfold_then's) on ``seed``, ``result``
+    the list so far."""
+    if at == 1:
         result = [mapper(seed), result]
+        at = 2
+    if at == 2:
         seed = successor(seed)
-    return result
+    while True:
+        at = 0
+        if stop(seed) is not False:
+            return result
+        at = 1
+        result = [mapper(seed), result]
+        at = 2
+        seed = successor(seed)
 
 
 @primitive(SRFI1)

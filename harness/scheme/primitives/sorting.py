@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cmp_to_key
+from functools import cmp_to_key, partial
 from itertools import pairwise
 from operator import itemgetter
 
@@ -24,6 +24,7 @@ from harness.scheme.primitives.lists import (
     check_count,
     check_procedure,
     from_items,
+    map_then,
     proper_items,
 )
 from harness.scheme.primitives.vectors import check_vector, index_range
@@ -138,11 +139,15 @@ def sort_then(less: Callable, items: list, finish: Callable[[list], object],
         runs, merged, k = merged, [], 0
 
 
-def _merged(less: Callable, xs: list, ys: list) -> list:
-    """Stable merge: on ties the element of ``xs`` comes first."""
-    out = []
-    i = j = 0
-    while i < len(xs) and j < len(ys):
+def merge_then(less: Callable, xs: list, ys: list, finish: Callable[[list], object],
+               out: list | None = None, i: int = 0, j: int = 0) -> object:
+    """``finish`` of the stable merge of ``xs`` and ``ys`` (on ties the element of ``xs``
+    comes first), ``out`` holding what is merged of ``xs[:i]`` and ``ys[:j]``. Its state
+    is in locals: a continuation captured inside ``less`` resumes it (continuations.py)."""
+    if out is None:
+        out = []
+    nx, ny = len(xs), len(ys)
+    while i < nx and j < ny:
         if less(ys[j], xs[i]) is not False:
             out.append(ys[j])
             j += 1
@@ -151,7 +156,7 @@ def _merged(less: Callable, xs: list, ys: list) -> list:
             i += 1
     out.extend(xs[i:])
     out.extend(ys[j:])
-    return out
+    return finish(out)
 
 
 def _is_sorted(less: Callable, items: list) -> bool:
@@ -195,8 +200,8 @@ def list_sorted_p(less: object, lst: object) -> bool:
 def list_merge(less: object, lst1: object, lst2: object) -> object:
     """(list-merge < list1 list2): stable merge of two sorted lists."""
     check_procedure("list-merge", less)
-    return from_items(_merged(less, proper_items("list-merge", lst1),
-                              proper_items("list-merge", lst2)))
+    return merge_then(less, proper_items("list-merge", lst1), proper_items("list-merge", lst2),
+                      from_items)
 
 
 @primitive(SRFI132)
@@ -245,7 +250,7 @@ def vector_merge(less: object, v1: object, v2: object, start1: object = DEFAULT,
     check_procedure("vector-merge", less)
     xs, s1, e1 = _vector_range("vector-merge", v1, start1, end1)
     ys, s2, e2 = _vector_range("vector-merge", v2, start2, end2)
-    return Vector(_merged(less, xs[s1:e1], ys[s2:e2]))
+    return merge_then(less, xs[s1:e1], ys[s2:e2], Vector)
 
 
 @primitive(SRFI132)
@@ -258,7 +263,10 @@ def vector_merge_x(less: object, to: object, v1: object, v2: object,
     ys, s2, e2 = _vector_range("vector-merge!", v2, start2, end2)
     target = check_vector("vector-merge!", to)
     at, _ = index_range("vector-merge!", to, len(target), start)
-    merged = _merged(less, xs[s1:e1], ys[s2:e2])
+    return merge_then(less, xs[s1:e1], ys[s2:e2], partial(_put_merged, to, target, at))
+
+
+def _put_merged(to: Vector, target: list, at: int, merged: list) -> None:
     index_range("vector-merge!", to, len(target), at, at + len(merged))
     target[at:at + len(merged)] = merged
 
@@ -333,8 +341,13 @@ def vector_select_x(less: object, v: object, k: object, start: object = DEFAULT,
     n = check_count("vector-select!", k)
     if n >= e - s:
         raise wrong_type("vector-select!", f"an index below {e - s}", k)
-    items[s:e] = stable_sorted(less, items[s:e])
-    return items[s + n]
+    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, n))
+
+
+def _put_sorted(items: list, s: int, e: int, k: int | None, result: list) -> object:
+    """Puts the sorted ``result`` in ``items[s:e]``; the k-th element (k None: nothing)."""
+    items[s:e] = result
+    return None if k is None else items[s + k]
 
 
 @primitive(SRFI132)
@@ -346,7 +359,7 @@ def vector_separate_x(less: object, v: object, k: object, start: object = DEFAUL
     n = check_count("vector-separate!", k)
     if n > e - s:
         raise wrong_type("vector-separate!", f"a count of at most {e - s}", k)
-    items[s:e] = stable_sorted(less, items[s:e])
+    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, None))
 
 
 # -- chibi's sort -------------------------------------------------------------------------
@@ -376,7 +389,13 @@ def sort(seq: object, less: object = DEFAULT, key: object = DEFAULT) -> object:
     made = Vector if type(seq) is Vector else from_items
     if key is DEFAULT:
         return stable_sorted(ordering, items, finish=made)
-    return stable_sorted(ordering, [(key(x), x) for x in items], itemgetter(0),
+    keys = map_then(key, items, False, list)
+    return sort_by_keys(ordering, items, made, keys)
+
+
+def sort_by_keys(less: Callable, items: list, made: Callable, keys: list) -> object:
+    """``made`` of ``items`` sorted by their ``keys`` (``sort``'s key procedure's values)."""
+    return stable_sorted(less, list(zip(keys, items)), itemgetter(0),
                          lambda pairs: made([x for _, x in pairs]))
 
 

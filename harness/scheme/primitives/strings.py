@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import partial
 
 from harness.scheme.datatypes import (
     DEFAULT,
@@ -27,7 +28,13 @@ from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_t
 from harness.scheme.limits import MAX_ALLOC, charge, charge_alloc, charge_bulk
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
-from harness.scheme.primitives.lists import PAIR_BYTES, map_then, proper_items, unspecified
+from harness.scheme.primitives.lists import (
+    PAIR_BYTES,
+    count_true,
+    map_then,
+    proper_items,
+    unspecified,
+)
 from harness.scheme.primitives.numbers import as_int
 
 BASE = "scheme base"
@@ -397,16 +404,36 @@ def string_for_each(proc: object, s: object, *more: object) -> None:
 
 # -- SRFI 130 style utilities --------------------------------------------------------------
 
-def _matcher(who: str, x: object) -> Callable[[str], bool]:
-    """A test on one character from a Scheme predicate (callers handle a char argument
-    themselves, with str methods)."""
+def _predicate(who: str, x: object) -> object:
+    """``x``, a Scheme predicate on characters (callers handle a char argument themselves,
+    with str methods)."""
     if callable(x):
-        of = Char.of
-        return lambda c: x(of(c)) is not False
+        return x
     raise wrong_type(who, "a character or a predicate", x)
 
 
-def _found(i: int) -> int | bool:
+def index_then(pred: object, text: str, start: int, stop: int, step: int, want: bool) -> int:
+    """The first of the indexes ``start``, ``start + step`` … before ``stop`` whose
+    character ``pred`` answers true of (``want``) or #f of (not ``want``), else -1. The
+    loop of the string searches and trims: a continuation captured inside ``pred`` (asked
+    about the index ``k``) resumes it (continuations.py)."""
+    of = Char.of
+    if want:
+        for k in range(start, stop, step):
+            if pred(of(text[k])) is not False:
+                return k
+    else:
+        for k in range(start, stop, step):
+            if pred(of(text[k])) is False:
+                return k
+    return -1
+
+
+def _chars_of(text: str) -> list:
+    return list(map(Char.of, text))
+
+
+def found(i: int) -> int | bool:
     return False if i < 0 else i
 
 
@@ -417,12 +444,8 @@ def string_index(s: object, pred: object, start: object = DEFAULT,
     text = _text("string-index", s)
     i, j = _bounds("string-index", len(text), start, end)
     if type(pred) is Char:
-        return _found(text.find(pred.c, i, j))
-    test = _matcher("string-index", pred)
-    for k in range(i, j):
-        if test(text[k]):
-            return k
-    return False
+        return found(text.find(pred.c, i, j))
+    return found(index_then(_predicate("string-index", pred), text, i, j, 1, True))
 
 
 @primitive(SRFI_130, HARNESS)
@@ -432,12 +455,8 @@ def string_rindex(s: object, pred: object, start: object = DEFAULT,
     text = _text("string-rindex", s)
     i, j = _bounds("string-rindex", len(text), start, end)
     if type(pred) is Char:
-        return _found(text.rfind(pred.c, i, j))
-    test = _matcher("string-rindex", pred)
-    for k in range(j - 1, i - 1, -1):
-        if test(text[k]):
-            return k
-    return False
+        return found(text.rfind(pred.c, i, j))
+    return found(index_then(_predicate("string-rindex", pred), text, j - 1, i - 1, -1, True))
 
 
 @primitive(SRFI_130, HARNESS)
@@ -448,7 +467,7 @@ def string_contains(s1: object, s2: object, start1: object = DEFAULT, end1: obje
     pattern = _text("string-contains", s2)
     i, j = _bounds("string-contains", len(text), start1, end1)
     p, q = _bounds("string-contains", len(pattern), start2, end2)
-    return _found(text.find(pattern[p:q], i, j))
+    return found(text.find(pattern[p:q], i, j))
 
 
 @primitive(SRFI_130, HARNESS)
@@ -458,7 +477,7 @@ def string_search_forward(pattern: object, s: object, start: object = DEFAULT) -
     text = _text("string-search-forward", s)
     i, _ = _bounds("string-search-forward", len(text), start, DEFAULT)
     charge_bulk(len(needle))
-    return _found(text.find(needle, i))
+    return found(text.find(needle, i))
 
 
 _JOIN_GRAMMARS = ("infix", "strict-infix", "prefix", "suffix")
@@ -512,23 +531,30 @@ def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT
         if not delimiter.s:
             raise error("string-split: the delimiter string is empty")
         parts = text.split(delimiter.s, max_splits)
-    else:
-        parts = _split_on(text, _matcher("string-split", delimiter), max_splits)
+    else:  # the predicate asked of every character, then the pieces cut
+        return map_then(_predicate("string-split", delimiter), _chars_of(text), False,
+                        partial(_split_at, text, max_splits))
+    return _pieces(parts)
+
+
+def _pieces(parts: list[str]) -> object:
     charge_alloc(len(parts), PAIR_BYTES + 64)  # a pair and a String per piece
     return py_to_list(map(String, parts))
 
 
-def _split_on(text: str, test: Callable[[str], bool], max_splits: int) -> list[str]:
+def _split_at(text: str, max_splits: int, answers: list) -> object:
+    """The pieces of ``text`` between the characters whose answer is true (at most
+    ``max_splits`` cuts, from the left; -1: no limit)."""
     parts = []
     begin = 0
-    for k, c in enumerate(text):
+    for k, answer in enumerate(answers):
         if len(parts) == max_splits:
             break
-        if test(c):
+        if answer is not False:
             parts.append(text[begin:k])
             begin = k + 1
     parts.append(text[begin:])
-    return parts
+    return _pieces(parts)
 
 
 def _trimmer(who: str, strip: Callable[[str, str], str], from_left: bool,
@@ -542,16 +568,29 @@ def _trimmer(who: str, strip: Callable[[str, str], str], from_left: bool,
             return String(strip(text, WHITESPACE))
         if type(pred) is Char:
             return String(strip(text, pred.c))
-        test = _matcher(who, pred)
-        a, b = 0, len(text)
-        while from_left and a < b and test(text[a]):
-            a += 1
-        while from_right and b > a and test(text[b - 1]):
-            b -= 1
-        return String(text[a:b])
+        return trim_then(_predicate(who, pred), text, from_left, from_right)
     trim.__doc__ = (f"SRFI 130 ``{who}``: remove whitespace, a char or the characters "
                     "satisfying a predicate.")
     return trim
+
+
+def trim_then(pred: object, text: str, from_left: bool, from_right: bool,
+              a: int | None = None) -> String:
+    """``text`` without its first and (or) last characters that satisfy ``pred``; ``a``,
+    once known, is where the kept part starts. Resumable (continuations.py) in either
+    search."""
+    if a is None:
+        a = index_then(pred, text, 0, len(text), 1, False) if from_left else 0
+    if a < 0:  # every character satisfies pred
+        return String("")
+    if not from_right:
+        return String(text[a:])
+    return trim_end(text, a, index_then(pred, text, len(text) - 1, a - 1, -1, False))
+
+
+def trim_end(text: str, a: int, last: int) -> String:
+    """``text[a:]`` up to its character ``last`` (-1: up to ``a``)."""
+    return String(text[a:max(a, last + 1)])
 
 
 string_trim = primitive(SRFI_130, HARNESS, name="string-trim")(
@@ -617,12 +656,7 @@ def string_count(s: object, pred: object, start: object = DEFAULT,
     i, j = _bounds("string-count", len(text), start, end)
     if type(pred) is Char:
         return text.count(pred.c, i, j)
-    test = _matcher("string-count", pred)
-    n = 0
-    for c in text[i:j]:
-        if test(c):
-            n += 1
-    return n
+    return map_then(_predicate("string-count", pred), _chars_of(text[i:j]), False, count_true)
 
 
 @primitive(SRFI_130, HARNESS)
