@@ -20,15 +20,16 @@ Shape of the generated code for one top-level form::
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * The budget check (limits.py) sits at the entry of every procedure path that calls, and in
   every loop iteration. A global procedure that calls itself, never in tail position (a
-  tree recursion like ``fib``), is compiled twice in code that checks: the procedure
-  itself, whose self calls go to an unchecked *twin* (global ``h_twin_s_NAME``), and the
-  twin, whose self calls go back to the global. So only every other level of the
-  recursion pays the check (counting two steps: ``h_step2``), and the work between two
-  checks is still bounded by the size of the code. The twin is never a Scheme value (it
-  is reached only from its procedure's body); a later ``define`` or ``set!`` of the name
-  (compiled, or ``Environment.define``) stores the new value into the twin's global too,
-  so the old procedure's self calls reach it; a name some compiled ``set!`` assigned
-  before its definition gets no twins.
+  tree recursion like ``fib``), is compiled ``limits.TWIN_LEVELS`` times in code that
+  checks: the procedure itself, whose self calls go to an unchecked *twin* (global
+  ``h_twin_1_s_NAME``), whose self calls go to the next twin, and so on; the last one's
+  go back to the global. So one level of the recursion in TWIN_LEVELS pays the check
+  (counting that many steps: ``h_step_twin``), and the work between two checks is still
+  bounded by the size of the code. A twin is never a Scheme value (it is reached only
+  from the body before it); a later ``define`` or ``set!`` of the name (compiled, or
+  ``Environment.define``) stores the new value into the first twin's global too, so the
+  old procedure's self calls reach it; a name some compiled ``set!`` assigned before its
+  definition gets no twins.
 * Every Python node carries the Scheme line and column, so a traceback position *is* the
   Scheme source position.
 * For re-entrant continuations (continuations.py) every frame must be resumable at the
@@ -61,7 +62,8 @@ from harness.scheme.ast_nodes import (
     Var,
 )
 from harness.scheme.errors import SourcePos
-from harness.scheme.names import TWIN_PREFIX, escape, global_name
+from harness.scheme.limits import TWIN_LEVELS
+from harness.scheme.names import escape, global_name, twin_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
 SCHEME_CODE_PREFIX = "scm:"
@@ -185,10 +187,11 @@ class Compiler:
             out.append(ast.Global(names=sorted(fn.globals)))
         return out
 
-    def _budget(self, double: bool = False) -> Stmts:
-        """The budget check; ``double``: of a checked twin (it counts two steps)."""
+    def _budget(self, twins: bool = False) -> Stmts:
+        """The budget check; ``twins``: of a procedure compiled as twins (its check counts
+        ``limits.TWIN_LEVELS`` steps)."""
         if self.budget_check == "steps":
-            step, refill = ("h_step2", "h_refill2") if double else ("h_step", "h_refill")
+            step, refill = ("h_step_twin", "h_refill_twin") if twins else ("h_step", "h_refill")
             return [ast.Try(body=[ast.Expr(ast.Call(func=_name(step), args=[], keywords=[]))],
                             handlers=[ast.ExceptHandler(
                                 type=_name("h_IndexError"), name=None,
@@ -361,11 +364,14 @@ class Compiler:
                 and isinstance(lam.self_var, str) and name == global_name(lam.self_var)
                 and name not in self.env.assigned
                 and _recursion_kind(lam, self.env) == "nested"):
-            twin = twin_name(name)
-            parent.globals.add(twin)
-            self.twins.add(twin)
-            return (self._procedure(lam, twin, parent, None, checked=False)
-                    + self._procedure(lam, name, parent, twin, checked=True))
+            names = [name] + [twin_name(name, i) for i in range(1, TWIN_LEVELS)]
+            parent.globals.update(names[1:])
+            self.twins.add(names[1])
+            out: Stmts = []
+            for i in range(TWIN_LEVELS - 1, 0, -1):  # each defined before its caller
+                calls = names[i + 1] if i + 1 < TWIN_LEVELS else None
+                out += self._procedure(lam, names[i], parent, calls, checked=False)
+            return out + self._procedure(lam, name, parent, names[1], checked=True)
         return self._procedure(lam, name, parent, None, checked=True)
 
     def _procedure(self, lam: Lambda, name: str, parent: _Function, self_call: str | None,
@@ -379,8 +385,8 @@ class Compiler:
         fn.loopable = lam.self_var is not None and _loopable(lam)
         body = self.tail(lam.body, fn)
         if checked:
-            double = self_call is not None
-            body = _place_budget_check(body, lambda: self._budget(double))
+            twins = self_call is not None
+            body = _place_budget_check(body, lambda: self._budget(twins))
         if fn.loop_used:
             body = [ast.While(test=_const(True), body=body, orelse=[])]
         boxes = [] if lam.arrives_boxed else [
@@ -529,11 +535,6 @@ class Compiler:
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
-
-
-def twin_name(py: str) -> str:
-    """The global that holds the unchecked twin of the procedure in global ``py``."""
-    return TWIN_PREFIX + py
 
 
 def _recursion_kind(lam: Lambda, env) -> str:

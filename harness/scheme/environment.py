@@ -19,7 +19,7 @@ from harness.scheme.datatypes import (
     Vector,
     py_to_list,
 )
-from harness.scheme.names import TWIN_PREFIX, global_name
+from harness.scheme.names import global_name, twin_name
 from harness.scheme.primitives.bytevectors import bytevector_length
 from harness.scheme.primitives.control import procedure_p
 from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
@@ -73,7 +73,7 @@ class Environment:
             "__builtins__": {},
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
             "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
-            "h_step2": limits.double_step, "h_refill2": limits.refill_double,
+            "h_step_twin": limits.twin_step, "h_refill_twin": limits.refill_twin,
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n,
@@ -92,7 +92,7 @@ class Environment:
     def define(self, name: str, value: object) -> None:
         py = global_name(name)
         self.table[py] = value
-        twin = TWIN_PREFIX + py
+        twin = twin_name(py)
         if twin in self.table:  # a procedure compiled earlier calls the new value by it
             self.table[twin] = value
 

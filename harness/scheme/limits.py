@@ -7,7 +7,8 @@ three ways chosen per environment (``budget_check``):
   arithmetic: ~1.4x on call-heavy code, measured in bench/); when the list runs dry
   ``refill`` charges a chunk of steps to the running thread's budgets and checks their
   deadlines and memory. A recursive procedure compiled as twins (compiler.py) checks
-  every other level of its recursion with ``h_step2()``, whose items count two steps.
+  one level of its recursion in TWIN_LEVELS with ``h_step_twin()``, whose items count
+  TWIN_LEVELS steps each.
 * ``"flag"``: ``if h_limits.stop`` (~1.1x); a monitor thread raises the flag when some
   thread's deadline passes or the process outgrows a budget's memory.
 * ``"none"``: no check (trusted code, benchmarks).
@@ -85,10 +86,12 @@ POLLING_GRACE = 1.0
 _CHUNK_ITEMS = [None] * CHUNK
 _step_items: list = list(_CHUNK_ITEMS)
 step = _step_items.pop  # h_step in compiled code
-#: the same for the checked one of a pair of twins (compiler.py), whose every entry stands
-#: for two levels of its recursion: each item is two steps
-_double_items: list = list(_CHUNK_ITEMS)
-double_step = _double_items.pop  # h_step2 in compiled code
+#: levels of a tree recursion per budget check (compiler.py: twins)
+TWIN_LEVELS = 3
+#: the same for the checked one of a set of twins (compiler.py), whose every entry stands
+#: for TWIN_LEVELS levels of its recursion: each item is that many steps
+_twin_items: list = list(_CHUNK_ITEMS)
+twin_step = _twin_items.pop  # h_step_twin in compiled code
 
 
 class _Flags:
@@ -232,13 +235,13 @@ def refill() -> None:
 def pending_steps() -> int:
     """Steps already charged (by the chunk) that compiled code has not used yet: a
     budget's count minus the change of this over a run is what the run used, exactly."""
-    return len(_step_items) + 2 * len(_double_items)
+    return len(_step_items) + TWIN_LEVELS * len(_twin_items)
 
 
-def refill_double() -> None:
-    """The list of double steps ran dry: as ``refill``, each item two steps."""
-    _double_items.extend(_CHUNK_ITEMS)
-    charge(2 * CHUNK)
+def refill_twin() -> None:
+    """The twins' step list ran dry: as ``refill``, each item TWIN_LEVELS steps."""
+    _twin_items.extend(_CHUNK_ITEMS)
+    charge(TWIN_LEVELS * CHUNK)
 
 
 def charge(steps: int, nbytes: int = 0) -> None:
@@ -452,7 +455,7 @@ class _Monitor:
             self._fired.add(budget)
             flags.stop = True  # code that checks the flag stops at its next check
             _step_items.clear()  # code that counts steps refills (and checks) at its next
-            _double_items.clear()
+            _twin_items.clear()
 
     def _run(self) -> None:
         with self._cond:

@@ -25,8 +25,15 @@ def escape(name: str) -> str:
     return "".join(out)
 
 
-#: prefix of the global that holds the unchecked twin of a recursive procedure (compiler.py)
+#: prefix of the globals that hold the unchecked twins of a recursive procedure
+#: (``h_twin_1_s_NAME``, ``h_twin_2_s_NAME``..., compiler.py)
 TWIN_PREFIX = "h_twin_"
+
+
+def twin_name(py: str, level: int = 1) -> str:
+    """The global that holds the unchecked twin ``level`` of the procedure in global
+    ``py`` (level 1: the one the procedure calls, which a new value of ``py`` replaces)."""
+    return f"{TWIN_PREFIX}{level}_{py}"
 
 
 def global_name(name: str) -> str:
@@ -42,7 +49,8 @@ def unescape(text: str) -> str:
 
 def scheme_name(py: str) -> str:
     """The Scheme name behind a compiled Python name (or the name itself if not ours)."""
-    py = py.removeprefix(TWIN_PREFIX)
+    if py.startswith(TWIN_PREFIX):
+        py = py.split("_", 3)[3]  # h_twin_2_s_name -> s_name
     if py.startswith("s_"):
         return unescape(py[2:])
     m = re.match(r"v\d+_(.*)$", py)

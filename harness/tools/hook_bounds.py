@@ -62,7 +62,8 @@ BOUNDED_PRIMITIVES = {"assoc": assoc, "assq": assq, "assv": assv, "car": car, "c
                       "eqv?": is_eqv, "equal?": is_equal}
 _BY_GLOBAL = {global_name(name): proc for name, proc in BOUNDED_PRIMITIVES.items()}
 #: the globals of the compiled step check (``h_step()``, refilled on IndexError)
-_STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill", "h_step2", "h_refill2"})
+_STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill", "h_step_twin",
+                         "h_refill_twin"})
 #: the globals of the compiled flag check (``if h_limits.stop: h_interrupt()``)
 _FLAG_CHECK = frozenset({"h_limits", "h_interrupt"})
 MAX_INSTRUCTIONS = 400

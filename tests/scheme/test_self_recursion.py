@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.scheme.compiler import twin_name
 from harness.scheme.errors import SchemeError
 from harness.scheme.interpreter import Interpreter, format_error
-from harness.scheme.names import global_name
+from harness.scheme.limits import TWIN_LEVELS
+from harness.scheme.names import global_name, twin_name
 from harness.scheme.printer import write_string
 
 
@@ -54,15 +54,20 @@ def test_a_redefined_name_is_what_the_old_procedure_calls():
 # checked, and an unchecked twin its self calls go to (compiler.py). What a program sees
 # must not change: every self call still reaches the name's current value.
 
-def test_a_tree_recursion_is_checked_every_other_level():
+def test_a_tree_recursion_is_checked_once_in_twin_levels():
     interp = Interpreter(tier="sandboxed")
     interp.eval_string("(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
-    checked = interp.env.table[global_name("fib")]
-    twin = interp.env.table[twin_name(global_name("fib"))]
-    assert "h_step2" in checked.__code__.co_names  # counts two steps: one per level
-    assert twin_name(global_name("fib")) in checked.__code__.co_names
-    assert "h_step" not in twin.__code__.co_names and "h_step2" not in twin.__code__.co_names
-    assert global_name("fib") in twin.__code__.co_names
+    py = global_name("fib")
+    checked = interp.env.table[py]
+    assert "h_step_twin" in checked.__code__.co_names  # counts one step per level
+    calls = twin_name(py)
+    for level in range(1, TWIN_LEVELS):
+        assert calls in interp.env.table[py if level == 1 else twin_name(py, level - 1)] \
+            .__code__.co_names
+        twin = interp.env.table[calls].__code__
+        assert "h_step" not in twin.co_names and "h_step_twin" not in twin.co_names
+        calls = twin_name(py, level + 1) if level + 1 < TWIN_LEVELS else py
+    assert calls in twin.co_names  # the last twin calls the global again
     assert interp.eval_string("(fib 20)") == 6765
 
 
