@@ -43,6 +43,7 @@ SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "harness strings", "harness sort", "harness ports",
     "chibi diff", "harness diff", "harness lines",
     "srfi 141", "scheme division", "srfi 151", "scheme bitwise", "srfi 143", "scheme fixnum",
+    "srfi 144", "scheme flonum",
 ))
 
 #: every standard library (the default environment of `harness run` and the REPL)
@@ -102,7 +103,7 @@ _ALIASES = {("tein", "json"): ("harness", "json"),
             ("scheme", "comparator"): ("srfi", "128"),
             ("scheme", "hash-table"): ("srfi", "125"),
             ("scheme", "division"): ("srfi", "141"), ("scheme", "bitwise"): ("srfi", "151"),
-            ("scheme", "fixnum"): ("srfi", "143")}
+            ("scheme", "fixnum"): ("srfi", "143"), ("scheme", "flonum"): ("srfi", "144")}
 
 
 def library_key(spec: object) -> tuple:
