@@ -42,6 +42,8 @@ SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
     "chibi diff", "harness diff", "harness lines",
+    "srfi 141", "scheme division", "srfi 151", "scheme bitwise", "srfi 143", "scheme fixnum",
+    "srfi 144", "scheme flonum",
 ))
 
 #: every standard library (the default environment of `harness run` and the REPL)
@@ -99,7 +101,9 @@ _lock = threading.RLock()
 _ALIASES = {("tein", "json"): ("harness", "json"),
             ("scheme", "char-set"): ("srfi", "14"), ("scheme", "charset"): ("srfi", "14"),
             ("scheme", "comparator"): ("srfi", "128"),
-            ("scheme", "hash-table"): ("srfi", "125")}
+            ("scheme", "hash-table"): ("srfi", "125"),
+            ("scheme", "division"): ("srfi", "141"), ("scheme", "bitwise"): ("srfi", "151"),
+            ("scheme", "fixnum"): ("srfi", "143"), ("scheme", "flonum"): ("srfi", "144")}
 
 
 def library_key(spec: object) -> tuple:

@@ -93,7 +93,19 @@ def test_r5rs_environments(scheme):
     assert scheme("(import (scheme r5rs)) (eval '(if #f 1 2) (null-environment 5))") == "2"
     assert "unbound variable: car" in scheme.error(
         "(import (scheme r5rs)) (eval '(car '(1)) (null-environment 5))")
-    assert "the version 5" in scheme.error("(import (scheme r5rs)) (null-environment 7)")
+    assert "the version 5 or 7, got 6" in scheme.error(
+        "(import (scheme r5rs)) (null-environment 6)")
+
+
+def test_r7rs_report_environments(scheme):
+    # R7RS 6.12 allows versions besides 5: 7 gives R7RS-small's bindings (as chibi-scheme)
+    assert scheme("(import (scheme r5rs)) (eval '(let-values (((a b) (values 1 2))) "
+                  "(string-map char-upcase (string #\\a))) (scheme-report-environment 7))") \
+        == '"A"'
+    assert scheme("(import (scheme r5rs)) (eval '(when #t (guard (e (#t 'ok)) 1)) "
+                  "(null-environment 7))") == "1"
+    assert "unbound variable: string-map" in scheme.error(
+        "(import (scheme r5rs)) (eval '(string-map char-upcase \"a\") (null-environment 7))")
 
 
 def test_user_libraries_are_local_to_their_environment():

@@ -27,7 +27,7 @@ PROCEDURE_NAMES: dict[object, str] = {}
 _MODULES = (
     "numbers", "chars", "strings", "lists", "vectors", "bytevectors", "hashtables",
     "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
-    "charsets", "comparators",
+    "charsets", "comparators", "division", "bitwise", "fixnums", "flonums",
 )
 # Python bindings of the harness libraries (they register like primitives).
 _HARNESS_MODULES = ("harness.tools.scheme_api", "harness.tools.vfs_api")

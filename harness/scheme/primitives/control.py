@@ -142,28 +142,46 @@ def load(filename, env=None):
 R5RS = "scheme r5rs"
 
 
-def _r5rs_version(who: str, version: object) -> None:
-    if version != 5 or type(version) is not int:
-        raise wrong_type(who, "the version 5", version)
+#: the libraries of each report version: R5RS's bindings, or R7RS-small's (R7RS 6.12 lets
+#: an implementation support versions besides 5; chibi-scheme accepts 7 too)
+REPORT_LIBRARIES = {
+    5: (("scheme", "r5rs"),),
+    7: tuple(("scheme", name) for name in (
+        "base", "case-lambda", "char", "complex", "cxr", "eval", "file", "inexact", "lazy",
+        "load", "process-context", "read", "repl", "time", "write")),
+}
+
+
+def _report_libraries(who: str, version: object) -> tuple:
+    if type(version) is not int or version not in REPORT_LIBRARIES:
+        raise wrong_type(who, "the version 5 or 7", version)
+    return REPORT_LIBRARIES[version]
+
+
+def _import_set(key: tuple) -> object:
+    return py_to_list([Symbol.intern(part) for part in key])
 
 
 @primitive(R5RS)
 def scheme_report_environment(version):
-    """(scheme-report-environment 5): a fresh environment of R5RS's bindings."""
-    _r5rs_version("scheme-report-environment", version)
-    return environment(py_to_list([Symbol.intern("scheme"), Symbol.intern("r5rs")]))
+    """(scheme-report-environment 5): a fresh environment of R5RS's bindings; with 7, of
+    R7RS-small's."""
+    return environment(*map(_import_set,
+                            _report_libraries("scheme-report-environment", version)))
 
 
 @primitive(R5RS)
 def null_environment(version):
-    """(null-environment 5): a fresh environment with only the syntax keywords."""
+    """(null-environment 5): a fresh environment with only the syntax keywords (of R5RS,
+    or with 7 of R7RS-small)."""
     from harness.scheme.interpreter import make_environment
     from harness.scheme.libraries import find_library
     from harness.scheme.syntax import Rewriter, Special
     from harness.scheme.syntax_rules import Macro
-    _r5rs_version("null-environment", version)
+    keys = _report_libraries("null-environment", version)
     env = make_environment("unsandboxed", imports=())
-    for name, value in find_library(("scheme", "r5rs")).exports.items():
-        if isinstance(value, (Special, Macro, Rewriter)):
-            env.syntax[Symbol.intern(name)] = value
+    for key in keys:
+        for name, value in find_library(key).exports.items():
+            if isinstance(value, (Special, Macro, Rewriter)):
+                env.syntax[Symbol.intern(name)] = value
     return env

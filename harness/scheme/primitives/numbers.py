@@ -421,7 +421,8 @@ def abs_(x: object) -> Number:
 
 # -- integer division ----------------------------------------------------------------------
 
-def _division_args(who: str, n1: object, n2: object) -> tuple[int, int, bool]:
+def division_args(who: str, n1: object, n2: object) -> tuple[int, int, bool]:
+    """Two integer arguments as ints, the divisor not zero, and whether one was inexact."""
     a, inexact_a = _integer(who, n1)
     b, inexact_b = _integer(who, n2)
     if b == 0:
@@ -437,54 +438,55 @@ def _truncating(a: int, b: int) -> tuple[int, int]:
     return q, a - q * b
 
 
-def _result(x: int, inexact: bool) -> int | float:
+def division_result(x: int, inexact: bool) -> int | float:
+    """``x``, inexact if an argument was."""
     return to_inexact(x) if inexact else x
 
 
 @primitive(BASE, name="floor/")
 def floor_divide(n1: object, n2: object) -> Values:
     """R7RS ``floor/``: the floor quotient and remainder as two values."""
-    a, b, inexact = _division_args("floor/", n1, n2)
+    a, b, inexact = division_args("floor/", n1, n2)
     q, r = divmod(a, b)
-    return Values((_result(q, inexact), _result(r, inexact)))
+    return Values((division_result(q, inexact), division_result(r, inexact)))
 
 
 @primitive(BASE)
 def floor_quotient(n1: object, n2: object) -> int | float:
-    a, b, inexact = _division_args("floor-quotient", n1, n2)
-    return _result(a // b, inexact)
+    a, b, inexact = division_args("floor-quotient", n1, n2)
+    return division_result(a // b, inexact)
 
 
 @primitive(BASE)
 def floor_remainder(n1: object, n2: object) -> int | float:
-    a, b, inexact = _division_args("floor-remainder", n1, n2)
-    return _result(a % b, inexact)
+    a, b, inexact = division_args("floor-remainder", n1, n2)
+    return division_result(a % b, inexact)
 
 
 @primitive(BASE)
 def modulo(n1: object, n2: object) -> int | float:
-    a, b, inexact = _division_args("modulo", n1, n2)
-    return _result(a % b, inexact)
+    a, b, inexact = division_args("modulo", n1, n2)
+    return division_result(a % b, inexact)
 
 
 @primitive(BASE, name="truncate/")
 def truncate_divide(n1: object, n2: object) -> Values:
     """R7RS ``truncate/``: the truncating quotient and remainder as two values."""
-    a, b, inexact = _division_args("truncate/", n1, n2)
+    a, b, inexact = division_args("truncate/", n1, n2)
     q, r = _truncating(a, b)
-    return Values((_result(q, inexact), _result(r, inexact)))
+    return Values((division_result(q, inexact), division_result(r, inexact)))
 
 
 @primitive(BASE)
 def truncate_quotient(n1: object, n2: object) -> int | float:
-    a, b, inexact = _division_args("truncate-quotient", n1, n2)
-    return _result(_truncating(a, b)[0], inexact)
+    a, b, inexact = division_args("truncate-quotient", n1, n2)
+    return division_result(_truncating(a, b)[0], inexact)
 
 
 @primitive(BASE)
 def truncate_remainder(n1: object, n2: object) -> int | float:
-    a, b, inexact = _division_args("truncate-remainder", n1, n2)
-    return _result(_truncating(a, b)[1], inexact)
+    a, b, inexact = division_args("truncate-remainder", n1, n2)
+    return division_result(_truncating(a, b)[1], inexact)
 
 
 def _small_ints(a: object, b: object) -> bool:
@@ -501,16 +503,16 @@ _SMALL = 1 << 62
 def quotient(n1: object, n2: object) -> int | float:
     if _small_ints(n1, n2):
         return n1 // n2
-    a, b, inexact = _division_args("quotient", n1, n2)
-    return _result(_truncating(a, b)[0], inexact)
+    a, b, inexact = division_args("quotient", n1, n2)
+    return division_result(_truncating(a, b)[0], inexact)
 
 
 @primitive(BASE)
 def remainder(n1: object, n2: object) -> int | float:
     if _small_ints(n1, n2):
         return n1 % n2
-    a, b, inexact = _division_args("remainder", n1, n2)
-    return _result(_truncating(a, b)[1], inexact)
+    a, b, inexact = division_args("remainder", n1, n2)
+    return division_result(_truncating(a, b)[1], inexact)
 
 
 @primitive(BASE)
@@ -518,7 +520,7 @@ def gcd(*args: object) -> int | float:
     """R7RS ``gcd`` (0 with no arguments; always non-negative)."""
     pairs = [_integer("gcd", x) for x in args]
     _charge_gcd([n for n, _ in pairs])
-    return _result(math.gcd(*(n for n, _ in pairs)), any(i for _, i in pairs))
+    return division_result(math.gcd(*(n for n, _ in pairs)), any(i for _, i in pairs))
 
 
 def _charge_gcd(ints: list[int]) -> None:
@@ -535,7 +537,7 @@ def lcm(*args: object) -> int | float:
     if 0 not in ints:
         _exact_size_check("lcm", sum(n.bit_length() for n in ints))
         _charge_gcd(ints)
-    return _result(math.lcm(*ints), any(i for _, i in pairs))
+    return division_result(math.lcm(*ints), any(i for _, i in pairs))
 
 
 # -- rationals and rounding ----------------------------------------------------------------

@@ -1,0 +1,76 @@
+"""What a harness process imports before it does its work (bench/commands.py measures what
+that costs). A host runs ``harness claude-hook`` or ``harness fire`` as a new process per
+event and ``harness run`` per program, so the modules a command does not need stay out of
+its process: a test here failing means a module-level import brought one back (import it
+where it is used instead, with a comment saying why)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+# runs `harness ARGV...` in this process (stdin: the event), then lists its modules on stderr
+RUN_AND_LIST = ("import json, sys\nfrom harness.cli import main\ncode = main(sys.argv[1:])\n"
+                "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n"
+                "sys.exit(code)\n")
+GUARD = """(register-hook 'pre_tool
+  (lambda (payload)
+    (if (equal? (cdr (assoc "tool_name" payload)) "Bash")
+        (list (cons "block" #t) (cons "message" "no shell"))
+        '())))
+"""
+EVENT = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                    "tool_input": {"command": "ls"}, "cwd": "/tmp"})
+#: what answering a hook event with one Scheme guard never needs
+NOT_FOR_A_DISPATCH = (
+    "lark", "fastjsonschema", "harness.tools.pipeline", "harness.tools.arguments",
+    "harness.vfs.store", "harness.model", "harness.handlers.command", "harness.handlers.http",
+    "harness.handlers.model_handlers", "harness.handlers.matcher", "harness.handlers.if_rule",
+    "logging", "concurrent.futures", "subprocess", "ctypes", "difflib", "socket", "secrets",
+)
+
+
+def modules_of(*argv: str, stdin: str = "") -> tuple[subprocess.CompletedProcess, set[str]]:
+    done = subprocess.run([sys.executable, "-c", RUN_AND_LIST, *argv], input=stdin, env=os.environ,
+                          capture_output=True, text=True, check=False, timeout=60)
+    head, _, listed = done.stderr.rpartition("\nMODULES ")
+    done.stderr = head
+    return done, set(json.loads(listed))
+
+
+def guard_home(home):
+    """A home holding one Scheme guard and nothing else."""
+    (home / "tools").mkdir(parents=True)
+    (home / "tools" / "guard.scm").write_text(GUARD)
+    return home
+
+
+def test_claude_hook_imports_nothing_a_scheme_guard_does_not_use(tmp_path):
+    home = guard_home(tmp_path / "home")
+    for _ in range(2):  # the second start reads the guard from the parse cache
+        done, modules = modules_of("claude-hook", "--home", str(home), stdin=EVENT)
+    assert done.returncode == 2 and done.stderr == "no shell\n"
+    assert sorted(modules.intersection(NOT_FOR_A_DISPATCH)) == []
+
+
+def test_fire_imports_nothing_a_scheme_guard_does_not_use(tmp_path):
+    home = guard_home(tmp_path / "home")
+    payload = json.dumps({"tool_name": "Bash", "arguments": {"command": "ls"}})
+    for _ in range(2):
+        done, modules = modules_of("fire", "pre_tool", payload, "--home", str(home))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["outcome"]["message"] == "no shell"
+    assert sorted(modules.intersection(NOT_FOR_A_DISPATCH)) == []
+
+
+def test_run_of_a_program_read_before_imports_neither_lark_nor_the_hook_runtime(tmp_path):
+    program = tmp_path / "hello.scm"
+    program.write_text('(display "hello")\n')
+    for _ in range(2):  # the second run reads the program from harness run's parse cache
+        done, modules = modules_of("run", str(program))
+    assert (done.returncode, done.stdout) == (0, "hello")
+    assert sorted(modules.intersection((
+        "lark", "orjson", "harness.runtime", "harness.config", "harness.bridge",
+        "harness.hooks.dispatcher", "harness.plugins", "harness.handlers"))) == []
