@@ -5,8 +5,10 @@
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
    with a hook that reads one field (straight-line, so it runs without a budget: see
-   harness/tools/hook_bounds.py; and the same with a ``let``, a leaf hook that runs under
-   a bare budget; and through a procedure of the file, under the whole budget), a
+   harness/tools/hook_bounds.py; the same with a ``let``, straight-line too, and with its
+   variable read twice, a leaf hook that runs under a bare budget; through a procedure of
+   the file, a leaf hook too; with ``member``, straight-line; through a procedure with a
+   loop, under the whole budget), a
    no-op Python hook (one the host registered with
    ``Runtime.register_hook``, and one ``@hook`` in a ``.py`` tool file), and pluggy
    calling an equivalent hookimpl (pluggy comes with pytest). The goal for a no-op Python
@@ -80,9 +82,7 @@ def noop(payload):
 """
 UNSANDBOXED = '[tools.tiers]\n"" = "unsandboxed"\n'
 
-#: the same guard with a local variable: not straight-line but a leaf hook
-#: (hook_bounds.py), so it runs under a bare budget (no output capture, prompt or
-#: recursion window)
+#: the same guard with a local variable read once: straight-line (hook_bounds.py)
 READS_WITH_LET = """
 (register-hook 'pre_tool
   (lambda (p)
@@ -90,13 +90,43 @@ READS_WITH_LET = """
       (if (equal? tool "rm")
           (list (cons "block" #t) (cons "message" "no rm"))
           '()))))"""
-#: the same guard through a procedure of the file: no leaf hook, so it runs under the
-#: whole budget machinery (output capture, continuation prompt, recursion window)
+#: the same with the variable read twice: not straight-line but a leaf hook, so it runs
+#: under a bare budget (no output capture, prompt or recursion window)
+READS_WITH_LET_TWICE = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (let ((tool (cdr (assoc "tool_name" p))))
+      (if (or (equal? tool "rm") (equal? tool "dd"))
+          (list (cons "block" #t) (cons "message" "no rm"))
+          '()))))"""
+#: the same guard through a procedure of the file, itself leaf code: a leaf hook (bare
+#: budget), its payload cut to the one entry the procedure looks up
 READS_THROUGH_HELPER = """
 (define (tool-of p) (cdr (assoc "tool_name" p)))
 (register-hook 'pre_tool
   (lambda (p)
     (if (equal? (tool-of p) "rm")
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
+#: the guard with member of a constant list: straight-line too (no budget)
+READS_WITH_MEMBER = """
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (member (cdr (assoc "tool_name" p)) '("rm" "dd" "mkfs"))
+        (list (cons "block" #t) (cons "message" "no rm"))
+        '())))"""
+#: the guard through a procedure with a loop: the whole budget machinery (output
+#: capture, continuation prompt, recursion window, thread context)
+READS_THROUGH_LOOP = """
+(define blocked '("rm" "dd" "mkfs"))
+(define (blocked? tool)
+  (let loop ((l blocked))
+    (cond ((null? l) #f)
+          ((equal? (car l) tool) #t)
+          (else (loop (cdr l))))))
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (blocked? (cdr (assoc "tool_name" p)))
         (list (cons "block" #t) (cons "message" "no rm"))
         '())))"""
 READS_ONE_FIELD = """
@@ -112,7 +142,17 @@ def scheme_noop(n: int) -> None:
     ten = Runtime(_home({"a.scm": "(register-hook 'pre_tool (lambda (p) '()))\n" * 10}))
     reads = Runtime(_home({"a.scm": READS_ONE_FIELD}))
     reads_let = Runtime(_home({"a.scm": READS_WITH_LET}))
+    reads_let2 = Runtime(_home({"a.scm": READS_WITH_LET_TWICE}))
     reads_helper = Runtime(_home({"a.scm": READS_THROUGH_HELPER}))
+    reads_member = Runtime(_home({"a.scm": READS_WITH_MEMBER}))
+    reads_loop = Runtime(_home({"a.scm": READS_THROUGH_LOOP}))
+    # each variant takes the path its line names (hook_bounds.py)
+    for rt, leaf, straight in ((reads, True, True), (reads_let, True, True),
+                               (reads_let2, True, False),
+                               (reads_helper, True, False), (reads_member, True, True),
+                               (reads_loop, False, False)):
+        [run] = rt.registry.runs_for("pre_tool")
+        assert (run.leaf is not None, run.straight) == (leaf, straight), rt.load_errors
     none = Runtime(_home({}))
     host = Runtime(_home({}))
     host.register_hook("pre_tool", lambda payload: None)
@@ -125,7 +165,10 @@ def scheme_noop(n: int) -> None:
            "one": lambda: one.fire("pre_tool", PAYLOAD),
            "reads": lambda: reads.fire("pre_tool", PAYLOAD),
            "reads_let": lambda: reads_let.fire("pre_tool", PAYLOAD),
+           "reads_let2": lambda: reads_let2.fire("pre_tool", PAYLOAD),
            "reads_helper": lambda: reads_helper.fire("pre_tool", PAYLOAD),
+           "reads_member": lambda: reads_member.fire("pre_tool", PAYLOAD),
+           "reads_loop": lambda: reads_loop.fire("pre_tool", PAYLOAD),
            "ten": lambda: ten.fire("pre_tool", PAYLOAD),
            "host": lambda: host.fire("pre_tool", PAYLOAD),
            "host_ten": lambda: host_ten.fire("pre_tool", PAYLOAD),
@@ -140,10 +183,16 @@ def scheme_noop(n: int) -> None:
     print(f"   dispatch, no hooks:                     {t['none']:7.1f}{ratio(t['none'])}")
     print(f"   dispatch, 1 no-op Scheme hook:          {t['one']:7.1f}{ratio(t['one'])}")
     print(f"   dispatch, 1 Scheme hook reading a field: {t['reads']:6.1f}{ratio(t['reads'])}")
-    print(f"   the same with a let (bare budget):      {t['reads_let']:7.1f}"
+    print(f"   the same with a let (no budget):        {t['reads_let']:7.1f}"
           f"{ratio(t['reads_let'])}")
-    print(f"   the same through a helper (whole budget): {t['reads_helper']:5.1f}"
+    print(f"   the let read twice (bare budget):       {t['reads_let2']:7.1f}"
+          f"{ratio(t['reads_let2'])}")
+    print(f"   the same through a helper (bare budget): {t['reads_helper']:6.1f}"
           f"{ratio(t['reads_helper'])}")
+    print(f"   the same with member (no budget):       {t['reads_member']:7.1f}"
+          f"{ratio(t['reads_member'])}")
+    print(f"   through a loop (whole budget):          {t['reads_loop']:7.1f}"
+          f"{ratio(t['reads_loop'])}")
     print(f"   dispatch, 1 no-op host Python hook:     {t['host']:7.1f}{ratio(t['host'])}")
     print(f"   dispatch, 1 no-op @hook in a .py file:  {t['py_file']:7.1f}"
           f"{ratio(t['py_file'])}")

@@ -114,9 +114,11 @@ class Dispatcher:
             if trace is not None:
                 trace.append({"source": "in-process", "skipped": "re-entrant dispatch"})
             return
-        if not runs[0].python and _leaf_only(runs):
+        first = runs[0]
+        if not first.python and first.leaf is not None and (
+                first.leaf.holds() if len(runs) == 1 else _leaf_only(runs)):
             # leaf hooks read nothing of the thread context and cannot dispatch (they call
-            # only their primitives): no need to enter it
+            # only bounded primitives and leaf procedures of their file): no need to enter it
             for run in runs:
                 self._leaf_hooks(context, hook, run, payload, answers, errors, failed, trace)
             return
@@ -214,7 +216,7 @@ class Dispatcher:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
-                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, False)
+                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
                 context.tier = env.tier
                 marks = capture.start_call(limits[env.tier])
                 message = None
@@ -240,20 +242,32 @@ class Dispatcher:
 
     def _leaf_hooks(self, context, hook: str, run, payload: dict, answers: list,
                     errors: list, failed: list, trace: list | None) -> None:
-        """A run of leaf hooks (hook_bounds.py, just found to call only their primitives)
-        under a bare budget, or under none when they are straight-line and their limits
-        leave room: they write nothing and capture no continuation, so no output capture
-        and no prompt; they cannot recurse, so no recursion window."""
+        """A run of leaf hooks (hook_bounds.py, just found to call only what they were read
+        to call) under a bare budget, or under none when they are straight-line and their
+        limits leave room: they write nothing and capture no continuation, so no output
+        capture and no prompt; they cannot recurse, so no recursion window."""
         limits = self.runtime.config.limits
-        budget = None if run.straight and _leave_room(run, limits) else \
-            context.leaf_budget(run.watch_deadline)
-        converted: dict[str, object] = {}
-        if budget is not None:
+        if run.straight and _leave_room(run, limits):
+            budget = None
+        else:  # context.leaf_budget, inline
+            budget = context.budget
+            if budget is None or budget.active:
+                budget = context.leaf_budget(run.watch_deadline)
+            else:
+                budget.watch = run.watch_deadline
             budget.enter_shallow()
+        converted: dict[str, object] = {}
         try:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
-                scheme_payload = _scheme_payload(h, payload, converted, run.file_keys, True)
+                # _scheme_payload, inline for a leaf hook (whose keys hold: see there)
+                if h.blind:
+                    scheme_payload = NIL
+                else:
+                    scheme_payload = converted.get(h.file)
+                    if scheme_payload is None:
+                        scheme_payload = converted[h.file] = _file_payload(
+                            payload, run.file_keys.get(h.file))
                 if budget is not None:  # (no context.tier: nothing a leaf hook calls reads it)
                     bounds = limits[h.env.tier]
                     budget.reset(bounds.steps, bounds.seconds, bounds.max_memory)
@@ -329,30 +343,35 @@ def _python_answer_of(value: object, where: str) -> tuple[object, str | None]:
         return NO_ANSWER, f"{where}: the answer has no JSON form: {exc}"
 
 
-def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict,
-                    leaf: bool) -> object:
+def _scheme_payload(h, payload: dict, converted: dict, file_keys: dict) -> object:
     """The payload as ``h`` sees it. Scheme data are mutable: each file gets its own copy,
     so no file's hooks can change what another file's hooks see. The copy holds only what
     the file's hooks can look up (payload_use.py): nothing for a hook that never reads its
     argument, only the entries of the keys it passes to ``assoc`` for one that does just
     that (or passes it to procedures of its file that do); the conversion is most of a
-    cheap hook's cost. ``leaf``: ``h`` is a leaf hook just found to call only what it
-    was read to call (assoc among them when it has keys, the procedures it passes its
-    payload to), and nothing can change its key strings (no other code reaches them, and
-    it calls nothing that changes a string): its keys hold."""
-    keys = h.payload_keys
-    if keys is not None and not keys.strings and not keys.callees:
+    cheap hook's cost. (A leaf hook just found to call only what it was read to call gets
+    the file's copy without more checks: ``_leaf_hooks``. Its keys hold: assoc and the
+    procedures it passes its payload to are still what they were, and nothing can change
+    its key strings: no other code reaches them, and it calls nothing that changes a
+    string.)"""
+    if h.blind:
         return NIL
     copy = converted.get(h.file)
+    wanted = file_keys.get(h.file)
     if copy is None:
-        wanted = file_keys.get(h.file)
-        scheme = json_to_scheme(payload) if wanted is None else \
-            json_entries_to_scheme(payload, wanted)
-        copy = converted[h.file] = (scheme, wanted)
-    if copy[1] is not None and not leaf and not keys.hold(h.env.table):
-        # an earlier hook redefined assoc or changed a key string: this one sees it all
+        copy = converted[h.file] = _file_payload(payload, wanted)
+    if wanted is not None and not h.payload_keys.hold(h.env.table):
+        # an earlier hook redefined assoc or a procedure this one passes its payload to,
+        # or changed a key string: this one sees it all
         return json_to_scheme(payload)
-    return copy[0]
+    return copy
+
+
+def _file_payload(payload: dict, wanted: tuple | None) -> object:
+    """The payload converted for a file whose hooks can look up the entries ``wanted``
+    (None: all of it)."""
+    return json_to_scheme(payload) if wanted is None else \
+        json_entries_to_scheme(payload, wanted)
 
 
 class PayloadError(TypeError):

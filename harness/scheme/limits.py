@@ -35,8 +35,9 @@ comparison ~20,000, ``json.dumps`` ~50,000, all far below 1,100,000). So:
 
 * the limit is raised to ``DEFAULT_DEPTH`` only while Scheme code runs (``deep_recursion``:
   entered by every ``Budget`` and every top-level form, counted across threads so that one
-  thread's exit does not lower it under another that still runs Scheme) and restored when
-  the last one leaves: ~0.1 µs per dispatch, no thread hand-off;
+  thread's exit does not lower it under another that still runs Scheme, without a lock:
+  see "the recursion window" below) and restored when the last one leaves: ~0.1 µs per
+  dispatch, no thread hand-off;
 * every C-recursive path reachable from Scheme is iterative or bounded: the primitives
   call procedures with Python-level calls (tests/scheme/test_c_stack_safety.py), a call
   with too many arguments for a generated caller counts its C nesting
@@ -150,39 +151,32 @@ class Budget:
             _monitor.watch(self)
 
     def __enter__(self) -> Self:
-        global _deep_users, _host_limit
         try:  # _stack() inline: a budget is entered on every hook dispatch
             _local.stack.append(self)
         except AttributeError:
             _local.stack = [self]
         self.active = True
         # enter_deep_recursion() inline: Python calls cost on every dispatch
-        _deep_lock.acquire()
-        if not _deep_users:
-            limit = _getrecursionlimit()
-            if limit < DEFAULT_DEPTH:
-                _host_limit = limit
-                _setrecursionlimit(DEFAULT_DEPTH)
-        _deep_users += 1
-        _deep_lock.release()
+        _deep_users.append(None)
+        limit = _getrecursionlimit()
+        if limit < DEFAULT_DEPTH:
+            _setrecursionlimit(DEFAULT_DEPTH)
+            _host_limits.append(limit)  # after the raise (see "the recursion window")
         if self.watch and (self.deadline is not None or self.max_memory is not None):
             self.watched = True
             _monitor.watch(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        global _deep_users
         self.active = False
         _local.stack.remove(self)
         _monitor.watched.pop(self, None)  # one dict operation: atomic under the GIL
         if self.expired:
             _monitor.forget(self)
         # leave_deep_recursion() inline
-        _deep_lock.acquire()
-        _deep_users -= 1
-        if not _deep_users and _host_limit is not None:
-            _restore_limit()  # (a call only here: it may fail, see there)
-        _deep_lock.release()
+        _deep_users.pop()
+        if not _deep_users:
+            _restore_limit()
 
     def enter_shallow(self) -> None:
         """Start charging this budget for code that cannot recurse (the leaf hooks of
@@ -488,52 +482,55 @@ _monitor = _Monitor()
 
 
 # -- the recursion window --------------------------------------------------------------------
+#
+# Opening and closing it takes no lock (a lock pair was half of its cost). The Scheme calls
+# running (all threads) are counted by a list they append to and pop from, and the host's
+# limit waits on another list: pushed after the limit was raised, popped (each push at most
+# once) by a call that leaves the count empty, which restores it. Each of these is one C
+# call, atomic under the GIL. Whatever the interleaving, the limit is never left raised
+# once no Scheme code runs: a raise is followed by its push, the push by its thread's exit,
+# and the last exit after it finds a pushed limit (that one or a later one) and restores
+# it. What the missing lock costs: a thread that enters just as another leaves may run
+# under the host's limit (a deep recursion there fails with the recursion-depth error, as
+# it would without the window), never the other way round; and a race of two first
+# entries leaves one extra copy of the host's limit on the list (the newest is restored).
 
-_deep_lock = threading.Lock()
 _getrecursionlimit = sys.getrecursionlimit
 _setrecursionlimit = sys.setrecursionlimit
-_deep_users = 0  # Scheme calls running (all threads)
-_host_limit: int | None = None  # the recursion limit to restore when the last one ends
+_deep_users: list = []  # one item per Scheme call running (all threads)
+_host_limits: list[int] = []  # the host's recursion limit, pushed after each raise of it
 
 
 def enter_deep_recursion() -> None:
     """Scheme code starts running on this thread: let it recurse ``DEFAULT_DEPTH`` frames
     deep (see the module docstring). Pair with ``leave_deep_recursion``. (Budget does the
     same inline.)"""
-    global _deep_users
-    with _deep_lock:
-        if not _deep_users:
-            _raise_limit()
-        _deep_users += 1
+    _deep_users.append(None)
+    limit = _getrecursionlimit()
+    if limit < DEFAULT_DEPTH:
+        _setrecursionlimit(DEFAULT_DEPTH)
+        _host_limits.append(limit)  # after the raise: see above
 
 
 def leave_deep_recursion() -> None:
     """The Scheme code of ``enter_deep_recursion`` is done; the last one out restores the
     host's recursion limit."""
-    global _deep_users
-    with _deep_lock:
-        _deep_users -= 1
-        if not _deep_users and _host_limit is not None:
-            _restore_limit()
-
-
-def _raise_limit() -> None:
-    """(under _deep_lock, no Scheme running) Raise the limit, remembering the host's."""
-    global _host_limit
-    limit = sys.getrecursionlimit()
-    if limit < DEFAULT_DEPTH:
-        _host_limit = limit
-        sys.setrecursionlimit(DEFAULT_DEPTH)
+    _deep_users.pop()
+    if not _deep_users:
+        _restore_limit()
 
 
 def _restore_limit() -> None:
-    """(under _deep_lock, the last Scheme call done) Give the host its limit back."""
-    global _host_limit
+    """(no Scheme call was running a moment ago) Give the host its limit back, unless
+    another exit did."""
     try:
-        sys.setrecursionlimit(_host_limit)
-        _host_limit = None
+        limit = _host_limits.pop()
+    except IndexError:
+        return
+    try:
+        _setrecursionlimit(limit)
     except RecursionError:  # this thread is deeper than that: the next exit does it
-        pass
+        _host_limits.append(limit)
 
 
 class DeepRecursion:

@@ -32,10 +32,14 @@ Such a *leaf hook* writes no output, captures no continuation and cannot recurse
 dispatcher runs it under its budget (which still stops an ``equal?`` that walks a huge
 structure) but without output capture, prompt or recursion window.
 
-``straight_line(proc)`` accepts a leaf hook that calls no procedure of its file and has
-no local variable besides its parameter (a ``let``, or a procedure's parameters, could
-build shared structure whose walk by ``equal?`` or the answer conversion grows
-exponentially with the code), only small acyclic constants and no flag
+``member`` is bounded only with two arguments (a third is a procedure it calls): each of
+its uses must be a call with two (``_call_arity``).
+
+``straight_line(proc)`` accepts a leaf hook that calls no procedure of its file, reads
+each of its local variables (besides its parameter) at most once (a ``let`` read twice,
+or a procedure's parameters, could build shared structure whose walk by ``equal?`` or the
+answer conversion grows exponentially with the code), has only small acyclic constants
+and no flag
 budget check (the unsandboxed tier's). Its work is then at most linear in the code size
 times the size of its payload (a fresh tree the dispatcher converted from the host's
 JSON): the dispatcher calls it plainly, with no budget at all, while its tier's limits
@@ -54,13 +58,28 @@ from harness.scheme.datatypes import NIL, String, Symbol
 from harness.scheme.names import global_name
 from harness.scheme.primitives.control import not_
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
-from harness.scheme.primitives.lists import assoc, assq, assv, car, cdr, cons, list_
+from harness.scheme.primitives.lists import (
+    assoc,
+    assq,
+    assv,
+    car,
+    cdr,
+    cons,
+    list_,
+    member,
+    memq,
+    memv,
+)
 
 #: Scheme name -> the primitive a bounded hook may call under that name
 BOUNDED_PRIMITIVES = {"assoc": assoc, "assq": assq, "assv": assv, "car": car, "cdr": cdr,
                       "cons": cons, "list": list_, "not": not_, "eq?": is_eq,
-                      "eqv?": is_eqv, "equal?": is_equal}
+                      "eqv?": is_eqv, "equal?": is_equal, "member": member, "memq": memq,
+                      "memv": memv}
 _BY_GLOBAL = {global_name(name): proc for name, proc in BOUNDED_PRIMITIVES.items()}
+#: the globals of primitives that are bounded only when called with two arguments (a
+#: third is a procedure they call): each use must be such a call
+_TWO_ARGUMENTS = frozenset({global_name("member")})
 #: the globals of the compiled step check (``h_step()``, refilled on IndexError)
 _STEP_CHECK = frozenset({"h_step", "h_IndexError", "h_refill", "h_step_twin",
                          "h_refill_twin"})
@@ -159,7 +178,8 @@ class _LeafReader:
 
     def procedure(self, proc: object) -> bool | None:
         """None unless ``proc`` is leaf code; else whether it is also straight-line by
-        itself (no local but one parameter, small constants, no flag check)."""
+        itself (one parameter, no other local read twice, small constants, no flag
+        check)."""
         code = getattr(proc, "__code__", None)
         if code is None or not code.co_filename.startswith("scm:"):
             return None
@@ -171,7 +191,8 @@ class _LeafReader:
         instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
         if len(instructions) > MAX_INSTRUCTIONS:
             return None
-        flag_check = stores = False
+        flag_check = False
+        reads: dict[str, int] = {}  # local (not the parameter) -> how often it is read
         for i, ins in enumerate(instructions):
             if ins.opname not in _OPCODES:
                 return None
@@ -181,14 +202,16 @@ class _LeafReader:
             if ins.opname == "LOAD_ATTR" and (ins.argval != "stop" or i == 0 or
                                               instructions[i - 1].argval != "h_limits"):
                 return None  # only the flag check reads an attribute
-            if ins.opname == "STORE_FAST":
-                stores = True  # a local (or a set! of the parameter): not straight-line
+            if ins.opname == "LOAD_FAST" and \
+                    ins.argval not in code.co_varnames[:code.co_argcount]:
+                reads[ins.argval] = reads.get(ins.argval, 0) + 1
             if ins.opname == "LOAD_DEREF" and not _CONSTANT_CELL.match(ins.argval):
                 return None  # a variable of an enclosing procedure: anyone may change it
             if ins.opname == "LOAD_GLOBAL" and ins.argval not in _STEP_CHECK:
                 if ins.argval in _FLAG_CHECK:
                     flag_check = True
-                elif not self._callable(ins.argval):
+                elif not self._callable(ins.argval) or (
+                        ins.argval in _TWO_ARGUMENTS and _call_arity(instructions, i) != 2):
                     return None
         small = True
         for var, cell in zip(code.co_freevars, proc.__closure__ or ()):
@@ -197,7 +220,11 @@ class _LeafReader:
                 if not data:
                     return None
                 small = small and small_tree
-        return small and code.co_nlocals == 1 and not (stores or flag_check)
+        # a local read once stands for its value at that one place (it shares nothing: no
+        # loop runs the read again); the parameter is the payload, a tree, read where the
+        # code says (a set! of it would box it: no leaf hook)
+        return small and not flag_check and code.co_argcount == 1 and \
+            all(n <= 1 for n in reads.values())
 
     def _callable(self, name: str) -> bool:
         """Whether global ``name`` is a bounded primitive or a procedure of the same
@@ -223,9 +250,31 @@ class _LeafReader:
         return True
 
 
+def _call_arity(instructions: list, i: int) -> int | None:
+    """How many arguments the call of the callable loaded by instruction ``i`` (``LOAD_GLOBAL
+    NULL + name``) passes, found by following the stack up to its ``PRECALL``; None when
+    it is not called there or a jump comes first."""
+    if not instructions[i].arg & 1:
+        return None  # loaded as a value, not for a call
+    depth = 0  # values pushed above the callable since
+    for ins in instructions[i + 1:]:
+        if ins.is_jump_target or ins.opcode in _JUMPS:
+            return None
+        if ins.opname == "PRECALL" and ins.arg == depth:
+            return depth  # (an inner call's PRECALL has its own callable above ours)
+        depth += dis.stack_effect(ins.opcode, ins.arg, jump=False)
+        if depth < 0:
+            return None
+    return None
+
+
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+
+
 def straight_line(proc: object) -> PrimitiveCalls | None:
-    """A leaf hook's ``PrimitiveCalls`` when it is also straight-line (no local, small
-    acyclic constants, no flag check: it may run without a budget); None otherwise."""
+    """A leaf hook's ``PrimitiveCalls`` when it is also straight-line (no procedure of its
+    file, no local read twice, small acyclic constants, no flag check: it may run without
+    a budget); None otherwise."""
     calls = leaf_hook(proc)
     return calls if calls is not None and calls.straight else None
 

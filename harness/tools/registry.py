@@ -41,6 +41,12 @@ class SchemeHook:
         return payload_keys(self.proc)
 
     @cached_property
+    def blind(self) -> bool:
+        """``proc`` never reads its payload, nor passes it on: it gets ``'()``."""
+        keys = self.payload_keys
+        return keys is not None and not keys.strings and not keys.callees
+
+    @cached_property
     def leaf(self) -> PrimitiveCalls | None:
         """What ``proc`` calls when it is a leaf hook (it runs under a bare budget, or
         none when it is also straight-line), else None (see hook_bounds.py)."""

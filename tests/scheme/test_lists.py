@@ -646,3 +646,16 @@ def test_assoc_with_a_string_key_compares_text_like_equal():
     cycle = lst(lst(String("x"), 1))
     cycle[1] = cycle
     raises("assoc: expected a proper list", L.assoc, a, cycle)
+
+
+def test_member_of_a_string_compares_text_like_equal():
+    items = lst(sym("rm"), 1, String("rm"), String("dd"))
+    assert L.member(String("rm"), items) == lst(String("rm"), String("dd"))  # not 'rm
+    assert L.member(String("x"), items) is False and L.member(String("x"), NIL) is False
+    assert L.member(String("rm"), items, lambda x, y: False) is False  # its compare rules
+    long = lst(*[String(str(i)) for i in range(200)])  # past the quick walk
+    assert L.member(String("150"), long)[0] == String("150")
+    raises("member: expected a proper list", L.member, String("x"), lst(String("a"), tail=4))
+    cycle = lst(String("a"))
+    cycle[1] = cycle
+    raises("member: expected a proper list", L.member, String("x"), cycle)

@@ -1,10 +1,12 @@
 """Concurrency (issue 6): many threads firing hooks while files are rewritten and reloaded
-with Runtime.load_file; no lost registration, no deadlock (every join has a timeout), and
-call-tool from a hook re-entering the same file does not dead-lock."""
+with Runtime.load_file; no lost registration, no deadlock (every join has a timeout),
+call-tool from a hook re-entering the same file does not dead-lock, and the recursion
+window (opened and closed without a lock) leaves the host's limit as it found it."""
 
 from __future__ import annotations
 
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 from security_helpers import TIME_ONLY_LIMITS, answers_of, hook_on, messages_of, write_home
 
 from harness.runtime import Runtime
+from harness.scheme import limits
 
 JOIN = 20.0  # seconds: a join that takes longer is a deadlock
 
@@ -228,3 +231,26 @@ def test_reload_of_a_file_never_shows_half_of_it(tmp_path):
 
     assert _run_threads([firer] * 4 + [reloader]) == []
     assert bad == []
+
+
+def test_threads_dispatching_at_once_leave_the_recursion_limit_restored(tmp_path):
+    # the window is opened and closed without a lock: however the threads interleave, the
+    # host's limit is back once the last Scheme call is done
+    text = "(define (deep n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))\n" + hook_on(
+        "post_message", '(list (cons "depth" (deep 100)))')
+    rt = Runtime(write_home(tmp_path, {"deep.scm": text}))
+    limit = sys.getrecursionlimit()
+    answers = []
+
+    def dispatch() -> None:
+        for _ in range(300):
+            answers.extend(answers_of(rt.fire("post_message", {})))
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads change hands as often as they can
+    try:
+        raised = _run_threads([dispatch] * 4)
+    finally:
+        sys.setswitchinterval(switch)
+    assert raised == [] and answers == [{"depth": 100}] * 1200
+    assert sys.getrecursionlimit() == limit and limits._deep_users == []

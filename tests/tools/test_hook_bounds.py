@@ -28,7 +28,8 @@ GUARD = """
     ("(lambda (p) (cond ((assq 'a p) => cdr) (else '())))", True, False),  # a local
     ("(lambda (p) `((\"message\" . ,(cdr (assoc \"x\" p)))))", True, True),
     ("(lambda (p) (when (not (assoc \"x\" p)) (list (cons \"block\" #t))))", True, True),
-    ("(lambda (p) (let ((t (assoc \"x\" p))) t))", True, False),  # a local: shared structure
+    ("(lambda (p) (let ((t (assoc \"x\" p))) t))", True, True),   # a local read once
+    ("(lambda (p) (let ((t (assoc \"x\" p))) (list t t)))", True, False),  # read twice
     ("(lambda (p) (set! p (list p p)) p)", False, False),           # a boxed variable
     ("(lambda (p) (let ((f car)) (f p)))", False, False),           # a procedure value call
     ("(lambda (p) (g p))", False, False),                            # a procedure of the file
@@ -52,6 +53,13 @@ GUARD = """
     ("(lambda (p) (if (self p) (list) '()))", False, False),    # it recurses
     ("(lambda (p) (if (ping p) (list) '()))", False, False),    # they recurse together
     ("(lambda (p) (if (sum p) (list) '()))", False, False),     # arithmetic
+    # member with two arguments (with a third it calls a procedure)
+    ("(lambda (p) (if (member (cdr (assoc \"t\" p)) '(\"rm\" \"dd\")) (list) '()))",
+     True, True),
+    ("(lambda (p) (if (memq (cdr (assoc \"t\" p)) '(a b)) (list) '()))", True, True),
+    ("(lambda (p) (if (member \"rm\" p equal?) (list) '()))", False, False),
+    ("(lambda (p) (if (member \"rm\" p tool-of) (list) '()))", False, False),
+    ("(lambda (p) (list (cons \"x\" member)))", False, False),  # as a value
 ])
 def test_only_code_that_cannot_write_or_recurse_is_a_leaf(src, leaf, straight):
     interp = Interpreter(tier="sandboxed")
@@ -119,6 +127,29 @@ HELPER_GUARD = """
         (list (cons "block" #t) (cons "message" "no rm"))
         '())))
 """
+
+
+def test_a_guard_with_a_local_read_once_is_straight_line(tmp_path):
+    rt = Runtime(make_home(tmp_path, {"guard.scm": """
+        (register-hook 'pre_tool
+          (lambda (p)
+            (let ((tool (cdr (assoc "tool_name" p))))
+              (if (equal? tool "rm") (list (cons "block" #t)) '()))))"""}))
+    assert rt.registry.runs_for("pre_tool")[0].straight
+    assert rt.fire("pre_tool", {"tool_name": "rm"})["outcome"]["blocked"] is True
+    assert rt.fire("pre_tool", {"tool_name": "ls"})["outcome"]["blocked"] is False
+
+
+def test_a_member_guard_answers_as_under_its_budget(tmp_path):
+    rt = Runtime(make_home(tmp_path, {"guard.scm": """
+        (register-hook 'pre_tool
+          (lambda (p)
+            (if (member (cdr (assoc "tool_name" p)) '("rm" "dd"))
+                (list (cons "block" #t) (cons "message" "no"))
+                '())))"""}))
+    assert rt.registry.runs_for("pre_tool")[0].straight
+    assert rt.fire("pre_tool", {"tool_name": "dd"})["outcome"]["blocked"] is True
+    assert rt.fire("pre_tool", {"tool_name": "ls"})["outcome"]["blocked"] is False
 
 
 def test_a_guard_through_a_procedure_of_its_file_is_a_leaf_hook(tmp_path):

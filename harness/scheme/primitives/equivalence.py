@@ -106,7 +106,10 @@ def is_equal(a: object, b: object) -> bool:
     """
     if a is b:
         return True
-    if type(a) not in _CONTAINERS:
+    t = type(a)
+    if t is String:  # _atom_equal, inline: guards compare strings most
+        return type(b) is String and a.s == b.s
+    if t not in _CONTAINERS:
         return _atom_equal(a, b)
     # Flat stack of alternating x, y: no tuple per entry (tuples would wake the cyclic GC).
     stack = [a, b]

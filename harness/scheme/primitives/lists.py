@@ -428,6 +428,21 @@ def memv(x: object, lst: object) -> object:
 @primitive(BASE, SRFI1)
 def member(x: object, lst: object, compare: object = DEFAULT) -> object:
     """(member x list [compare]); compare is called as (compare x element)."""
+    if compare is DEFAULT and x.__class__ is String:
+        # (member tool '("rm" "dd")), a guard's test: a short list of strings, their
+        # texts compared without a call per element (equal? of a string and a non-string
+        # is false)
+        text = x.s
+        y = lst
+        for _ in _QUICK:
+            if y.__class__ is not list:
+                if y is NIL:
+                    return False
+                break
+            item = y[0]
+            if item.__class__ is String and item.s == text:
+                return y
+            y = y[1]
     return _member("member", x, lst, _equivalence("member", compare))
 
 
