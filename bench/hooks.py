@@ -23,6 +23,8 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import shutil
 import statistics
 import sys
 import tempfile
@@ -66,6 +68,7 @@ def _side_by_side(fns: dict, n: int, rounds: int = 21) -> dict[str, float]:
 
 def _home(files: dict[str, str], toml: str = "") -> Path:
     home = Path(tempfile.mkdtemp(prefix="harness-bench-"))
+    atexit.register(shutil.rmtree, home, True)  # (ignore_errors) no home left in /tmp
     (home / "tools").mkdir()
     for name, text in files.items():
         (home / "tools" / name).write_text(text)

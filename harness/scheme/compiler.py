@@ -173,7 +173,13 @@ class Compiler:
     def spill(self, e: ast.expr, node: Node, stmts: Stmts | None) -> ast.expr:
         """Keep the value of ``e`` (compiled from ``node``) in a temporary: assigned by a
         statement added to ``stmts``, or (``stmts`` None) where it is evaluated, as
-        ``(t := e)``, which keeps it on the stack too (cheaper than a store and a load)."""
+        ``(t := e)``, which keeps it on the stack too (cheaper than a store and a load). An
+        ``e`` already kept that way (an operand before two later calls) is not kept again."""
+        if e.__class__ is ast.NamedExpr:
+            if stmts is None:
+                return e
+            stmts.append(ast.Assign(targets=[_name(e.target.id, ast.Store())], value=e.value))
+            return _name(e.target.id)
         t = self.unit.spilled.get(id(node)) or self.tmp()  # twins share their temporaries
         self.unit.spilled[id(node)] = t
         if stmts is None:
