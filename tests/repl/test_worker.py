@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 
 import pytest
 
-from harness.repl.worker import run_interruptibly
+from harness.repl.worker import RESEND_SECONDS, run_interruptibly
 
 
 def test_returns_the_value_and_raises_the_exception():
@@ -32,3 +33,30 @@ def test_sigint_interrupts_the_evaluation(repl):
     finally:
         timer.cancel()
     assert repl.execute("(+ 1 2)") == "3"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to the own process")
+def test_an_interrupt_that_is_lost_is_sent_again():
+    # the first KeyboardInterrupt lands where it is dropped (as in a weakref callback):
+    # one Ctrl-C must still stop the evaluation
+    caught = []
+
+    def evaluation() -> str:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                while time.monotonic() < deadline:
+                    pass
+            except KeyboardInterrupt:
+                caught.append(time.monotonic())
+                if len(caught) == 2:
+                    return "stopped"
+        return "ran to its end"
+
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        assert run_interruptibly(evaluation) == "stopped"
+    finally:
+        timer.cancel()
+    assert caught[1] - caught[0] >= RESEND_SECONDS * 0.9
