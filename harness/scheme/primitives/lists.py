@@ -479,7 +479,7 @@ _QUICK = range(QUICK_WALK)
 @primitive(BASE, SRFI1)
 def assq(key: object, alist: object) -> object:
     x = alist
-    for _ in range(QUICK_WALK):  # the usual short alist, without a call per entry
+    for _ in _QUICK:  # the usual short alist, without a call per entry
         if x.__class__ is not list:
             if x is NIL:
                 return False
@@ -505,7 +505,7 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
         # a hook's payload lookup: a short alist, its keys compared as texts
         text = key.s
         x = alist
-        for _ in range(QUICK_WALK):
+        for _ in _QUICK:
             if x.__class__ is not list:
                 if x is NIL:
                     return False
@@ -539,7 +539,8 @@ def _two_rows(a: object, b: object) -> list | None:
 @primitive(BASE, SRFI1, name="map")
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
-    check_procedure("map", f)
+    if not callable(f):  # check_procedure's test without its call: maps are short
+        raise wrong_type("map", "a procedure", f)
     # map_then's loop inline: a map over a short list is common, and one call more is
     # measurable there. continuations.py resumes it as map_then.
     out: list = []
