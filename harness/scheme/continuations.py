@@ -31,8 +31,8 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import DEFAULT, Promise, String, Values
-from harness.scheme.errors import ErrorObject, SchemeError, error
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list
+from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
@@ -1002,6 +1002,22 @@ def _select_record(v):
                    v["finish"], v["first"])
 
 
+def _filter_record(v):
+    if "item" not in v:
+        return None  # inside the list's check (no procedure of the program runs there)
+    who, rest = v["who"], v["x"][1]
+    finish = lists.from_items
+    if is_list(rest):
+        items = [v["item"], *lists.proper_items(who, rest)]
+    else:  # made improper or circular by the predicate: the walk would end in the error
+        items = [v["item"]]
+
+        def finish(_picked):
+            raise wrong_type(who, "a proper list", v["lst"])
+    picked = (lists.proper_items(who, v["head"][1]),)  # the values kept so far
+    return _Select(v["pred"], items, 0, v["keep"], picked, finish, DEFAULT)
+
+
 def _search_walk_record(v):
     walk = v["walk"]
     w = walk.gi_frame.f_locals  # the walk, suspended where it gave ``item``
@@ -1190,6 +1206,7 @@ _RECORDS = {
     lists.map_.__code__: _locals_record(_single_map_record),
     lists.fold_then.__code__: _locals_record(_fold_record),
     lists.select_then.__code__: _locals_record(_select_record),
+    lists.filter_then.__code__: _locals_record(_filter_record),
     sorting.sort_then.__code__: _locals_record(_sort_record),
     _Sort.resume.__code__: _locals_record(_after_call),
     lists.search_then.__code__: _locals_record(_search_walk_record),

@@ -304,6 +304,19 @@ def test_reentered_filters_leave_earlier_results_alone(scheme):
     assert scheme(src.format("filter")) == "(((1 2 3)) ((1 2 3 2)) ((1 2 3 2)))"
     assert scheme(src.format("partition")) == \
         "(((1 2 3) (2)) ((1 2 3 2) ()) ((1 2 3 2) ()))"
+    assert scheme(src.format("remove")) == "(((2)) (()) (()))"
+
+
+def test_a_filter_reentered_after_its_predicate_spoiled_the_list_reports_it(scheme):
+    # at 1 the predicate makes the list (1 2 . 9); k is taken at 2: both the first pass and
+    # the re-entry end in the error, not in a list
+    src = ("(let ((xs (list 1 2 3)) (k #f) (n 0) (results '())) "
+           "(let ((r (guard (e (#t (error-object-message e))) "
+           "(filter (lambda (x) (if (= x 1) (set-cdr! (cdr xs) 9)) "
+           "(if (= x 2) (call/cc (lambda (c) (set! k c)))) #t) xs)))) "
+           "(set! results (cons r results)) (set! n (+ n 1)) (if (< n 2) (k #t)) results))")
+    error = '"filter: expected a proper list, got (1 2 . 9)"'
+    assert scheme(src) == f"({error} {error})"
 
 
 def test_a_forced_promise_resumed_in_its_body_keeps_its_first_value(scheme):

@@ -453,8 +453,26 @@ def test_filtering():
     raises("filter: expected a proper list", L.filter_, ident, lst(1, tail=2))
     raises("remove: expected a proper list", L.remove, ident, 3)
     raises("partition: expected a procedure", L.partition, NIL, NIL)
+    raises("filter: expected a proper list", L.filter_, ident, L.circular_list(1, 2))
     for name in ("filter!", "remove!", "partition!"):
         assert name in SRFI1
+
+
+def test_filtering_a_list_its_predicate_changes():
+    # the walk follows the list as it is: a cut ends it, an improper tail is the error
+    x = lst(1, 2, 3, 4)
+
+    def cut_at_2(v):
+        if v == 2:
+            x[1][1] = NIL
+        return True
+    assert w(L.filter_(cut_at_2, x)) == "(1 2)"
+    y = lst(1, 2, 3)
+
+    def spoil(v):
+        y[1][1] = 7
+        return False
+    raises("remove: expected a proper list", L.remove, spoil, y)
 
 
 def test_searching():

@@ -341,6 +341,12 @@ def list_(*items: object) -> object:
 @primitive(BASE, SRFI1)
 def length(lst: object) -> int:
     """Length of a proper list; an error for an improper or circular one."""
+    return proper_length("length", lst)
+
+
+def proper_length(who: str, lst: object) -> int:
+    """The length of the proper list ``lst``; the error "<who>: expected a proper list,
+    got ..." if it is improper or circular. A long walk counts against the step budget."""
     n = 0
     x = slow = lst
     while x.__class__ is list:
@@ -352,9 +358,9 @@ def length(lst: object) -> int:
         n += 1
         slow = slow[1]
         if x is slow:
-            raise wrong_type("length", "a proper list", lst)
+            raise wrong_type(who, "a proper list", lst)
     if x is not NIL:
-        raise wrong_type("length", "a proper list", lst)
+        raise wrong_type(who, "a proper list", lst)
     if n > CHUNK:
         charge(n)
     return n
@@ -473,7 +479,7 @@ _QUICK = range(QUICK_WALK)
 @primitive(BASE, SRFI1)
 def assq(key: object, alist: object) -> object:
     x = alist
-    for _ in range(QUICK_WALK):  # the usual short alist, without a call per entry
+    for _ in _QUICK:  # the usual short alist, without a call per entry
         if x.__class__ is not list:
             if x is NIL:
                 return False
@@ -499,7 +505,7 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
         # a hook's payload lookup: a short alist, its keys compared as texts
         text = key.s
         x = alist
-        for _ in range(QUICK_WALK):
+        for _ in _QUICK:
             if x.__class__ is not list:
                 if x is NIL:
                     return False
@@ -533,7 +539,8 @@ def _two_rows(a: object, b: object) -> list | None:
 @primitive(BASE, SRFI1, name="map")
 def map_(f: object, lst: object, *lists: object) -> object:
     """(map f list ...), left to right, stopping at the shortest list."""
-    check_procedure("map", f)
+    if not callable(f):  # check_procedure's test without its call: maps are short
+        raise wrong_type("map", "a procedure", f)
     # map_then's loop inline: a map over a short list is common, and one call more is
     # measurable there. continuations.py resumes it as map_then.
     out: list = []
@@ -615,6 +622,33 @@ def select_then(pred: object, items: list, keep: bool | None,
             if pred(x) is False:
                 append(x)
     return finish(yes)
+
+
+def filter_then(who: str, pred: object, lst: object, keep: bool) -> object:
+    """A fresh list of the elements of the proper list ``lst`` on which ``pred``'s value is
+    true (``keep`` True) or #f (``keep`` False), in order: filter and remove. The list is
+    checked (and its walk charged) first, then walked once, its result built front to
+    back, with no Python list of the items in between (a third less time than
+    select_then's three passes). A continuation captured inside ``pred`` resumes as
+    select_then's (continuations.py)."""
+    proper_length(who, lst)
+    head = last = [None, NIL]
+    x = lst
+    if keep:
+        while x.__class__ is list:  # a test, not `is not NIL`: ``pred`` may set-cdr! it
+            item = x[0]
+            if pred(item) is not False:
+                last[1] = last = [item, NIL]  # the new pair, then the new last
+            x = x[1]
+    else:
+        while x.__class__ is list:
+            item = x[0]
+            if pred(item) is False:
+                last[1] = last = [item, NIL]
+            x = x[1]
+    if x is not NIL:  # made improper by ``pred`` on the way
+        raise wrong_type(who, "a proper list", lst)
+    return head[1]
 
 
 def search_then(pred: object, walk: Iterator, rows: bool, stop: bool,
@@ -1115,13 +1149,13 @@ def _true_values(values: list) -> object:
 @primitive(SRFI1, name="filter")
 def filter_(pred: object, lst: object) -> object:
     check_procedure("filter", pred)
-    return select_then(pred, proper_items("filter", lst), True, from_items)
+    return filter_then("filter", pred, lst, True)
 
 
 @primitive(SRFI1)
 def remove(pred: object, lst: object) -> object:
     check_procedure("remove", pred)
-    return select_then(pred, proper_items("remove", lst), False, from_items)
+    return filter_then("remove", pred, lst, False)
 
 
 @primitive(SRFI1)
