@@ -305,9 +305,10 @@ _DIVIDEND = "w_dividend"
 
 
 def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Template:
-    """``a op b`` for exact integers, ``0 <= a < 2**62`` (any sign for modulo, where
-    Python's floor division agrees with Scheme) and ``0 < b < 2**62``: the procedures'
-    own fast path without the call; anything else goes to the procedure, which checks and
+    """``a op b`` for exact integers, ``0 <= a < 2**62`` and ``0 < b`` (for modulo, where
+    Python's floor division agrees with Scheme, ``a`` of any sign and ``0 < b < 2**62``):
+    the procedures' own fast path, or as cheap (a big divisor of a small dividend), without
+    the call; anything else goes to the procedure, which checks and
     reports. The divisor must be a literal or pure; the dividend is kept in a temporary
     when it is not (it is evaluated once, first)."""
     def t(a):
@@ -339,8 +340,9 @@ def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Templ
             tests += [_compare_with(n_ref(), ast.GtE(), 0),
                       _compare_with(n_ref(), ast.Lt(), _SMALL_INT)]
         if d.__class__ is not ast.Constant:
-            tests += [_compare_with(_copy(d), ast.Gt(), 0),
-                      _compare_with(_copy(d), ast.Lt(), _SMALL_INT)]
+            tests.append(_compare_with(_copy(d), ast.Gt(), 0))
+            if any_sign:  # a small dividend needs no bound on the divisor: n % d is n
+                tests.append(_compare_with(_copy(d), ast.Lt(), _SMALL_INT))
         return _numeric(ast.IfExp(test=_all_true(tests),
                                   body=ast.BinOp(left=n_ref(), op=op, right=_copy(d)),
                                   orelse=ast.Call(func=_name(procedure),

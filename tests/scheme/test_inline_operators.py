@@ -117,9 +117,11 @@ def test_inlined_multiplication_keeps_the_exact_size_cap():
 
 def test_inlined_division_agrees_with_the_procedures_on_every_sign():
     got = run("(map (lambda (a b) (list (quotient a b) (remainder a b) (modulo a b)))"
-              "     '(7 -7 7 -7 7.0 12345678901234567890123) '(2 2 -2 -2 2 10))")
+              "     '(7 -7 7 -7 7.0 12345678901234567890123 7 -7)"
+              "     '(2 2 -2 -2 2 10 12345678901234567890123 12345678901234567890123))")
     assert write_string(got) == ("((3 1 1) (-3 -1 1) (-3 1 -1) (3 -1 -1) (3.0 1.0 1.0)"
-                                 " (1234567890123456789012 3 3))")
+                                 " (1234567890123456789012 3 3) (0 7 7)"
+                                 " (0 -7 12345678901234567890116))")
 
 
 @pytest.mark.parametrize("src, message", [

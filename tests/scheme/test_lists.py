@@ -216,6 +216,12 @@ def test_append():
     assert w(L.append(lst(1), 2)) == "(1 . 2)"
     raises("append: expected a proper list, got (1 . 2)", L.append, lst(1, tail=2), NIL)
     raises("append: expected a proper list, got 3", L.append, 3, NIL)
+    # two lists, the first short or long, copied; circular: the error
+    short, long_ = lst(1, 2), L.from_items(range(5000))
+    assert L.append(short, NIL) is not short and w(L.append(short, NIL)) == "(1 2)"
+    assert L.proper_items("t", L.append(long_, lst(7)))[-2:] == [4999, 7]
+    assert L.append(NIL, last) is last
+    raises("append: expected a proper list", L.append, L.circular_list(1, 2), NIL)
 
 
 def test_reverse():

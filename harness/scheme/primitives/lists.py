@@ -382,6 +382,19 @@ def _append(who: str, lists: tuple | list) -> object:
 @primitive(BASE, SRFI1)
 def append(*lists: object) -> object:
     """All but the last argument are copied; the last may be any object."""
+    if len(lists) == 2:  # (append short-list tail): copied without the checked walk
+        items = []
+        x = lists[0]
+        for _ in _QUICK:  # no more than a chunk: nothing to charge (charge_alloc)
+            if x.__class__ is not list:
+                break
+            items.append(x[0])
+            x = x[1]
+        if x is NIL:
+            result = lists[1]
+            for item in reversed(items):
+                result = [item, result]
+            return result
     return _append("append", lists)
 
 
@@ -546,8 +559,17 @@ def map_(f: object, lst: object, *lists: object) -> object:
     out: list = []
     append = out.append
     if not lists:
-        items = []
         x = lst
+        if x.__class__ is list:  # one or two elements (an evaluator's arguments): no walk
+            rest = x[1]
+            if rest is NIL:
+                items = (x[0],)  # continuations.py reads ``items`` and ``out``
+                return [f(items[0]), NIL]
+            if rest.__class__ is list and rest[1] is NIL:
+                items = (x[0], rest[0])
+                append(f(items[0]))
+                return [out[0], [f(items[1]), NIL]]
+        items = []
         for _ in _QUICK:  # the usual short list, without the checked walk's call
             if x.__class__ is not list:
                 break
