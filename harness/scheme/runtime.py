@@ -109,7 +109,14 @@ def trampoline(r):
     # calls stay Python-to-Python: no C stack). The body is read with getattr and a
     # default: a failed attribute read raises inside, which deep in a recursion costs time
     # proportional to the depth (measured: quadratic at 20,000 frames).
-    while r.__class__ is tuple:
+    # The loop is `while True` on purpose: CPython 3.11 specialises a function's bytecode
+    # after a few function entries or unconditional back jumps, and the conditional back
+    # jump of `while r.__class__ is tuple` counts as neither, so a trampoline entered once
+    # (cpstak: every bounce in one call) ran unspecialised throughout. `type(r)` is
+    # specialised in 3.11 where `r.__class__` is not.
+    if type(r) is not tuple:
+        return r
+    while True:
         proc, args = r
         f = getattr(proc, "h_body", None)
         last = f is None  # a procedure without a body returns its value, never a marker
@@ -128,9 +135,8 @@ def trampoline(r):
             r = f(args[0], args[1], args[2], args[3])
         else:
             r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
-        if last:
+        if last or type(r) is not tuple:
             return r
-    return r
 
 
 def apply(proc, *args):
