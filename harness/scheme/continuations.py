@@ -530,13 +530,20 @@ class _SearchWalk:
         return lists.search_then(self.pred, rest, self.rows, self.stop, self.finish, value)
 
 
-class _Sort:
-    """sort_then (sorting.py) waiting for a comparison, its state as it was then."""
+class _Waiting:
+    """A resumable primitive's loop waiting in a call: ``state`` is the tuple of its
+    variables at that call, which ``resume`` unpacks (each subclass says its layout)."""
 
     __slots__ = ("state",)
 
     def __init__(self, state: tuple) -> None:
-        self.state = state  # less, items, finish, runs, i, j, down, merged, k, out, a, b
+        self.state = state
+
+
+class _Sort(_Waiting):
+    """sort_then (sorting.py) waiting for a comparison, its state as it was then."""
+
+    __slots__ = ()  # state: less, items, finish, runs, i, j, down, merged, k, out, a, b
 
     def resume(self, thunk):
         less, items, finish, runs, i, j, down, merged, k, out, a, b = self.state
@@ -680,13 +687,10 @@ class _Converting:
         return rt.converting(self.thunk, self.params, self.vals, [*self.done, value])
 
 
-class _Merge:
+class _Merge(_Waiting):
     """merge_then (sorting.py) waiting for the comparison of ``ys[j]`` with ``xs[i]``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # less, xs, ys, finish, out, i, j
+    __slots__ = ()  # state: less, xs, ys, finish, out, i, j
 
     def resume(self, thunk):
         less, xs, ys, finish, out, i, j = self.state
@@ -703,13 +707,10 @@ class _Merge:
         return sorting.merge_then(less, xs, ys, finish, out, i, j)
 
 
-class _Unfold:
+class _Unfold(_Waiting):
     """unfold_then (lists.py) waiting for the call ``at`` (its numbering) on ``seed``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # stop, mapper, successor, seed, items, tail_gen, at
+    __slots__ = ()  # state: stop, mapper, successor, seed, items, tail_gen, at
 
     def resume(self, thunk):
         stop, mapper, successor, seed, items, tail_gen, at = self.state
@@ -729,13 +730,10 @@ class _Unfold:
         return lists.unfold_then(stop, mapper, successor, seed, items, tail_gen, at)
 
 
-class _UnfoldRight:
+class _UnfoldRight(_Waiting):
     """unfold_right_then (lists.py) waiting for the call ``at`` on ``seed``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # stop, mapper, successor, seed, result, at
+    __slots__ = ()  # state: stop, mapper, successor, seed, result, at
 
     def resume(self, thunk):
         stop, mapper, successor, seed, result, at = self.state
@@ -751,13 +749,10 @@ class _UnfoldRight:
         return lists.unfold_right_then(stop, mapper, successor, seed, result, at)
 
 
-class _Index:
+class _Index(_Waiting):
     """index_then (strings.py) waiting for the predicate on the character at ``k``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # pred, text, k, stop, step, want
+    __slots__ = ()  # state: pred, text, k, stop, step, want
 
     def resume(self, thunk):
         pred, text, k, stop, step, want = self.state
@@ -767,13 +762,10 @@ class _Index:
         return strings.index_then(pred, text, k + step, stop, step, want)
 
 
-class _CharWalk:
+class _CharWalk(_Waiting):
     """A char-set walk (charsets.WALK_STEPS) waiting for its procedure on ``c``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # walk, proc, bounds, acc, finish, c
+    __slots__ = ()  # state: walk, proc, bounds, acc, finish, c
 
     def resume(self, thunk):
         walk, proc, bounds, acc, finish, c = self.state
@@ -784,13 +776,10 @@ class _CharWalk:
         return walk(proc, bounds, acc, finish, ord(c.c) + 1)
 
 
-class _MapEntries:
+class _MapEntries(_Waiting):
     """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # proc, entries, finish, out
+    __slots__ = ()  # state: proc, entries, finish, out
 
     def resume(self, thunk):
         proc, entries, finish, out = self.state
@@ -800,13 +789,10 @@ class _MapEntries:
         return hashtables.map_entries(proc, entries, finish, out)
 
 
-class _EachEntry:
+class _EachEntry(_Waiting):
     """each_entry (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # proc, entries, i
+    __slots__ = ()  # state: proc, entries, i
 
     def resume(self, thunk):
         proc, entries, i = self.state
@@ -816,13 +802,10 @@ class _EachEntry:
         return hashtables.each_entry(proc, entries[i + 1:])
 
 
-class _FoldEntries:
+class _FoldEntries(_Waiting):
     """fold_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # kons, entries, i
+    __slots__ = ()  # state: kons, entries, i
 
     def resume(self, thunk):
         kons, entries, i = self.state
@@ -832,13 +815,10 @@ class _FoldEntries:
         return hashtables.fold_entries(kons, entries[i + 1:], value)
 
 
-class _HashFind:
+class _HashFind(_Waiting):
     """hash-table-find waiting for its procedure on ``entries[i]``."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: tuple) -> None:
-        self.state = state  # proc, entries, failure, i
+    __slots__ = ()  # state: proc, entries, failure, i
 
     def resume(self, thunk):
         proc, entries, failure, i = self.state
