@@ -13,9 +13,12 @@ Shape of the generated code for one top-level form::
 
 * Scheme procedures are Python functions; local variables are Python locals/cells.
 * A self tail call of a procedure that owns no captured variable becomes a ``while`` loop.
-* A tail call to any other unknown procedure returns a marker ``(proc, args)``: the
+* A tail call to any other unknown procedure returns a marker ``(None, proc, args)``: the
   procedure is then compiled as a body (returns markers) plus a public function that runs
-  ``h_trampoline`` on them, so such calls take constant stack.
+  ``h_trampoline`` on them, so such calls take constant stack. A tail call to a procedure
+  known at compile time (known_calls.py) goes to its body: a Python call where that cannot
+  recurse, else a marker ``(body, arg, ...)``; a known procedure only ever tail-called, and a
+  continuation ``lambda`` passed where only bodies go, is compiled as its body alone.
 * A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * The budget check (limits.py) sits at the entry of every procedure path that calls, and in
@@ -61,7 +64,8 @@ from harness.scheme.ast_nodes import (
     SetLocal,
     Var,
 )
-from harness.scheme.errors import SourcePos
+from harness.scheme.errors import SourcePos, error
+from harness.scheme.known_calls import analyze as analyze_known_calls
 from harness.scheme.limits import TWIN_LEVELS
 from harness.scheme.names import escape, global_name, twin_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
@@ -102,12 +106,17 @@ class _Function:
 
 
 class Compiler:
-    """Compiles one top-level form of environment ``env`` from source ``filename``."""
+    """Compiles one top-level form of environment ``env`` from source ``filename``;
+    ``resuming``: a resume procedure (resume.py) made of parts of a form compiled before."""
 
-    def __init__(self, env, filename: str, budget_check: str = "none") -> None:
+    def __init__(self, env, filename: str, budget_check: str = "none",
+                 resuming: bool = False) -> None:
         self.env = env
         self.filename = filename
         self.budget_check = budget_check  # "none", "flag" or "steps" (see limits.py)
+        self.resuming = resuming
+        #: the known procedures (known_calls.py) whose binding this form defines
+        self.bound_here: set[Var] = set()
         self.constants: list = []
         self._const_index: dict[int, str] = {}
         self._tmp = itertools.count()
@@ -120,6 +129,8 @@ class Compiler:
     def compile(self, node: Node):
         """Return (code object, constants) for a top-level node."""
         _analyze(node)
+        if not self.resuming:  # (a resume procedure keeps the findings of its form)
+            analyze_known_calls(node, self._loops, self._plain_tail_call)
         self.unit = CompiledUnit(node, self.env, self.filename, self.budget_check)
         top = _Function(None, None)
         body = self.tail(node, top)
@@ -309,6 +320,8 @@ class Compiler:
         for var, init in zip(node.vars, node.inits):
             name = self.var_name(var)
             if init.__class__ is Lambda:
+                if var.known is init:
+                    self.bound_here.add(var)
                 out += self.function(init, name, fn)
                 if var.assigned:
                     out.append(_assign(name, _box(_name(name))))
@@ -406,15 +419,20 @@ class Compiler:
             boxes.append(_assign(fn.rest_name, rest_list))
         body = boxes + body
         args = _arguments(fn.param_names, fn.rest_name)
+        if lam.bounces is not None and lam.bounces != fn.needs_trampoline:
+            raise error(f"internal error: {lam.name or 'a lambda'} was expected to "
+                        f"{'' if lam.bounces else 'not '}return tail-call markers")
         if not fn.needs_trampoline:
             return [self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
                                             decorator_list=[], returns=None),
                             lam.pos)]
-        body_name = f"{name}_b"
+        body_name = name if lam.only_body else f"{name}_b"
         # the docstring marks the code of a body (continuations.py rebuilds its procedure)
         body_def = ast.FunctionDef(name=body_name, args=args,
                                    body=[ast.Expr(_const(BODY_DOC))] + self._decls(fn) + body,
                                    decorator_list=[], returns=None)
+        if lam.only_body:  # only the trampoline protocol calls it: no public function
+            return [self.at(body_def, lam.pos)]
         call_args = [_name(p) for p in fn.param_names]
         if fn.rest_name:
             # body(a, *rest) would recurse through C: pass all arguments via h_call_n
@@ -439,6 +457,8 @@ class Compiler:
         ]
         outer = ast.FunctionDef(name=name, args=_arguments(fn.param_names, fn.rest_name),
                                 body=outer_body, decorator_list=[], returns=None)
+        if lam.private:  # its tail calls name the body: nothing looks it up
+            return [self.at(body_def, lam.pos), self.at(outer, lam.pos)]
         attach = ast.Assign(targets=[ast.Attribute(value=_name(name), attr="h_body",
                                                    ctx=ast.Store())], value=_name(body_name))
         return [self.at(body_def, lam.pos), self.at(outer, lam.pos), attach]
@@ -459,6 +479,31 @@ class Compiler:
             stmts += s
             exprs.append(e)
         return stmts, exprs
+
+    def _loops(self, lam: Lambda, call: Call) -> bool:
+        """Whether tail ``call`` in ``lam`` becomes an iteration of a loop (tail_call)."""
+        n = len(lam.params)
+        return (_is_self_ref(call.fn, lam, self.env) and lam.self_var is not None
+                and _loopable(lam)
+                and (len(call.args) == n or (lam.rest is not None and len(call.args) >= n)))
+
+    def _plain_tail_call(self, call: Call) -> bool:
+        """Whether tail ``call`` is a Python call of a procedure that is not compiled Scheme
+        code (a primitive: it returns its value, never a tail-call marker)."""
+        proc = self.known_procedure(call.fn)
+        return (proc is not None and not _is_scheme_procedure(proc)
+                and not (proc is self.env.apply_procedure and call.args))
+
+    def _body_name(self, var: Var) -> str | None:
+        """The Python name of the body of the procedure ``var`` holds, if this code can
+        name it: a continuation parameter holds bodies; a known procedure's body is its
+        own function, or ``NAME_b`` beside its public one where this form defines it."""
+        lam = var.known
+        if var.raw or (lam is not None and (not lam.bounces or lam.only_body)):
+            return self.var_name(var)
+        if lam is not None and var in self.bound_here:
+            return f"{self.var_name(var)}_b"
+        return None
 
     def known_procedure(self, node: Node):
         """The procedure a call target is bound to at compile time, if it is a constant or a
@@ -531,6 +576,9 @@ class Compiler:
                 return stmts + [self.at(ast.Return(value=marker), node.pos)]
             stmts, e = self.call(node, fn)
             return stmts + [self.at(ast.Return(value=e), node.pos)]
+        body = self._body_name(target.var) if target.__class__ is LocalRef else None
+        if body is not None:
+            return self.known_tail_call(node, fn, body)
         fstmts, f = self.expr(target, fn)
         stmts, args = self._args(node.args, fn)
         if fstmts and stmts:
@@ -538,9 +586,27 @@ class Compiler:
         elif not _is_recomputable(f) and any(map(_may_call, args)):
             f = self.spill(f, target, None)
         fn.needs_trampoline = True
-        marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
+        marker = ast.Tuple(elts=[_const(None), f, ast.Tuple(elts=args, ctx=ast.Load())],
+                           ctx=ast.Load())
         marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+    def known_tail_call(self, node: Call, fn: _Function, body: str) -> Stmts:
+        """A tail call whose callee's body is the Python name ``body``: called directly if
+        ``node.direct`` (the frame then passes the body's value or marker on), else a
+        marker ``(body, arg, ...)`` for the trampoline."""
+        stmts, args = self._args(node.args, fn)
+        callee = node.fn.var.known
+        if node.direct and callee is not None:
+            if callee.bounces:
+                fn.needs_trampoline = True
+            call = self.site(self.at(ast.Call(func=_name(body), args=args, keywords=[]),
+                                     node.pos), WRAPPER, None, fn)
+            return stmts + [self.at(ast.Return(value=call), node.pos)]
+        fn.needs_trampoline = True
+        marker = ast.Tuple(elts=[_name(body), *args], ctx=ast.Load())
+        marker.h_marker = True
+        return stmts + [self.at(ast.Return(value=marker), node.pos)]
 
 
 def _recursion_kind(lam: Lambda, env) -> str:

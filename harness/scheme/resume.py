@@ -49,7 +49,7 @@ def _compile(unit: CompiledUnit, index: int) -> tuple[object, list[str]]:
     rest: Node = LocalRef(hole, site.node.pos)
     for parent, slot in reversed(path):
         rest = _rebuild(parent, slot, rest, unit, temps)
-    compiler = Compiler(unit.env, unit.filename, unit.budget_check)
+    compiler = Compiler(unit.env, unit.filename, unit.budget_check, resuming=True)
     own = {hole, *temps.values()}
     free = [v for v in _free_vars(rest) if v not in own]
     params = [hole, *temps.values(), *free]
