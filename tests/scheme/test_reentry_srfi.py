@@ -1,0 +1,104 @@
+"""Re-entering a continuation captured inside the procedure of a SRFI procedure that
+compares elements: SRFI 1's deletions and sets, SRFI 132's checks and medians, the
+unfolds of SRFI 125 and SRFI 14, a hash table's own equality and hash procedures.
+
+The pattern (as tests/scheme/test_6_10_control.py): the procedure keeps ``k`` the first
+time it is called on a given argument, the walk finishes, and ``k`` is re-entered later,
+first with #f then with #t (or other values): each run's result must be what a fresh run
+would give if that one call had answered so, and the results returned before stay as they
+were.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _three_runs(call: str, answers: str = "(= n 2)") -> str:
+    """The results of ``call`` (which keeps ``k``), then of re-entering ``k`` with
+    ``answers`` evaluated with n = 1, then n = 2, as a list."""
+    return ("(let ((k #f) (n 0) (results '())) (let ((r " + call + ")) "
+            "(set! results (cons r results)) (set! n (+ n 1)) "
+            "(if (< n 3) (k " + answers + ") (reverse results))))")
+
+
+def same_keeping(a: object, b: object) -> str:
+    """An eqv? that keeps ``k`` in its first comparison of ``a`` with ``b``."""
+    return (f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b}) (not k)) "
+            "(call/cc (lambda (c) (set! k c) (eqv? x y))) (eqv? x y)))")
+
+
+# (call with {same}, the comparison kept, the three results)
+SRFI_1_SETS = [
+    # (1 2 1 3 2): 3 is compared with the 1 and the 2 kept before it
+    ("(delete-duplicates '(1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
+    ("(delete-duplicates! (list 1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
+    ("(alist-delete 2 '((1 . a) (2 . b) (3 . c)) {same})", (2, 3),
+     "(((1 . a) (3 . c)) ((1 . a) (3 . c)) ((1 . a)))"),
+    ("(alist-delete! 2 (list '(1 . a) '(2 . b)) {same})", (2, 2), "(((1 . a)) ((1 . a) (2 . b)) "
+     "((1 . a)))"),
+    # 1 is found in (2 1 3) at its second element: answering #f goes on to the 3
+    ("(lset<= {same} '(1 2) '(2 1 3))", (1, 1), "(#t #f #t)"),
+    ("(lset<= {same} '(1) '(1 2) '(2 1))", (2, 2), "(#t #f #t)"),
+    ("(lset= {same} '(1 2) '(2 1))", (1, 1), "(#t #f #t)"),
+    ("(lset-adjoin {same} '(1 2) 3 1 4)", (2, 3), "((4 3 1 2) (4 3 1 2) (4 1 2))"),
+    # the union goes on with the third list after the second
+    ("(lset-union {same} '(1 2) '(2 3) '(3 4))", (2, 2),
+     "((4 3 1 2) (4 3 2 1 2) (4 3 1 2))"),
+    ("(lset-union! {same} (list 1 2) (list 2 3) (list 3 4))", (2, 2),
+     "((4 3 1 2) (4 3 2 1 2) (4 3 1 2))"),
+    # 1 is looked for in (3 2), then (if found there) in (2 3 1)
+    ("(lset-intersection {same} '(1 2 3) '(3 2) '(2 3 1))", (1, 2),
+     "((2 3) (2 3) (1 2 3))"),
+    ("(lset-intersection! {same} (list 1 2 3) (list 3 2) (list 2 3 1))", (1, 2),
+     "((2 3) (2 3) (1 2 3))"),
+    ("(lset-difference {same} '(1 2 3) '(3) '(2))", (1, 3), "((1) (1) ())"),
+    ("(lset-difference! {same} (list 1 2 3) (list 3) (list 2))", (1, 3), "((1) (1) ())"),
+    # a-b and a∩b of (1 2) and (2 3) (1 found in b: a-b is empty, the xor is b-a) ...
+    ("(lset-xor {same} '(1 2) '(2 3))", (1, 3), "((3 1) (3 1) (3))"),
+    # ... then b-(a∩b), consed onto a-b
+    ("(lset-xor! {same} (list 1 2) (list 2 3))", (3, 2), "((3 1) (3 1) (1))"),
+    ("(lset-xor {same} '(1 2) '(2 3) '(3 4))", (1, 3), "((4 1) (4 1) (4))"),
+    ("(call-with-values (lambda () (lset-diff+intersection {same} '(1 2 3) '(2) '(3))) list)",
+     (1, 3), "(((1) (2 3)) ((1) (2 3)) (() (1 2 3)))"),
+    ("(call-with-values (lambda () (lset-diff+intersection! {same} (list 1 2) (list 2))) list)",
+     (2, 2), "(((1) (2)) ((1 2) ()) ((1) (2)))"),
+]
+
+
+@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
+def test_reentry_through_a_srfi_1_set_operation(scheme, call, kept, expected):
+    assert scheme(_three_runs(call.format(same=same_keeping(*kept)))) == expected
+
+
+@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
+def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, expected):
+    # the same call with eqv?, then with a procedure that answers #f, then #t, in the
+    # comparison kept (which each of these calls makes only once)
+    runs = [scheme(call.format(same="eqv?"))]
+    for answer in ("#f", "#t"):
+        forced = (f"(lambda (x y) (if (and (eqv? x {kept[0]}) (eqv? y {kept[1]})) {answer} "
+                  "(eqv? x y)))")
+        runs.append(scheme(call.format(same=forced)))
+    assert expected == f"({' '.join(runs)})"
+
+
+def test_the_set_operations_still_count_their_scans():
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(import (srfi 1)) (define l (iota 3000))")
+    # eqv? costs no step: the quadratic scan is what has to be paid for
+    with Budget(steps=200_000, seconds=20), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(lset-intersection eqv? l (reverse l))")
+
+
+def test_a_set_operation_reentered_many_times_keeps_its_answers_apart(scheme):
+    # a generator-like use: each re-entry answers another comparison's value
+    src = ("(let ((k #f) (n 0) (results '())) "
+           "(let ((r (delete-duplicates '(a b c) (lambda (x y) (if (and (eq? x 'a) (eq? y 'c) "
+           "(not k)) (call/cc (lambda (c) (set! k c) #f)) (eq? x y)))))) "
+           "(set! results (cons r results)) (set! n (+ n 1)) "
+           "(if (< n 4) (k (odd? n)) (reverse results))))")
+    assert scheme(src) == "((a b c) (a b) (a b c) (a b))"
