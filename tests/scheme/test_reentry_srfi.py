@@ -22,10 +22,15 @@ def _three_runs(call: str, answers: str = "(= n 2)") -> str:
             "(if (< n 3) (k " + answers + ") (reverse results))))")
 
 
-def same_keeping(a: object, b: object) -> str:
-    """An eqv? that keeps ``k`` in its first comparison of ``a`` with ``b``."""
+def keeping(a: object, b: object, base: str = "eqv?") -> str:
+    """``base`` (a compare procedure), keeping ``k`` in its first call on ``a`` and ``b``."""
     return (f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b}) (not k)) "
-            "(call/cc (lambda (c) (set! k c) (eqv? x y))) (eqv? x y)))")
+            f"(call/cc (lambda (c) (set! k c) ({base} x y))) ({base} x y)))")
+
+
+def answering(a: object, b: object, answer: str, base: str = "eqv?") -> str:
+    """``base``, answering ``answer`` when called on ``a`` and ``b``."""
+    return f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b})) {answer} ({base} x y)))"
 
 
 # (call with {same}, the comparison kept, the three results)
@@ -66,21 +71,49 @@ SRFI_1_SETS = [
 ]
 
 
-@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
-def test_reentry_through_a_srfi_1_set_operation(scheme, call, kept, expected):
-    assert scheme(_three_runs(call.format(same=same_keeping(*kept)))) == expected
+# SRFI 132: the -sorted? checks call (< later earlier); the sort of a median, its mean
+SRFI_132 = [
+    ("(list-sorted? {less} '(1 2 3))", (2, 1), "(#t #t #f)"),
+    ("(vector-sorted? {less} #(0 1 2 3 0) 1 4)", (3, 2), "(#t #t #f)"),
+    # (3 1 2): 1 < 3 makes (3 1) a run in descending order
+    ("(vector-find-median {less} (vector 3 1 2) 'none)", (1, 3), "(2 1 2)"),
+    # (4 1 3 2): the merge of (1 4) and (2 3) asks 2 < 1
+    ("(vector-find-median {less} (vector 4 1 3 2) 'none)", (2, 1), "(5/2 5/2 2)"),
+    ("(let ((v (vector 3 1 2))) (list (vector-find-median! {less} v 'none) (vector-copy v)))",
+     (1, 3), "((2 #(1 2 3)) (1 #(3 1 2)) (2 #(1 2 3)))"),
+    ("(list-delete-neighbor-dups {less} '(1 1 2 2))", (2, 2), "((1 2) (1 2 2) (1 2))"),
+    ("(vector-delete-neighbor-dups {less} #(1 1 2 2))", (1, 1), "(#(1 2) #(1 1 2) #(1 2))"),
+    ("(let ((v (vector 1 1 2 2))) (list (vector-delete-neighbor-dups! {less} v) "
+     "(vector-copy v)))", (1, 1),
+     "((2 #(1 2 2 2)) (3 #(1 1 2 2)) (2 #(1 2 2 2)))"),
+]
+CASES = ([(call.format(same="{proc}"), kept, "eqv?", expected)
+          for call, kept, expected in SRFI_1_SETS]
+         + [(call.format(less="{proc}"), kept, "<" if "neighbor" not in call else "eqv?",
+             expected) for call, kept, expected in SRFI_132])
 
 
-@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
-def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, expected):
-    # the same call with eqv?, then with a procedure that answers #f, then #t, in the
-    # comparison kept (which each of these calls makes only once)
-    runs = [scheme(call.format(same="eqv?"))]
-    for answer in ("#f", "#t"):
-        forced = (f"(lambda (x y) (if (and (eqv? x {kept[0]}) (eqv? y {kept[1]})) {answer} "
-                  "(eqv? x y)))")
-        runs.append(scheme(call.format(same=forced)))
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_reentry_through_a_compare_procedure(scheme, call, kept, base, expected):
+    assert scheme(_three_runs(call.format(proc=keeping(*kept, base)))) == expected
+
+
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, base, expected):
+    # the same call with the plain procedure, then with one that answers #f, then #t, in
+    # the call kept (which each of these calls makes only once)
+    runs = [scheme(call.format(proc=base))]
+    runs += [scheme(call.format(proc=answering(*kept, answer, base))) for answer in ("#f", "#t")]
     assert expected == f"({' '.join(runs)})"
+
+
+def test_reentry_through_the_mean_of_a_median(scheme):
+    mean = "(lambda (a b) (call/cc (lambda (c) (if (not k) (set! k c)) (/ (+ a b) 2))))"
+    assert scheme(_three_runs(f"(vector-find-median < (vector 4 1 3 2) 0 {mean})",
+                              "(* 10 n)")) == "(5/2 10 20)"
+    assert scheme(_three_runs(f"(let ((v (vector 4 1 3 2))) (cons (vector-find-median! < v 0 "
+                              f"{mean}) v))", "(* 10 n)")) == \
+        "((5/2 . #(1 2 3 4)) (10 . #(1 2 3 4)) (20 . #(1 2 3 4)))"
 
 
 def test_the_set_operations_still_count_their_scans():
