@@ -135,3 +135,61 @@ def test_a_set_operation_reentered_many_times_keeps_its_answers_apart(scheme):
            "(set! results (cons r results)) (set! n (+ n 1)) "
            "(if (< n 4) (k (odd? n)) (reverse results))))")
     assert scheme(src) == "((a b c) (a b) (a b c) (a b))"
+
+
+KEEP = "(lambda (v) (call/cc (lambda (c) (if (not k) (set! k c)) v)))"
+
+# SRFI 14's and SRFI 125's unfolds: each of their procedures (over the seeds 0, 1, 2, the
+# call on 1 kept)
+UNFOLDS = [
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0))",
+     "(if (= n 1) #\\x #\\y)", "((#\\a #\\b #\\c) (#\\a #\\c #\\x) (#\\a #\\c #\\y))"),
+    (f"(char-set->list (char-set-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (integer->char (+ 97 x))) (lambda (x) (+ x 1)) 0))",
+     "(= n 1)", "((#\\a #\\b #\\c) (#\\a #\\b) (#\\a #\\b #\\c))"),
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (integer->char "
+     f"(+ 97 x))) (lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (char-set #\\z)))",
+     "(if (= n 1) 5 2)", "((#\\a #\\b #\\c #\\z) (#\\a #\\b #\\z) (#\\a #\\b #\\c #\\z))"),
+    # the base set of char-set-unfold! is updated by every run (as SRFI 14's reference
+    # adjoins to it as it goes)
+    ("(char-set->list (char-set-unfold! (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0 (char-set)))",
+     "(if (= n 1) #\\x #\\y)",
+     "((#\\a #\\b #\\c) (#\\a #\\b #\\c #\\x) (#\\a #\\b #\\c #\\x #\\y))"),
+    # (the table as a list sorted by key)
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x (if (= x 1) "
+     f"({KEEP} 'b) x))) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(if (= n 1) 'x 'y)", "(((0 . 0) (1 . b) (2 . 2)) ((0 . 0) (1 . x) (2 . 2)) "
+     "((0 . 0) (1 . y) (2 . 2)))"),
+    (f"(table->list (hash-table-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (values x x)) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(= n 1)", "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x x)) "
+     f"(lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (make-default-comparator)))",
+     "(if (= n 1) 5 2)",
+     "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+]
+
+TABLE_TO_LIST = ("(define (table->list h) (list-sort (lambda (a b) (< (car a) (car b))) "
+                 "(hash-table->alist h)))")
+
+
+@pytest.mark.parametrize("call,answers,expected", UNFOLDS)
+def test_reentry_through_an_unfold(scheme, call, answers, expected):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    assert scheme(_three_runs(call, answers)) == expected
+
+
+def test_reentered_unfolds_leave_the_tables_and_sets_returned_before_alone(scheme):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    src = ("(let ((k #f) (n 0) (results '())) (let ((r {0})) (set! results (cons r results)) "
+           "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) (map {1} results)))")
+    table = (f"(hash-table-unfold (lambda (x) (> x 1)) (lambda (x) (values x ({KEEP} x))) "
+             "(lambda (x) (+ x 1)) 0 (make-default-comparator))")
+    assert scheme(src.format(table, "table->list")) == \
+        "(((0 . 20) (1 . 1)) ((0 . 10) (1 . 1)) ((0 . 0) (1 . 1)))"
+    chars = (f"(char-set-unfold (lambda (x) (> x 1)) (lambda (x) (integer->char (+ 97 ({KEEP} "
+             "x)))) (lambda (x) (+ x 1)) 0)")
+    assert scheme(src.format(chars, "char-set->list")) == \
+        "((#\\b #\\u) (#\\b #\\k) (#\\a #\\b))"
