@@ -62,6 +62,7 @@ from harness.scheme.ast_nodes import (
     Var,
 )
 from harness.scheme.errors import SourcePos
+from harness.scheme.inline import RUNS_NO_CODE
 from harness.scheme.limits import TWIN_LEVELS
 from harness.scheme.names import escape, global_name, twin_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
@@ -607,7 +608,10 @@ def _runs_code(node: ast.AST) -> bool:
     while stack:
         x = stack.pop()
         cls = x.__class__
-        if cls is ast.Call or cls is ast.Continue or cls is ast.While:
+        if cls is ast.Call:
+            if not (x.func.__class__ is ast.Name and x.func.id in RUNS_NO_CODE):
+                return True
+        elif cls is ast.Continue or cls is ast.While:
             return True
         if cls is ast.Tuple and getattr(x, "h_marker", False):
             return True

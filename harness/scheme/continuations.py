@@ -1169,7 +1169,7 @@ def _select_record(v):
 
 def _filter_record(v):
     if "item" not in v:
-        return None  # inside the list's check (no procedure of the program runs there)
+        return None  # not in a call of the predicate (no procedure of the program runs)
     who, rest = v["who"], v["x"][1]
     finish = lists.from_items
     if is_list(rest):

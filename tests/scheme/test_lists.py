@@ -9,6 +9,7 @@ import pytest
 
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Values, Vector, sym
 from harness.scheme.errors import SchemeError, SizeLimitExceeded
+from harness.scheme.limits import CHUNK, Budget
 from harness.scheme.primitives import LIBRARIES, load_all
 from harness.scheme.primitives import lists as L
 from harness.scheme.primitives import list_sets as S
@@ -480,6 +481,34 @@ def test_filtering_a_list_its_predicate_changes():
         y[1][1] = 7
         return False
     raises("remove: expected a proper list", L.remove, spoil, y)
+
+
+def test_filtering_long_lists_checks_them_once_the_first_chunk_is_walked():
+    # a list up to a chunk long is walked once, its end tested as the walk reaches it; a
+    # longer one is checked whole (a cycle, an improper end) and its walk charged before
+    # the predicate sees more than a chunk of it
+    seen = []
+
+    def note(v):
+        seen.append(v)
+        return True
+    assert L.length(L.filter_(note, L.iota(CHUNK))) == CHUNK and len(seen) == CHUNK
+    long = L.iota(3 * CHUNK)
+    assert w(L.filter_(lambda v: v % CHUNK == 0, long)) == f"(0 {CHUNK} {2 * CHUNK})"
+    assert L.length(L.remove(is_even, long)) == 3 * CHUNK // 2
+    seen.clear()
+    raises("filter: expected a proper list", L.filter_, note, L.circular_list(1, 2, 3))
+    assert len(seen) == CHUNK  # the first chunk, then the check
+    seen.clear()
+    improper = L.from_items(range(2 * CHUNK), 5)
+    raises("remove: expected a proper list", L.remove, note, improper)
+    assert len(seen) == CHUNK
+    seen.clear()
+    raises("filter: expected a proper list", L.filter_, note, lst(1, 2, tail=3))
+    assert seen == [1, 2]  # a short list's improper end is found where the walk reaches it
+    with Budget(steps=10**6, seconds=None) as budget:
+        L.filter_(is_even, long)
+    assert budget.steps == 10**6 - 3 * CHUNK  # the check's walk
 
 
 def test_searching():

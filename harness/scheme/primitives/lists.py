@@ -646,29 +646,49 @@ def select_then(pred: object, items: list, keep: bool | None,
     return finish(yes)
 
 
+#: the pairs filter and remove walk before they check the whole list: a list no longer
+#: than this is walked once, with no cycle check and nothing to charge (the walk is bounded
+#: and each call of the predicate checks its own budget where it may run unbounded work).
+#: A list of Nones: its iterator makes no int objects
+_UNCHECKED_PAIRS = [None] * CHUNK
+#: the rest of a longer list, once checked
+_CHECKED_PAIRS = repeat(None)
+
+
 def filter_then(who: str, pred: object, lst: object, keep: bool) -> object:
     """A fresh list of the elements of the proper list ``lst`` on which ``pred``'s value is
     true (``keep`` True) or #f (``keep`` False), in order: filter and remove. The list is
-    checked (and its walk charged) first, then walked once, its result built front to
-    back, with no Python list of the items in between (a third less time than
-    select_then's three passes). A continuation captured inside ``pred`` resumes as
-    select_then's (continuations.py)."""
-    proper_length(who, lst)
+    walked once, its result built front to back. A list longer than a chunk is checked
+    (for a cycle, which would walk forever, and an improper end) and its walk charged when
+    the walk reaches the chunk's end, before ``pred`` sees more of it; a shorter one needs
+    neither (it is walked in bounded time, and its end tested as the walk reaches it), so
+    ``pred`` may have seen the elements before an improper end. A continuation captured
+    inside ``pred`` resumes as select_then's (continuations.py)."""
     head = last = [None, NIL]
     x = lst
-    if keep:
-        while x.__class__ is list:  # a test, not `is not NIL`: ``pred`` may set-cdr! it
-            item = x[0]
-            if pred(item) is not False:
-                last[1] = last = [item, NIL]  # the new pair, then the new last
-            x = x[1]
-    else:
-        while x.__class__ is list:
-            item = x[0]
-            if pred(item) is False:
-                last[1] = last = [item, NIL]
-            x = x[1]
-    if x is not NIL:  # made improper by ``pred`` on the way
+    pairs = _UNCHECKED_PAIRS
+    while True:
+        if keep:
+            for _ in pairs:
+                if x.__class__ is not list:  # a test, not `is not NIL`: ``pred`` may set-cdr! it
+                    break
+                item = x[0]
+                if pred(item) is not False:
+                    last[1] = last = [item, NIL]  # the new pair, then the new last
+                x = x[1]
+        else:
+            for _ in pairs:
+                if x.__class__ is not list:
+                    break
+                item = x[0]
+                if pred(item) is False:
+                    last[1] = last = [item, NIL]
+                x = x[1]
+        if x.__class__ is not list:  # (the walk of the checked rest ends only here)
+            break
+        proper_length(who, lst)
+        pairs = _CHECKED_PAIRS
+    if x is not NIL:  # improper, or made improper by ``pred`` on the way
         raise wrong_type(who, "a proper list", lst)
     return head[1]
 
