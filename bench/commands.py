@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 # the guard and the PreToolUse event of bench/claude_hook.py (the guard denies the event)
+from child_env import child_environment
 from claude_hook import EVENT, GUARD
 
 HERE = Path(__file__).resolve().parent
@@ -87,15 +88,9 @@ def module_count(argv: list[str], env: dict[str, str]) -> int:
 def environments(root: Path, old: str | None) -> dict[str, dict[str, str]]:
     """The children's environments, by side. They run in ``root`` (HOME_OF_RUN), so that
     ``python -m`` finds harness on PYTHONPATH, not in the working directory."""
-    base = {k: v for k, v in os.environ.items()
-            if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
-    base["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
-    base["XDG_CACHE_HOME"] = str(root / "xdg")  # harness run's parse cache
-    base["HOME_OF_RUN"] = str(root)
-    envs = {"new": {**base, "PYTHONPATH": str(HERE.parent)}}
-    if old:
-        envs["old"] = {**base, "PYTHONPATH": str(Path(old).resolve())}
-    return envs
+    trees = {"new": HERE.parent, **({"old": Path(old).resolve()} if old else {})}
+    return {side: {**child_environment(root, tree), "HOME_OF_RUN": str(root)}
+            for side, tree in trees.items()}
 
 
 def main() -> None:

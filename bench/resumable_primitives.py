@@ -1,6 +1,6 @@
 """The primitives that resume continuations, timed in two source trees side by side.
 
-    python bench/resumable_primitives.py OLD_TREE [NEW_TREE] [--rounds N]
+    python bench/resumable_primitives.py OLD_TREE [NEW_TREE] [--rounds N] [--only a,b]
 
 Each tree (a checkout of harness, e.g. a ``git worktree add`` of an older commit; NEW_TREE
 defaults to this one) runs the same programs in its own process, the trees taking turns
@@ -10,7 +10,11 @@ of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Sch
 predicate, sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed) and
 with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries and
 1,000 hash-table-update!s, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
-trims of 1,000-character strings, and 1,000 parameterizes with and without a converter.
+trims of 1,000-character strings, 1,000 parameterizes with and without a converter, and
+SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
+procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
+delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
+and SRFI 125 unfolds of 1,000 elements.
 """
 
 from __future__ import annotations
@@ -28,14 +32,17 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
   (loop (+ i 1) (modulo (+ (* s 1103515245) 12345) 2147483648) (cons s acc)))))
 (define up (iota 2000)) (define down (reverse up))
-(import (srfi 14) (srfi 69))
+(import (srfi 14) (srfi 69) (only (srfi 125) hash-table-unfold))
 (define ht (make-hash-table equal?))
 (for-each (lambda (i) (hash-table-set! ht i i)) (iota 1000))
 (define cs (ucs-range->char-set 0 1000))
 (define text (make-string 1000 #\\a)) (define padded (string-append (make-string 500 #\\space)
   "x" (make-string 500 #\\space)))
 (define (blank? c) (char=? c #\\space))
-(define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))"""
+(define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))
+(define s50 (iota 50)) (define s50b (iota 50 25)) (define (same a b) (eqv? a b))
+(define al (map (lambda (i) (cons (modulo i 10) i)) l))
+(define vshuffled (list->vector shuffled)) (define vup (list->vector up))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -65,6 +72,20 @@ PROGRAMS = {
     "string-trim": "(string-trim padded blank?)",
     "parameterize": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pp i)) (pp)))",
     "param-converter": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pc i)) (pc)))",
+    "delete-duplicates": "(delete-duplicates s50 same)",
+    "alist-delete": "(alist-delete 5 al same)",
+    "lset<=": "(lset<= same s50 s50)", "lset-adjoin": "(apply lset-adjoin same s50 s50b)",
+    "lset-union": "(lset-union same s50 s50b)",
+    "lset-intersection": "(lset-intersection same s50 s50b)",
+    "lset-inter-eqv?": "(lset-intersection eqv? s50 s50b)",
+    "lset-difference": "(lset-difference same s50 s50b)", "lset-xor": "(lset-xor same s50 s50b)",
+    "list-sorted?": "(list-sorted? lt up)", "vector-sorted?": "(vector-sorted? lt vup)",
+    "find-median": "(vector-find-median lt vshuffled 0)",
+    "neighbor-dups": "(list-delete-neighbor-dups same l)",
+    "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
+                       "(lambda (x) (+ x 1)) 0)",
+    "ht-unfold": "(hash-table-unfold (lambda (x) (> x 999)) (lambda (x) (values x x)) "
+                 "(lambda (x) (+ x 1)) 0 equal?)",
 }
 
 RUNNER = """
@@ -85,10 +106,10 @@ def _repeat(name: str) -> int:
     return 5000 if name.startswith(("guard", "handler")) else 100
 
 
-def run_tree(tree: str) -> dict[str, float]:
-    """One round of every program in ``tree`` (each repeated in a loop: _repeat)."""
-    lines = "".join(f"{name} (let loop ((n 0)) (if (< n {_repeat(name)}) (begin {src} "
-                    f"(loop (+ n 1)))))\n" for name, src in PROGRAMS.items())
+def run_tree(tree: str, names: list[str]) -> dict[str, float]:
+    """One round of the programs ``names`` in ``tree`` (each repeated in a loop: _repeat)."""
+    lines = "".join(f"{name} (let loop ((n 0)) (if (< n {_repeat(name)}) (begin "
+                    f"{PROGRAMS[name]} (loop (+ n 1)))))\n" for name in names)
     out = subprocess.run([sys.executable, "-c", RUNNER, tree, SETUP], input=lines,
                          capture_output=True, text=True, check=True).stdout
     return {name: float(t) for name, t in (row.split() for row in out.splitlines())}
@@ -99,15 +120,18 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("new", nargs="?", default=str(HERE.parent))
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", default="", help="comma-separated name prefixes to run")
     args = parser.parse_args()
+    prefixes = tuple(p for p in args.only.split(",") if p)
+    names = [n for n in PROGRAMS if not prefixes or n.startswith(prefixes)]
     best: dict[str, dict[str, float]] = {args.old: {}, args.new: {}}
     for _ in range(args.rounds):
         for tree in (args.old, args.new):
-            for name, t in run_tree(tree).items():
+            for name, t in run_tree(tree, names).items():
                 best[tree][name] = min(t, best[tree].get(name, t))
     print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
           f" {'new/old':>8}")
-    for name in PROGRAMS:
+    for name in names:
         old, new = best[args.old][name] * 1000, best[args.new][name] * 1000
         print(f"{name:18} {old:8.1f} {new:8.1f} {new / old:8.2f}")
 

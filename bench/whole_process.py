@@ -15,18 +15,23 @@ then ``(%load PROGRAM)`` in its default environment; the prelude (``--chibi-prel
 bench/chibi_prelude.scm) defines the few names that environment lacks, and ``--chibi-prelude
 ''`` loads none (for a chibi whose default environment has them). A side that fails (chibi
 runs out of stack on the 1,000,000-deep recursion) is reported as failed, not fatal. Start-up
-is included on every side: this is what a user waits for.
+is included on every side: this is what a user waits for. The Python children start as an
+installed harness does, with byte code written (bench/child_env.py) and `harness run`'s parse
+cache warm: each command runs once before the timed rounds.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from child_env import child_environment
 
 HERE = Path(__file__).resolve().parent
 NAMES = ["fib", "tak", "loop", "deep", "rewrite", "bytes", "primes", "vectors", "mbrot",
@@ -37,11 +42,11 @@ class Failed(Exception):
     """A child exited non-zero; the message is the end of its stderr."""
 
 
-def _run(cmd: list[str]) -> tuple[float, float, int]:
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """(wall s, CPU s, peak RSS MB) of one child process (its own rusage, from wait4)."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         if os.waitstatus_to_exitcode(status) != 0:
@@ -96,30 +101,43 @@ def main() -> None:
     print(f"{'program':8} " + " ".join(f"{s + ' wall':>12} {s + ' cpu':>11} {'MB':>5}"
                                        for s in sides) + f" {'cpu/py':>7}"
           + (f" {'cpu/chibi':>9} {'net/chibi':>9}" if args.chibi else ""))
-    startup: dict[str, float] = {}
-    for name in [EMPTY, *(args.programs or NAMES)]:
-        cmds = commands(name, args.chibi, args.chibi_prelude)
-        best = {s: [float("inf"), float("inf"), 0] for s in sides}
-        failed: dict[str, str] = {}
-        for _ in range(args.rounds):
-            for side in sides:  # in turns: a change of load falls on every side
-                if side in failed:
-                    continue
-                try:
-                    wall, cpu, rss = _run(cmds[side])
-                except Failed as exc:
-                    failed[side] = str(exc)
-                    continue
+    root = Path(tempfile.mkdtemp(prefix="harness-bench-whole-"))
+    try:
+        env = child_environment(root, HERE.parent)
+        startup: dict[str, float] = {}
+        for name in [EMPTY, *(args.programs or NAMES)]:
+            _measure(name, commands(name, args.chibi, args.chibi_prelude), sides, env,
+                     args.rounds, startup, bool(args.chibi))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _measure(name: str, cmds: dict[str, list[str]], sides: list[str], env: dict[str, str],
+             rounds: int, startup: dict[str, float], chibi: bool) -> None:
+    """Run ``name`` on every side, in turns, and print its row (the start-up row fills
+    ``startup``)."""
+    best = {s: [float("inf"), float("inf"), 0] for s in sides}
+    failed: dict[str, str] = {}
+    for round_ in range(rounds + 1):  # round 0 writes byte code and the parse cache
+        for side in sides:  # in turns: a change of load falls on every side
+            if side in failed:
+                continue
+            try:
+                wall, cpu, rss = _run(cmds[side], env)
+            except Failed as exc:
+                failed[side] = str(exc)
+                continue
+            if round_:
                 b = best[side]
                 b[0], b[1], b[2] = min(b[0], wall), min(b[1], cpu), max(b[2], rss)
-        if name == EMPTY:
-            startup = {s: best[s][1] for s in sides if s not in failed}
-        print(f"{name:8} " + " ".join(_cells(best[s], failed.get(s)) for s in sides)
-              + _ratio(best, failed, "python")
-              + (_ratio(best, failed, "chibi", 10) + _net_ratio(best, failed, startup)
-                 if args.chibi else ""), flush=True)
-        for side, message in failed.items():
-            print(f"         {side} failed: {message}", flush=True)
+    if name == EMPTY:
+        startup.update({s: best[s][1] for s in sides if s not in failed})
+    print(f"{name:8} " + " ".join(_cells(best[s], failed.get(s)) for s in sides)
+          + _ratio(best, failed, "python")
+          + (_ratio(best, failed, "chibi", 10) + _net_ratio(best, failed, startup)
+             if chibi else ""), flush=True)
+    for side, message in failed.items():
+        print(f"         {side} failed: {message}", flush=True)
 
 
 def _cells(best: list, failure: str | None) -> str:

@@ -39,6 +39,7 @@ from harness.scheme.primitives import (
     charsets,
     hashtables,
     hashtables_srfi125,
+    list_sets,
     lists,
     ports,
     sorting,
@@ -828,6 +829,190 @@ class _HashFind(_Waiting):
         return hashtables_srfi125.find_then(proc, entries, failure, i + 1)
 
 
+class _SetScan(_Waiting):
+    """list_sets.scan waiting for the compare procedure on element ``j`` of ``sets[0]``
+    (``sets``: the lists it had left to scan, copied at the capture)."""
+
+    __slots__ = ()  # state: same, x, sets, every, flip, j
+
+    def resume(self, thunk):
+        same, x, sets, every, flip, j = self.state
+        value = thunk()
+        if value is False:
+            return list_sets.scan(same, x, sets, every, flip, 0, j + 1)
+        if not every:
+            return True
+        return list_sets.scan(same, x, sets, every, flip, 1)
+
+
+class _SetSelect(_Waiting):
+    """list_sets.select waiting for the scan of ``xs[i - 1]``."""
+
+    __slots__ = ()  # state: same, xs, sets, every, want, kept, other, finish, i
+
+    def resume(self, thunk):
+        same, xs, sets, every, want, kept, other, finish, i = self.state
+        if len(xs) > CHUNK:
+            charge(len(xs))  # the copies are work like walking the elements
+        found = thunk()
+        kept = list(kept)  # each re-entry builds its own lists
+        other = None if other is None else list(other)
+        if found is want:
+            kept.append(xs[i - 1])
+        elif other is not None:
+            other.append(xs[i - 1])
+        return list_sets.select(same, xs, sets, every, want, kept, other, finish, i)
+
+
+class _SetAdjoin(_Waiting):
+    """list_sets.adjoin waiting for the scan of ``xs[i - 1]``."""
+
+    __slots__ = ()  # state: same, xs, kept, finish, i
+
+    def resume(self, thunk):
+        same, xs, kept, finish, i = self.state
+        if len(kept) > CHUNK:
+            charge(len(kept))  # the copy is work like scanning it
+        found = thunk()
+        kept = list(kept)
+        if not found:
+            kept.append(xs[i - 1])
+        return list_sets.adjoin(same, xs, kept, finish, i)
+
+
+class _SetSubset(_Waiting):
+    """list_sets.subset (or subsets_then: ``ys`` None) waiting for the scan of element (or
+    pair) ``i - 1``."""
+
+    __slots__ = ()  # state: same, xs, ys, i
+
+    def resume(self, thunk):
+        same, xs, ys, i = self.state
+        found = thunk()
+        if not found:
+            return False
+        if ys is None:
+            return list_sets.subsets_then(same, xs, i)
+        return list_sets.subset(same, xs, ys, i)
+
+
+class _SetUnion(_Waiting):
+    """list_sets.union_then waiting for the adjoin of ``lists[i - 1]``."""
+
+    __slots__ = ()  # state: same, lists, base, n0, i
+
+    def resume(self, thunk):
+        same, lists, base, n0, i = self.state
+        kept = thunk()
+        return list_sets.union_then(same, lists, base, kept, n0, i)
+
+
+class _SetXor(_Waiting):
+    """list_sets.xor_then waiting in the first step (``phase`` 0: a-b and a∩b) or the second
+    of the xor with ``b``, ``lists[i - 1]``."""
+
+    __slots__ = ()  # state: same, lists, acc, b, phase, i
+
+    def resume(self, thunk):
+        same, lists, acc, b, phase, i = self.state
+        value = thunk()
+        if phase == 0:
+            return list_sets.xor_then(same, lists, acc, i, b, value)
+        return list_sets.xor_then(same, lists, value, i)
+
+
+class _AlistDelete(_Waiting):
+    """list_sets.alist_delete_then waiting for the compare procedure on ``entries[i - 1]``."""
+
+    __slots__ = ()  # state: same, key, entries, kept, i
+
+    def resume(self, thunk):
+        same, key, entries, kept, i = self.state
+        if len(kept) > CHUNK:
+            charge(len(kept))  # the copy is work like walking them
+        value = thunk()
+        kept = list(kept)
+        if value is False:
+            kept.append(entries[i - 1])
+        return list_sets.alist_delete_then(same, key, entries, kept, i)
+
+
+class _SortedCheck(_Waiting):
+    """sorting.sorted_then waiting for ``less`` on ``items[i - 1]`` and the one before."""
+
+    __slots__ = ()  # state: less, items, i
+
+    def resume(self, thunk):
+        less, items, i = self.state
+        value = thunk()
+        if value is not False:
+            return False
+        return sorting.sorted_then(less, items, i)
+
+
+class _NeighborDups(_Waiting):
+    """sorting.without_neighbor_dups waiting for ``same`` on ``items[i - 1]``."""
+
+    __slots__ = ()  # state: same, items, finish, kept, i
+
+    def resume(self, thunk):
+        same, items, finish, kept, i = self.state
+        if len(kept) > CHUNK:
+            charge(len(kept))  # the copy is work like walking them
+        value = thunk()
+        kept = list(kept)  # each re-entry builds its own list
+        if value is False:
+            kept.append(items[i - 1])
+        return sorting.without_neighbor_dups(same, items, finish, kept, i)
+
+
+class _CharUnfold(_Waiting):
+    """charsets.unfold_codes waiting in the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ()  # state: who, p, f, g, seed, out, finish, at
+
+    def resume(self, thunk):
+        who, p, f, g, seed, out, finish, at = self.state
+        if len(out) > CHUNK:
+            charge(len(out))  # the copy is work like building them
+        value = thunk()
+        out = list(out)  # each re-entry builds its own set
+        if at == 0:
+            if value is not False:
+                return finish(out)
+            at = 1
+        elif at == 1:
+            out.append(ord(charsets.char_arg(who, value)))
+            at = 2
+        else:
+            seed, at = value, 0
+        return charsets.unfold_codes(who, p, f, g, seed, out, finish, at)
+
+
+class _TableUnfold(_Waiting):
+    """hashtables_srfi125.unfold_into waiting in the call ``at`` (its numbering) on
+    ``seed``, with a copy of the table as it was."""
+
+    __slots__ = ()  # state: table, stop, mapper, successor, seed, at
+
+    def resume(self, thunk):
+        table, stop, mapper, successor, seed, at = self.state
+        table = table.copy()  # each re-entry builds its own table
+        value = thunk()
+        pair = None
+        if at == 0:
+            if value is not False:
+                return table
+            at = 1
+        elif at == 1:
+            pair, at = value, 2
+        elif at == 2:
+            at = 3
+        else:
+            seed, at = value, 0
+        return hashtables_srfi125.unfold_into(table, stop, mapper, successor, seed, at, pair)
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -984,7 +1169,7 @@ def _select_record(v):
 
 def _filter_record(v):
     if "item" not in v:
-        return None  # inside the list's check (no procedure of the program runs there)
+        return None  # not in a call of the predicate (no procedure of the program runs)
     who, rest = v["who"], v["x"][1]
     finish = lists.from_items
     if is_list(rest):
@@ -1088,6 +1273,27 @@ def _find_record(v):
     return _HashFind((v["proc"], v["entries"], v["failure"], v["i"]))
 
 
+# a named iterator's __reduce__ gives the index of the next item: the one after the item
+# whose call the frame waits in
+def _next_index(walk) -> int:
+    return walk.__reduce__()[2]
+
+
+def _set_scan_record(v):
+    sets = [list(items) for items in v["sets"][v["s"]:]]  # adjoin's list grows: as it was
+    n = sum(map(len, sets))
+    if n > CHUNK:
+        charge(n)
+    return _SetScan((v["same"], v["x"], sets, v["every"], v["flip"], _next_index(v["walk"]) - 1))
+
+
+def _set_select_record(v):
+    other = v["other"]
+    return _SetSelect((v["same"], v["xs"], v["sets"], v["every"], v["want"], list(v["kept"]),
+                       None if other is None else list(other), v["finish"],
+                       _next_index(v["walk"])))
+
+
 def _describe(frame: FrameType) -> str:
     """Name what stops a capture: the primitive the frame belongs to, else the function."""
     from harness.scheme.primitives import PROCEDURE_NAMES
@@ -1127,6 +1333,13 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     charsets.char_set_filter, charsets.char_set_filter_x, charsets.char_set_count,
     charsets.char_set_every, charsets.char_set_any,
     strings.string_split, strings.string_count, strings.string_trim,
+    list_sets.delete_duplicates, list_sets.alist_delete, list_sets.lset_le, list_sets.lset_eq,
+    list_sets.lset_adjoin, list_sets.lset_union, list_sets.lset_intersection,
+    list_sets.lset_difference, list_sets.lset_xor, list_sets.lset_diff_plus_intersection,
+    list_sets.xor_rest, sorting.median_of, sorting.put_median, sorting.list_sorted_p,
+    sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
+    sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
+    charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
 ))
 
 #: the char-set walks' code, for their records
@@ -1216,4 +1429,43 @@ _RECORDS = {
     _Raised.resume.__code__: _locals_record(_after_call),
     _Force.resume.__code__: _locals_record(_after_call),
     _OutputTo.resume.__code__: _locals_record(_after_call),
+    list_sets.scan.__code__: _locals_record(_set_scan_record),
+    list_sets.select.__code__: _locals_record(_set_select_record),
+    list_sets.adjoin.__code__: _locals_record(
+        lambda v: _SetAdjoin((v["same"], v["xs"], list(v["kept"]), v["finish"],
+                              _next_index(v["walk"])))),
+    list_sets.subset.__code__: _locals_record(
+        lambda v: _SetSubset((v["same"], v["xs"], v["ys"], _next_index(v["walk"])))),
+    list_sets.subsets_then.__code__: _locals_record(
+        lambda v: _SetSubset((v["same"], v["pairs"], None, _next_index(v["walk"])))),
+    list_sets.union_then.__code__: _locals_record(
+        lambda v: _SetUnion((v["same"], v["lists"], v["base"], v["n0"],
+                             _next_index(v["walk"])))),
+    list_sets.xor_then.__code__: _locals_record(
+        lambda v: _SetXor((v["same"], v["lists"], v["acc"], v["b"], v["phase"],
+                           _next_index(v["walk"])))),
+    list_sets.alist_delete_then.__code__: _locals_record(
+        lambda v: _AlistDelete((v["same"], v["key"], v["entries"], list(v["kept"]),
+                                _next_index(v["walk"])))),
+    sorting.sorted_then.__code__: _locals_record(
+        lambda v: _SortedCheck((v["less"], v["items"], _next_index(v["walk"])))),
+    sorting.without_neighbor_dups.__code__: _locals_record(
+        lambda v: _NeighborDups((v["same"], v["items"], v["finish"], list(v["kept"]),
+                                 _next_index(v["walk"])))),
+    # the medians: in the sort (its frames have the state), then in the mean
+    sorting.vector_find_median.__code__: _locals_record(
+        lambda v: _PASS if "ordered" in v else _Then(
+            partial(sorting.median_of, "vector-find-median", v["knil"], v["mean"]))),
+    sorting.vector_find_median_x.__code__: _locals_record(
+        lambda v: _PASS if "ordered" in v else _Then(
+            partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
+    **{cls.resume.__code__: _locals_record(_after_call)
+       for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
+                   _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold)},
+    charsets.unfold_codes.__code__: _locals_record(
+        lambda v: _CharUnfold((v["who"], v["p"], v["f"], v["g"], v["seed"], list(v["out"]),
+                               v["finish"], v["at"]))),
+    hashtables_srfi125.unfold_into.__code__: _locals_record(
+        lambda v: _TableUnfold((v["table"].copy(), v["stop"], v["mapper"], v["successor"],
+                                v["seed"], v["at"]))),
 }

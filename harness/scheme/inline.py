@@ -12,6 +12,14 @@ from collections.abc import Callable
 
 Template = Callable[[list[ast.expr]], "ast.expr | None"]
 
+#: the globals inlined code calls: the procedures of inlined primitives (for arguments the
+#: Python operator does not take), ``len`` and ``type``. None runs Scheme code, and each
+#: charges the big work it does itself, so a procedure whose only calls are these does
+#: bounded work and needs no budget check of its own (compiler.py: ``_runs_code``)
+RUNS_NO_CODE = frozenset({
+    "h_len", "h_type", "h_vector_ref", "h_vector_length", "h_vector_set", "h_string_length",
+    "h_bytevector_length", "h_mul", "h_quotient", "h_remainder", "h_modulo", "h_procedure_p"})
+
 
 def _sub(e: ast.expr, i: int) -> ast.expr:
     return ast.Subscript(value=e, slice=ast.Constant(i), ctx=ast.Load())

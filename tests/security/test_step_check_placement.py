@@ -55,10 +55,25 @@ def test_a_leaf_procedure_has_no_check_and_a_recursive_one_has():
     interp = Interpreter(tier="sandboxed")
     interp.eval_string("(define (square x) (* x x))"
                        "(define (first-or x) (if (pair? x) (car x) x))"
+                       "(define (multiple? x p) (= 0 (remainder x p)))"
+                       "(define (size x) (length x))"
                        "(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))")
     assert not _checks(interp, "first-or")
-    assert _checks(interp, "square")  # `*` is a call to the primitive: checked
+    # an inlined `*` or `remainder` calls its primitive only for operands the Python
+    # operator does not take: that runs no Scheme code and charges its own big work
+    assert not _checks(interp, "square") and not _checks(interp, "multiple?")
+    assert _checks(interp, "size")  # a call of a primitive that is not inlined: checked
     assert _checks(interp, "fib")
+
+
+def test_a_leaf_whose_inlined_primitive_does_big_work_is_charged_for_it():
+    # no check of its own, but the primitive it falls back to charges the big products:
+    # a map of it over a few huge numbers stops at the step budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (square x) (* x x)) (define big (expt 7 400000))")
+    assert not _checks(interp, "square")
+    with Budget(steps=20_000, seconds=10), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(map square (list big big big big big big big big))")
 
 
 def test_the_base_case_of_a_recursion_skips_the_check():

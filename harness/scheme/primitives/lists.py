@@ -27,7 +27,7 @@ from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_n
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
-from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
+from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
@@ -646,29 +646,49 @@ def select_then(pred: object, items: list, keep: bool | None,
     return finish(yes)
 
 
+#: the pairs filter and remove walk before they check the whole list: a list no longer
+#: than this is walked once, with no cycle check and nothing to charge (the walk is bounded
+#: and each call of the predicate checks its own budget where it may run unbounded work).
+#: A list of Nones: its iterator makes no int objects
+_UNCHECKED_PAIRS = [None] * CHUNK
+#: the rest of a longer list, once checked
+_CHECKED_PAIRS = repeat(None)
+
+
 def filter_then(who: str, pred: object, lst: object, keep: bool) -> object:
     """A fresh list of the elements of the proper list ``lst`` on which ``pred``'s value is
     true (``keep`` True) or #f (``keep`` False), in order: filter and remove. The list is
-    checked (and its walk charged) first, then walked once, its result built front to
-    back, with no Python list of the items in between (a third less time than
-    select_then's three passes). A continuation captured inside ``pred`` resumes as
-    select_then's (continuations.py)."""
-    proper_length(who, lst)
+    walked once, its result built front to back. A list longer than a chunk is checked
+    (for a cycle, which would walk forever, and an improper end) and its walk charged when
+    the walk reaches the chunk's end, before ``pred`` sees more of it; a shorter one needs
+    neither (it is walked in bounded time, and its end tested as the walk reaches it), so
+    ``pred`` may have seen the elements before an improper end. A continuation captured
+    inside ``pred`` resumes as select_then's (continuations.py)."""
     head = last = [None, NIL]
     x = lst
-    if keep:
-        while x.__class__ is list:  # a test, not `is not NIL`: ``pred`` may set-cdr! it
-            item = x[0]
-            if pred(item) is not False:
-                last[1] = last = [item, NIL]  # the new pair, then the new last
-            x = x[1]
-    else:
-        while x.__class__ is list:
-            item = x[0]
-            if pred(item) is False:
-                last[1] = last = [item, NIL]
-            x = x[1]
-    if x is not NIL:  # made improper by ``pred`` on the way
+    pairs = _UNCHECKED_PAIRS
+    while True:
+        if keep:
+            for _ in pairs:
+                if x.__class__ is not list:  # a test, not `is not NIL`: ``pred`` may set-cdr! it
+                    break
+                item = x[0]
+                if pred(item) is not False:
+                    last[1] = last = [item, NIL]  # the new pair, then the new last
+                x = x[1]
+        else:
+            for _ in pairs:
+                if x.__class__ is not list:
+                    break
+                item = x[0]
+                if pred(item) is False:
+                    last[1] = last = [item, NIL]
+                x = x[1]
+        if x.__class__ is not list:  # (the walk of the checked rest ends only here)
+            break
+        proper_length(who, lst)
+        pairs = _CHECKED_PAIRS
+    if x is not NIL:  # improper, or made improper by ``pred`` on the way
         raise wrong_type(who, "a proper list", lst)
     return head[1]
 
@@ -1320,28 +1340,6 @@ def delete(x: object, lst: object, same: object = DEFAULT) -> object:
     return select_then(same, items, False, from_items, x)
 
 
-@primitive(SRFI1)
-def delete_duplicates(lst: object, same: object = DEFAULT) -> object:
-    """(delete-duplicates list [=]): the first occurrence of each element, in order."""
-    same = _equivalence("delete-duplicates", same)
-    items = proper_items("delete-duplicates", lst)
-    key_of = key_function_for(same)
-    if key_of is not None:  # eq?/eqv?/equal?: one pass with a set of keys
-        seen: set = set()
-        kept = []
-        for x in items:
-            k = key_of(x)
-            if k not in seen:
-                seen.add(k)
-                kept.append(x)
-        return from_items(kept)
-    kept = []
-    for x in items:
-        if not _already_in(kept, x, same):
-            kept.append(x)
-    return from_items(kept)
-
-
 # -- SRFI 1: association lists ------------------------------------------------------------
 
 @primitive(SRFI1)
@@ -1359,167 +1357,7 @@ def alist_copy(alist: object) -> object:
     return from_items([[e[0], e[1]] for e in entries])
 
 
-@primitive(SRFI1)
-def alist_delete(key: object, alist: object, same: object = DEFAULT) -> object:
-    """(alist-delete key alist [=]): the entries whose key k has (= key k) false."""
-    same = _equivalence("alist-delete", same)
-    entries = proper_items("alist-delete", alist)
-    for entry in entries:
-        if entry.__class__ is not list:
-            raise wrong_type("alist-delete", "an association list (a list of pairs)", alist)
-    return from_items([e for e in entries if same(key, e[0]) is False])
-
-
-# -- SRFI 1: lists as sets ----------------------------------------------------------------
-
-def _contains(items: list, x: object, same: Callable) -> bool:
-    """Whether (= x e) holds for some e in items (SRFI 1 member's argument order)."""
-    if len(items) > _SCAN_FREE:
-        charge(len(items))  # the set operations scan quadratically: make them pay
-    for e in items:
-        if same(x, e) is not False:
-            return True
-    return False
-
-
-def _already_in(items: list, x: object, same: Callable) -> bool:
-    """Whether (= e x) holds for some e in items (lset-adjoin/union's argument order)."""
-    if len(items) > _SCAN_FREE:
-        charge(len(items))
-    for e in items:
-        if same(e, x) is not False:
-            return True
-    return False
-
-
-#: a linear scan of a set operation is counted against the budget past this length (a
-#: builtin predicate such as equal? costs no step of its own)
-_SCAN_FREE = 64
-
-
-def _subset(a: list, b: list, same: Callable) -> bool:
-    """Whether every element of a is in b."""
-    for x in a:
-        if not _contains(b, x, same):
-            return False
-    return True
-
-
-def _in_all(sets: list[list], x: object, same: Callable) -> bool:
-    for items in sets:
-        if not _contains(items, x, same):
-            return False
-    return True
-
-
-def _in_any(sets: list[list], x: object, same: Callable) -> bool:
-    for items in sets:
-        if _contains(items, x, same):
-            return True
-    return False
-
-
-def _set_args(who: str, same: object, lists: tuple) -> list[list]:
-    check_procedure(who, same)
-    return [proper_items(who, lst) for lst in lists]
-
-
-@primitive(SRFI1, name="lset<=")
-def lset_le(same: object, *lists: object) -> bool:
-    """Each list is a subset of the next."""
-    sets = _set_args("lset<=", same, lists)
-    for a, b in pairwise(sets):
-        if not _subset(a, b, same):
-            return False
-    return True
-
-
-@primitive(SRFI1, name="lset=")
-def lset_eq(same: object, *lists: object) -> bool:
-    """Each list has the same elements as the next."""
-    sets = _set_args("lset=", same, lists)
-    for a, b in pairwise(sets):
-        if not (_subset(a, b, same) and _subset(b, a, same)):
-            return False
-    return True
-
-
-@primitive(SRFI1)
-def lset_adjoin(same: object, lst: object, *elements: object) -> object:
-    """Conses onto list each element not already in it."""
-    check_procedure("lset-adjoin", same)
-    items = proper_items("lset-adjoin", lst)
-    result = lst
-    for x in elements:
-        if not _already_in(items, x, same):
-            items.append(x)
-            result = [x, result]
-    return result
-
-
-@primitive(SRFI1)
-def lset_union(same: object, *lists: object) -> object:
-    """Conses onto the first list the elements of the others not already present."""
-    check_procedure("lset-union", same)
-    result = NIL
-    items: list = []
-    for lst in lists:
-        new = proper_items("lset-union", lst)
-        if not items:
-            result, items = lst, new
-            continue
-        if lst is result:
-            continue
-        for x in new:
-            if not _already_in(items, x, same):
-                items.append(x)
-                result = [x, result]
-    return result
-
-
-@primitive(SRFI1)
-def lset_intersection(same: object, lst: object, *lists: object) -> object:
-    """The elements of the first list present in every other list."""
-    sets = _set_args("lset-intersection", same, (lst, *lists))
-    others = sets[1:]
-    return from_items([x for x in sets[0] if _in_all(others, x, same)])
-
-
-@primitive(SRFI1)
-def lset_difference(same: object, lst: object, *lists: object) -> object:
-    """The elements of the first list present in no other list."""
-    sets = _set_args("lset-difference", same, (lst, *lists))
-    others = sets[1:]
-    return from_items([x for x in sets[0] if not _in_any(others, x, same)])
-
-
-@primitive(SRFI1)
-def lset_xor(same: object, *lists: object) -> object:
-    """The elements in an odd number of the lists (SRFI 1 reference order)."""
-    check_procedure("lset-xor", same)
-    acc: list = []
-    for lst in lists:
-        b = proper_items("lset-xor", lst)
-        a_minus_b = [x for x in acc if not _contains(b, x, same)]
-        a_and_b = [x for x in acc if _contains(b, x, same)]
-        if not a_minus_b:
-            acc = [y for y in b if not _contains(acc, y, same)]
-        elif not a_and_b:
-            acc = b + acc
-        else:  # the new elements of b, consed one by one onto a-b
-            acc = [y for y in b if not _contains(a_and_b, y, same)][::-1] + a_minus_b
-    return from_items(acc)
-
-
-@primitive(SRFI1, name="lset-diff+intersection")
-def lset_diff_plus_intersection(same: object, lst: object, *lists: object) -> Values:
-    """=> (lset-difference = list ...), (lset-intersection of list with their union)."""
-    sets = _set_args("lset-diff+intersection", same, (lst, *lists))
-    diff, inter = [], []
-    others = sets[1:]
-    for x in sets[0]:
-        (inter if _in_any(others, x, same) else diff).append(x)
-    return Values((from_items(diff), from_items(inter)))
+# (delete-duplicates, alist-delete and the lset procedures: list_sets.py)
 
 
 # -- SRFI 1: linear-update variants (allowed to share the pure versions) -------------------
@@ -1530,11 +1368,7 @@ _LINEAR_UPDATE_ALIASES = {
     "map!": map_, "map-in-order": map_, "append-map!": append_map,
     "filter!": filter_, "remove!": remove, "partition!": partition,
     "take-while!": take_while, "span!": span, "break!": break_,
-    "delete!": delete, "delete-duplicates!": delete_duplicates,
-    "alist-delete!": alist_delete,
-    "lset-union!": lset_union, "lset-intersection!": lset_intersection,
-    "lset-difference!": lset_difference, "lset-xor!": lset_xor,
-    "lset-diff+intersection!": lset_diff_plus_intersection,
+    "delete!": delete,
 }
 for _name, _fn in _LINEAR_UPDATE_ALIASES.items():
     define(SRFI1, _name, _fn)

@@ -1,0 +1,195 @@
+"""Re-entering a continuation captured inside the procedure of a SRFI procedure that
+compares elements: SRFI 1's deletions and sets, SRFI 132's checks and medians, the
+unfolds of SRFI 125 and SRFI 14, a hash table's own equality and hash procedures.
+
+The pattern (as tests/scheme/test_6_10_control.py): the procedure keeps ``k`` the first
+time it is called on a given argument, the walk finishes, and ``k`` is re-entered later,
+first with #f then with #t (or other values): each run's result must be what a fresh run
+would give if that one call had answered so, and the results returned before stay as they
+were.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _three_runs(call: str, answers: str = "(= n 2)") -> str:
+    """The results of ``call`` (which keeps ``k``), then of re-entering ``k`` with
+    ``answers`` evaluated with n = 1, then n = 2, as a list."""
+    return ("(let ((k #f) (n 0) (results '())) (let ((r " + call + ")) "
+            "(set! results (cons r results)) (set! n (+ n 1)) "
+            "(if (< n 3) (k " + answers + ") (reverse results))))")
+
+
+def keeping(a: object, b: object, base: str = "eqv?") -> str:
+    """``base`` (a compare procedure), keeping ``k`` in its first call on ``a`` and ``b``."""
+    return (f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b}) (not k)) "
+            f"(call/cc (lambda (c) (set! k c) ({base} x y))) ({base} x y)))")
+
+
+def answering(a: object, b: object, answer: str, base: str = "eqv?") -> str:
+    """``base``, answering ``answer`` when called on ``a`` and ``b``."""
+    return f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b})) {answer} ({base} x y)))"
+
+
+# (call with {same}, the comparison kept, the three results)
+SRFI_1_SETS = [
+    # (1 2 1 3 2): 3 is compared with the 1 and the 2 kept before it
+    ("(delete-duplicates '(1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
+    ("(delete-duplicates! (list 1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
+    ("(alist-delete 2 '((1 . a) (2 . b) (3 . c)) {same})", (2, 3),
+     "(((1 . a) (3 . c)) ((1 . a) (3 . c)) ((1 . a)))"),
+    ("(alist-delete! 2 (list '(1 . a) '(2 . b)) {same})", (2, 2), "(((1 . a)) ((1 . a) (2 . b)) "
+     "((1 . a)))"),
+    # 1 is found in (2 1 3) at its second element: answering #f goes on to the 3
+    ("(lset<= {same} '(1 2) '(2 1 3))", (1, 1), "(#t #f #t)"),
+    ("(lset<= {same} '(1) '(1 2) '(2 1))", (2, 2), "(#t #f #t)"),
+    ("(lset= {same} '(1 2) '(2 1))", (1, 1), "(#t #f #t)"),
+    ("(lset-adjoin {same} '(1 2) 3 1 4)", (2, 3), "((4 3 1 2) (4 3 1 2) (4 1 2))"),
+    # the union goes on with the third list after the second
+    ("(lset-union {same} '(1 2) '(2 3) '(3 4))", (2, 2),
+     "((4 3 1 2) (4 3 2 1 2) (4 3 1 2))"),
+    ("(lset-union! {same} (list 1 2) (list 2 3) (list 3 4))", (2, 2),
+     "((4 3 1 2) (4 3 2 1 2) (4 3 1 2))"),
+    # 1 is looked for in (3 2), then (if found there) in (2 3 1)
+    ("(lset-intersection {same} '(1 2 3) '(3 2) '(2 3 1))", (1, 2),
+     "((2 3) (2 3) (1 2 3))"),
+    ("(lset-intersection! {same} (list 1 2 3) (list 3 2) (list 2 3 1))", (1, 2),
+     "((2 3) (2 3) (1 2 3))"),
+    ("(lset-difference {same} '(1 2 3) '(3) '(2))", (1, 3), "((1) (1) ())"),
+    ("(lset-difference! {same} (list 1 2 3) (list 3) (list 2))", (1, 3), "((1) (1) ())"),
+    # a-b and a∩b of (1 2) and (2 3) (1 found in b: a-b is empty, the xor is b-a) ...
+    ("(lset-xor {same} '(1 2) '(2 3))", (1, 3), "((3 1) (3 1) (3))"),
+    # ... then b-(a∩b), consed onto a-b
+    ("(lset-xor! {same} (list 1 2) (list 2 3))", (3, 2), "((3 1) (3 1) (1))"),
+    ("(lset-xor {same} '(1 2) '(2 3) '(3 4))", (1, 3), "((4 1) (4 1) (4))"),
+    ("(call-with-values (lambda () (lset-diff+intersection {same} '(1 2 3) '(2) '(3))) list)",
+     (1, 3), "(((1) (2 3)) ((1) (2 3)) (() (1 2 3)))"),
+    ("(call-with-values (lambda () (lset-diff+intersection! {same} (list 1 2) (list 2))) list)",
+     (2, 2), "(((1) (2)) ((1 2) ()) ((1) (2)))"),
+]
+
+
+# SRFI 132: the -sorted? checks call (< later earlier); the sort of a median, its mean
+SRFI_132 = [
+    ("(list-sorted? {less} '(1 2 3))", (2, 1), "(#t #t #f)"),
+    ("(vector-sorted? {less} #(0 1 2 3 0) 1 4)", (3, 2), "(#t #t #f)"),
+    # (3 1 2): 1 < 3 makes (3 1) a run in descending order
+    ("(vector-find-median {less} (vector 3 1 2) 'none)", (1, 3), "(2 1 2)"),
+    # (4 1 3 2): the merge of (1 4) and (2 3) asks 2 < 1
+    ("(vector-find-median {less} (vector 4 1 3 2) 'none)", (2, 1), "(5/2 5/2 2)"),
+    ("(let ((v (vector 3 1 2))) (list (vector-find-median! {less} v 'none) (vector-copy v)))",
+     (1, 3), "((2 #(1 2 3)) (1 #(3 1 2)) (2 #(1 2 3)))"),
+    ("(list-delete-neighbor-dups {less} '(1 1 2 2))", (2, 2), "((1 2) (1 2 2) (1 2))"),
+    ("(vector-delete-neighbor-dups {less} #(1 1 2 2))", (1, 1), "(#(1 2) #(1 1 2) #(1 2))"),
+    ("(let ((v (vector 1 1 2 2))) (list (vector-delete-neighbor-dups! {less} v) "
+     "(vector-copy v)))", (1, 1),
+     "((2 #(1 2 2 2)) (3 #(1 1 2 2)) (2 #(1 2 2 2)))"),
+]
+CASES = ([(call.format(same="{proc}"), kept, "eqv?", expected)
+          for call, kept, expected in SRFI_1_SETS]
+         + [(call.format(less="{proc}"), kept, "<" if "neighbor" not in call else "eqv?",
+             expected) for call, kept, expected in SRFI_132])
+
+
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_reentry_through_a_compare_procedure(scheme, call, kept, base, expected):
+    assert scheme(_three_runs(call.format(proc=keeping(*kept, base)))) == expected
+
+
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, base, expected):
+    # the same call with the plain procedure, then with one that answers #f, then #t, in
+    # the call kept (which each of these calls makes only once)
+    runs = [scheme(call.format(proc=base))]
+    runs += [scheme(call.format(proc=answering(*kept, answer, base))) for answer in ("#f", "#t")]
+    assert expected == f"({' '.join(runs)})"
+
+
+def test_reentry_through_the_mean_of_a_median(scheme):
+    mean = "(lambda (a b) (call/cc (lambda (c) (if (not k) (set! k c)) (/ (+ a b) 2))))"
+    assert scheme(_three_runs(f"(vector-find-median < (vector 4 1 3 2) 0 {mean})",
+                              "(* 10 n)")) == "(5/2 10 20)"
+    assert scheme(_three_runs(f"(let ((v (vector 4 1 3 2))) (cons (vector-find-median! < v 0 "
+                              f"{mean}) v))", "(* 10 n)")) == \
+        "((5/2 . #(1 2 3 4)) (10 . #(1 2 3 4)) (20 . #(1 2 3 4)))"
+
+
+def test_the_set_operations_still_count_their_scans():
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(import (srfi 1)) (define l (iota 3000))")
+    # eqv? costs no step: the quadratic scan is what has to be paid for
+    with Budget(steps=200_000, seconds=20), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(lset-intersection eqv? l (reverse l))")
+
+
+def test_a_set_operation_reentered_many_times_keeps_its_answers_apart(scheme):
+    # a generator-like use: each re-entry answers another comparison's value
+    src = ("(let ((k #f) (n 0) (results '())) "
+           "(let ((r (delete-duplicates '(a b c) (lambda (x y) (if (and (eq? x 'a) (eq? y 'c) "
+           "(not k)) (call/cc (lambda (c) (set! k c) #f)) (eq? x y)))))) "
+           "(set! results (cons r results)) (set! n (+ n 1)) "
+           "(if (< n 4) (k (odd? n)) (reverse results))))")
+    assert scheme(src) == "((a b c) (a b) (a b c) (a b))"
+
+
+KEEP = "(lambda (v) (call/cc (lambda (c) (if (not k) (set! k c)) v)))"
+
+# SRFI 14's and SRFI 125's unfolds: each of their procedures (over the seeds 0, 1, 2, the
+# call on 1 kept)
+UNFOLDS = [
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0))",
+     "(if (= n 1) #\\x #\\y)", "((#\\a #\\b #\\c) (#\\a #\\c #\\x) (#\\a #\\c #\\y))"),
+    (f"(char-set->list (char-set-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (integer->char (+ 97 x))) (lambda (x) (+ x 1)) 0))",
+     "(= n 1)", "((#\\a #\\b #\\c) (#\\a #\\b) (#\\a #\\b #\\c))"),
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (integer->char "
+     f"(+ 97 x))) (lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (char-set #\\z)))",
+     "(if (= n 1) 5 2)", "((#\\a #\\b #\\c #\\z) (#\\a #\\b #\\z) (#\\a #\\b #\\c #\\z))"),
+    # the base set of char-set-unfold! is updated by every run (as SRFI 14's reference
+    # adjoins to it as it goes)
+    ("(char-set->list (char-set-unfold! (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0 (char-set)))",
+     "(if (= n 1) #\\x #\\y)",
+     "((#\\a #\\b #\\c) (#\\a #\\b #\\c #\\x) (#\\a #\\b #\\c #\\x #\\y))"),
+    # (the table as a list sorted by key)
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x (if (= x 1) "
+     f"({KEEP} 'b) x))) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(if (= n 1) 'x 'y)", "(((0 . 0) (1 . b) (2 . 2)) ((0 . 0) (1 . x) (2 . 2)) "
+     "((0 . 0) (1 . y) (2 . 2)))"),
+    (f"(table->list (hash-table-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (values x x)) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(= n 1)", "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x x)) "
+     f"(lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (make-default-comparator)))",
+     "(if (= n 1) 5 2)",
+     "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+]
+
+TABLE_TO_LIST = ("(define (table->list h) (list-sort (lambda (a b) (< (car a) (car b))) "
+                 "(hash-table->alist h)))")
+
+
+@pytest.mark.parametrize("call,answers,expected", UNFOLDS)
+def test_reentry_through_an_unfold(scheme, call, answers, expected):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    assert scheme(_three_runs(call, answers)) == expected
+
+
+def test_reentered_unfolds_leave_the_tables_and_sets_returned_before_alone(scheme):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    src = ("(let ((k #f) (n 0) (results '())) (let ((r {0})) (set! results (cons r results)) "
+           "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) (map {1} results)))")
+    table = (f"(hash-table-unfold (lambda (x) (> x 1)) (lambda (x) (values x ({KEEP} x))) "
+             "(lambda (x) (+ x 1)) 0 (make-default-comparator))")
+    assert scheme(src.format(table, "table->list")) == \
+        "(((0 . 20) (1 . 1)) ((0 . 10) (1 . 1)) ((0 . 0) (1 . 1)))"
+    chars = (f"(char-set-unfold (lambda (x) (> x 1)) (lambda (x) (integer->char (+ 97 ({KEEP} "
+             "x)))) (lambda (x) (+ x 1)) 0)")
+    assert scheme(src.format(chars, "char-set->list")) == \
+        "((#\\b #\\u) (#\\b #\\k) (#\\a #\\b))"
