@@ -98,8 +98,8 @@ class Lambda(Node):
     """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only;
     ``bounces`` and ``only_body`` are known_calls.py's findings."""
 
-    __slots__ = ("arrives_boxed", "body", "bounces", "name", "only_body", "params", "parent",
-                 "private", "rest", "self_var")
+    __slots__ = ("arrives_boxed", "body", "bounces", "captures", "name", "only_body", "params",
+                 "parent", "private", "rest", "self_var")
 
     def __init__(self, params: list[Var], rest: Var | None, body: Node, name: str | None,
                  pos: SourcePos | None = None) -> None:
@@ -114,6 +114,9 @@ class Lambda(Node):
         self.only_body = False
         #: the value never escapes (a known procedure): its body needs no ``h_body`` link
         self.private = False
+        #: the variables of enclosing procedures it takes as values when it is made (hidden
+        #: parameters with defaults), not as cells
+        self.captures: tuple[Var, ...] = ()
 
 
 class Let(Node):

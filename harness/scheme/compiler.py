@@ -13,12 +13,13 @@ Shape of the generated code for one top-level form::
 
 * Scheme procedures are Python functions; local variables are Python locals/cells.
 * A self tail call of a procedure that owns no captured variable becomes a ``while`` loop.
-* A tail call to any other unknown procedure returns a marker ``(None, proc, args)``: the
+* A tail call to any other unknown procedure returns a marker ``(proc, args)``: the
   procedure is then compiled as a body (returns markers) plus a public function that runs
   ``h_trampoline`` on them, so such calls take constant stack. A tail call to a procedure
   known at compile time (known_calls.py) goes to its body: a Python call where that cannot
-  recurse, else a marker ``(body, arg, ...)``; a known procedure only ever tail-called, and a
-  continuation ``lambda`` passed where only bodies go, is compiled as its body alone.
+  recurse, else a marker ``(None, body, arg, ...)``; a known procedure only ever
+  tail-called, and a continuation ``lambda`` passed where only bodies go, is compiled as
+  its body alone.
 * A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * The budget check (limits.py) sits at the entry of every procedure path that calls, and in
@@ -132,7 +133,7 @@ class Compiler:
         """Return (code object, constants) for a top-level node."""
         _analyze(node)
         if not self.resuming:  # (a resume procedure keeps the findings of its form)
-            analyze_known_calls(node, self._loops, self._plain_tail_call)
+            analyze_known_calls(node, self._loops, self._plain_tail_call, _analyze)
         self.unit = CompiledUnit(node, self.env, self.filename, self.budget_check)
         top = _Function(None, None)
         body = self.tail(node, top)
@@ -465,6 +466,10 @@ class Compiler:
             boxes.append(_assign(fn.rest_name, rest_list))
         body = boxes + body
         args = _arguments(fn.param_names, fn.rest_name)
+        if lam.captures:  # taken by value when the procedure is made (known_calls.py)
+            names = [self.var_name(v) for v in lam.captures]
+            args.args += [ast.arg(arg=n) for n in names]
+            args.defaults = [_name(n) for n in names]
         if lam.bounces is not None and lam.bounces != fn.needs_trampoline:
             raise error(f"internal error: {lam.name or 'a lambda'} was expected to "
                         f"{'' if lam.bounces else 'not '}return tail-call markers")
@@ -631,15 +636,14 @@ class Compiler:
         elif not _is_recomputable(f) and any(map(_may_call, args)):
             f = self.spill(f, target, None)
         fn.needs_trampoline = True
-        marker = ast.Tuple(elts=[_const(None), f, ast.Tuple(elts=args, ctx=ast.Load())],
-                           ctx=ast.Load())
+        marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
 
     def known_tail_call(self, node: Call, fn: _Function, body: str) -> Stmts:
         """A tail call whose callee's body is the Python name ``body``: called directly if
         ``node.direct`` (the frame then passes the body's value or marker on), else a
-        marker ``(body, arg, ...)`` for the trampoline."""
+        marker ``(None, body, arg, ...)`` for the trampoline."""
         stmts, args = self._args(node.args, fn)
         callee = node.fn.var.known
         if node.direct and callee is not None:
@@ -649,7 +653,7 @@ class Compiler:
                                      node.pos), WRAPPER, None, fn)
             return stmts + [self.at(ast.Return(value=call), node.pos)]
         fn.needs_trampoline = True
-        marker = ast.Tuple(elts=[_name(body), *args], ctx=ast.Load())
+        marker = ast.Tuple(elts=[_const(None), _name(body), *args], ctx=ast.Load())
         marker.h_marker = True
         return stmts + [self.at(ast.Return(value=marker), node.pos)]
 
@@ -853,29 +857,33 @@ _LEAVES = frozenset({"ctx", "op", "ops", "id", "arg", "attr", "name", "module", 
 
 def _analyze(root: Node) -> None:
     """Set each variable's owner (the Lambda whose Python function holds it) and mark
-    variables used or assigned from an inner Lambda as captured."""
+    variables used or assigned from an inner Lambda as captured (in a cell: not those an
+    inner lambda takes by value, ``Lambda.captures``)."""
     stack: list[tuple[Node, Lambda | None]] = [(root, None)]
     while stack:
         node, lam = stack.pop()
         cls = node.__class__
         if cls is LocalRef:
-            if node.var.owner is not lam:
+            if node.var.owner is not lam and not _by_value(node.var, lam):
                 node.var.captured = True
         elif cls is SetLocal:
             node.var.assigned = True
-            if node.var.owner is not lam:
+            if node.var.owner is not lam and not _by_value(node.var, lam):
                 node.var.captured = True
             stack.append((node.value, lam))
         elif cls is Lambda:
             node.parent = lam
             for v in node.params:
                 v.owner = node
+                v.captured = False
             if node.rest is not None:
                 node.rest.owner = node
+                node.rest.captured = False
             stack.append((node.body, node))
         elif cls is Let:
             for v in node.vars:
                 v.owner = lam
+                v.captured = False
             stack.extend((i, lam) for i in node.inits)
             stack.append((node.body, lam))
         elif cls is If:
@@ -889,6 +897,14 @@ def _analyze(root: Node) -> None:
             stack.extend((a, lam) for a in node.args)
         elif cls is SetGlobal:
             stack.append((node.value, lam))
+
+
+def _by_value(var: Var, lam: Lambda) -> bool:
+    """Whether ``var``, used in ``lam`` (inside the procedure that owns it), reaches it as
+    a value the outermost lambda between them took when it was made (``captures``)."""
+    while lam is not None and lam.parent is not var.owner:
+        lam = lam.parent
+    return lam is not None and var in lam.captures
 
 
 def _loopable(lam: Lambda) -> bool:

@@ -8,7 +8,7 @@ callee is known, less is needed. This pass finds, before the compiler runs:
   ``lambda`` of fixed arity and never assigned (``Var.known``). A tail call to one goes
   straight to its body: as a Python call (``Call.direct``) where that cannot recurse (the
   direct calls of a form never form a cycle, so a chain of them is as long as the code at
-  most), else as a marker ``(body, argument, ...)`` that the trampoline calls as it is.
+  most), else as a marker ``(None, body, argument, ...)`` that the trampoline calls as it is.
   One that is never used as a value (``Lambda.private``) needs no ``h_body`` link; one
   that is only ever tail-called needs no public function at all (``Lambda.only_body``).
 * **Continuation parameters**: a parameter of a private known procedure that is only ever
@@ -17,6 +17,13 @@ callee is known, less is needed. This pass finds, before the compiler runs:
   passed there is compiled as its body alone (``only_body``): in continuation-passing code
   (``(tak x y z (lambda (v) ...))``) each continuation is one Python function, not a body,
   a public function and the link between them, and calling it is one bounce.
+* **Values, not cells**: a continuation ``lambda`` that every call it can reach passes its
+  exact number of arguments takes the variables it uses from enclosing procedures as
+  hidden parameters with defaults (``Lambda.captures``), the values they have when it is
+  made, as a cell would hold them (none of them is ever assigned, or reassigned but as a
+  loop's next iteration; ``letrec`` variables stay cells, they may not be set yet). No
+  cell is made for them, and a procedure whose variables no closure holds in a cell can
+  make its self tail calls a loop.
 * **Bounces** (``Lambda.bounces``): whether a procedure's body may return a marker, so the
   compiler knows before it compiles a call what the callee returns.
 
@@ -53,6 +60,7 @@ class _Uses:
         self.passed: dict[Var, list[tuple[Call, int]]] = {}  # var as argument i of call
         self.valued: set[Var] = set()  # var used as a value any other way
         self.tail_calls: dict[Lambda, list[Call]] = {}
+        self.recursive: set[Var] = set()  # bound by letrec (or internal defines)
 
     def walk(self, root: Node) -> None:
         stack: list[tuple[Node, Lambda | None, bool]] = [(root, None, False)]
@@ -85,6 +93,8 @@ class _Uses:
                 stack.extend((n, lam, False) for n in node.body[:-1])
                 stack.append((node.body[-1], lam, tail))
             elif cls is Let:
+                if node.rec:
+                    self.recursive.update(node.vars)
                 for var, init in zip(node.vars, node.inits):
                     if init.__class__ is Lambda and init.rest is None and not var.assigned:
                         self.bound[var] = init
@@ -98,19 +108,21 @@ class _Uses:
 
 
 def analyze(root: Node, loops: Callable[[Lambda, Call], bool],
-            plain: Callable[[Call], bool]) -> None:
+            plain: Callable[[Call], bool], recount: Callable[[Node], None]) -> None:
     """Store the findings (see the module docstring) on the nodes of ``root``, a form
     compiled for the first time.
 
     ``loops(lam, call)``: the compiler makes tail ``call`` in ``lam`` a loop iteration;
     ``plain(call)``: it calls the callee of tail ``call`` directly, a procedure that never
-    returns a marker (a primitive). Both as the compiler decides them."""
+    returns a marker (a primitive). Both as the compiler decides them. ``recount(root)``
+    marks again the variables closures hold in cells, once some are taken by value."""
     uses = _Uses()
     uses.walk(root)
     for var, lam in uses.bound.items():
         var.known = lam
         lam.private = not uses.escapes(var)
-    _continuation_parameters(uses)
+    if _continuation_parameters(uses):
+        recount(root)
     _direct_calls(uses)
     _bounces(uses, loops, plain)
     for var, lam in uses.bound.items():
@@ -118,10 +130,11 @@ def analyze(root: Node, loops: Callable[[Lambda, Call], bool],
             lam.only_body = True
 
 
-def _continuation_parameters(uses: _Uses) -> None:
+def _continuation_parameters(uses: _Uses) -> bool:
     """Mark the parameters that only ever hold bodies, and the lambdas passed to them: a
     fixed point, from every parameter of a private known procedure that is never assigned
-    nor used as a value, dropping those used or bound otherwise."""
+    nor used as a value, dropping those used or bound otherwise. True if some of those
+    lambdas take values (``captures``)."""
     candidates: dict[Var, tuple[Var, int]] = {}  # parameter -> (its procedure's var, index)
     for var, lam in uses.bound.items():
         calls = uses.calls.get(var, [])
@@ -145,11 +158,62 @@ def _continuation_parameters(uses: _Uses) -> None:
             if not keeps_bodies(p, proc, i):
                 del candidates[p]
                 changed = True
+    by_value = False
     for p, (proc, i) in candidates.items():
         p.raw = True
+        arities = _arities(uses, p)
         for c, _ in uses.calls.get(proc, ()):
-            if c.args[i].__class__ is Lambda:
-                c.args[i].only_body = True
+            lam = c.args[i]
+            if lam.__class__ is Lambda:
+                lam.only_body = True
+                if arities <= {len(lam.params)}:  # no call can fill a hidden parameter
+                    lam.captures = tuple(v for v in free_vars(lam) if v not in uses.recursive)
+                    by_value = by_value or bool(lam.captures)
+    return by_value
+
+
+def _arities(uses: _Uses, p: Var) -> set[int]:
+    """The numbers of arguments of the calls of the bodies parameter ``p`` holds: its own
+    calls and those of the parameters it is passed on to."""
+    seen, todo, out = {p}, [p], set()
+    while todo:
+        q = todo.pop()
+        out.update(len(c.args) for c, _ in uses.calls.get(q, ()))
+        for c, j in uses.passed.get(q, ()):
+            r = _param(uses, c, j)
+            if r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return out
+
+
+def free_vars(node: Node) -> list[Var]:
+    """The variables ``node`` uses (or assigns) where it does not bind them, in first-use
+    order."""
+    free: dict[Var, None] = {}
+    stack: list[tuple[Node, frozenset]] = [(node, frozenset())]
+    while stack:
+        n, bound = stack.pop()
+        cls = n.__class__
+        if (cls is LocalRef or cls is SetLocal) and n.var not in bound:
+            free.setdefault(n.var, None)
+        if cls is Lambda:
+            inner = bound.union(n.params, [n.rest] if n.rest is not None else [])
+            stack.append((n.body, inner))
+        elif cls is Let:
+            inner = bound.union(n.vars)
+            stack.extend((init, inner if n.rec else bound) for init in reversed(n.inits))
+            stack.append((n.body, inner))
+        elif cls is Call:
+            stack.extend((a, bound) for a in reversed(n.args))
+            stack.append((n.fn, bound))
+        elif cls is If:
+            stack += [(n.else_, bound), (n.then, bound), (n.test, bound)]
+        elif cls is Seq:
+            stack.extend((b, bound) for b in reversed(n.body))
+        elif cls is SetLocal or cls is SetGlobal:
+            stack.append((n.value, bound))
+    return list(free)
 
 
 def _param(uses: _Uses, call: Call, index: int) -> Var | None:

@@ -4,8 +4,8 @@ Compiled procedures are plain Python functions. A procedure whose body makes a t
 is compiled as a *body* that returns a *tail-call marker* instead of calling (a plain
 tuple: no Scheme value is one), and, unless only tail calls ever reach it, a public
 function that runs ``trampoline`` on the markers, so such tail calls take constant stack.
-A marker is ``(None, procedure, arguments)`` for a procedure the compiler did not know (its
-body is its ``h_body`` attribute, if it has one) or ``(body, argument, ...)`` for a body
+A marker is ``(procedure, arguments)`` for a procedure the compiler did not know (its body
+is its ``h_body`` attribute, if it has one) or ``(None, body, argument, ...)`` for a body
 the compiler named (compiler.py, known_calls.py).
 """
 
@@ -119,10 +119,21 @@ def trampoline(r):
     if type(r) is not tuple:
         return r
     while True:
-        f = r[0]
-        if f is None:  # (None, procedure, arguments)
-            proc = r[1]
-            args = r[2]
+        proc = r[0]
+        if proc is None:  # (None, body, argument, ...): continuation-passing code's bounces
+            n = len(r)
+            if n == 3:
+                r = r[1](r[2])
+            elif n == 6:  # three arguments and the continuation
+                r = r[1](r[2], r[3], r[4], r[5])
+            elif n == 4:
+                r = r[1](r[2], r[3])
+            elif n == 5:
+                r = r[1](r[2], r[3], r[4])
+            else:
+                r = call_n(r[1], r[2:])
+        else:  # (procedure, arguments)
+            args = r[1]
             f = getattr(proc, "h_body", None)
             last = f is None  # a procedure without a body returns its value, never a marker
             if last:
@@ -130,10 +141,10 @@ def trampoline(r):
                     raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
                 f = proc
             n = len(args)
-            if n == 1:
-                r = f(args[0])
-            elif n == 2:
+            if n == 2:
                 r = f(args[0], args[1])
+            elif n == 1:
+                r = f(args[0])
             elif n == 3:
                 r = f(args[0], args[1], args[2])
             elif n == 4:
@@ -142,18 +153,6 @@ def trampoline(r):
                 r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
             if last:
                 return r
-        else:  # (body, argument, ...): continuation-passing code's bounces
-            n = len(r)
-            if n == 2:
-                r = f(r[1])
-            elif n == 5:  # three arguments and the continuation
-                r = f(r[1], r[2], r[3], r[4])
-            elif n == 3:
-                r = f(r[1], r[2])
-            elif n == 4:
-                r = f(r[1], r[2], r[3])
-            else:
-                r = call_n(f, r[1:])
         if type(r) is not tuple:
             return r
 
@@ -173,7 +172,7 @@ def apply_marker(proc, *args):
     if not args:
         raise _apply_without_list()
     items = _spread("apply", args[-1])
-    return (None, proc, (*args[:-1], *items))
+    return (proc, (*args[:-1], *items))
 
 
 def _apply_without_list():

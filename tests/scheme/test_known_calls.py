@@ -72,6 +72,14 @@ def test_continuation_passing_code_is_compiled_as_bodies_and_direct_calls():
     assert all(c.direct for c in calls if c not in own)
 
 
+def test_continuations_take_their_variables_by_value_and_the_procedure_loops():
+    tree = _compiled_tree(CPSTAK)
+    tak = next(n for n in _nodes(tree, Let) if n.vars[0].name == "tak").inits[0]
+    first = next(lam for lam in _nodes(tak.body, Lambda) if lam.params[0].name == "v1")
+    assert {v.name for v in first.captures} == {"x", "y", "z", "k"}
+    assert not any(p.captured for p in tak.params)  # no cell: tak's self call loops
+
+
 def test_a_local_procedure_used_as_a_value_stays_public():
     tree = _compiled_tree("(define (g) (define (f x) (h x)) (define (h x) x) (list f (f 1)))")
     f = next(n for n in _nodes(tree, Let)).inits[0]
@@ -101,6 +109,18 @@ CASES = [
     ("a local procedure called before and after a tail call",
      ("(define (g n) (define (f k) (k (+ 1 n))) (+ (f (lambda (v) (* v 2))) "
       "(f (lambda (v) v)))) (g 1)"), "6"),
+    # the continuations take i and k by value, so walk's self call is a loop: each
+    # continuation still sees the values of its own iteration
+    ("continuations made in a loop",
+     ("(define (g) (define (walk i k) (if (= i 0) (k '()) (walk (- i 1) (lambda (v) "
+      "(k (cons i v)))))) (walk 3 (lambda (v) v))) (g)"), "(3 2 1)"),
+    ("a continuation assigning a variable it took by value (its box)",
+     ("(define (g) (define (walk i k) (if (= i 0) (k '()) (walk (- i 1) (lambda (v) "
+      "(set! i (* i 10)) (k (cons i v)))))) (walk 3 (lambda (v) v))) (g)"), "(30 20 10)"),
+    # a letrec variable may not be set when the continuation is made: it stays a cell
+    ("a continuation using a later internal define",
+     ("(define (g) (define (f k) (k 1)) (define a (f (lambda (v) (lambda () later)))) "
+      "(define later 5) (a)) (g)"), "5"),
 ]
 
 
@@ -117,6 +137,11 @@ REENTRY = [
       "(lambda (c) (set! saved c) 0)))))) (let ((r (run))) (set! runs (+ runs 1)) "
       "(if (< runs 3) (saved (* 10 runs)) (list r runs)))"), "(23 3)"),
     # captured in a local procedure that another calls directly
+    # captured in a continuation that took its variables by value, in a loop
+    (("(define saved #f) (define runs 0) (define (run) (define (walk n k) (if (= n 0) (k 0) "
+      "(walk (- n 1) (lambda (v) (k (+ v n (if (= n 2) (call/cc (lambda (c) (set! saved c) "
+      "0)) 0))))))) (walk 3 (lambda (v) v))) (let ((r (run))) (set! runs (+ runs 1)) "
+      "(if (< runs 3) (saved (* 100 runs)) (list r runs)))"), "(206 3)"),
     (("(define saved #f) (define runs 0) (define (run) (define (inner k) (k (call/cc "
       "(lambda (c) (set! saved c) 1)))) (define (outer n) (if (= n 0) (inner (lambda (v) "
       "(* v 100))) (outer (- n 1)))) (outer 2)) (let ((r (run))) (set! runs (+ runs 1)) "
@@ -139,5 +164,9 @@ def test_a_procedure_ending_in_a_named_let_needs_no_trampoline():
 
 def test_a_continuation_called_with_the_wrong_number_of_arguments_is_an_error(scheme):
     src = "(define (g) (define (f k) (k 1 2)) (f (lambda (x) x))) (g)"
+    assert "expected 1 argument, got 2" in scheme.error(src)
+    # one that uses y: called with two arguments somewhere, it keeps y in a cell (a hidden
+    # parameter would take the second argument)
+    src = "(define (g y) (define (f k) (k 1 2)) (f (lambda (x) (+ x y)))) (g 1)"
     assert "expected 1 argument, got 2" in scheme.error(src)
 
