@@ -54,6 +54,7 @@ class _Uses:
     """How the variables and procedures of one form are used (one walk)."""
 
     def __init__(self) -> None:
+        self.root: Node | None = None
         self.lambdas: list[Lambda] = []
         self.bound: dict[Var, Lambda] = {}  # let-bound to a lambda of fixed arity
         self.calls: dict[Var, list[tuple[Call, bool]]] = {}  # var as operator: (call, tail)
@@ -63,6 +64,7 @@ class _Uses:
         self.recursive: set[Var] = set()  # bound by letrec (or internal defines)
 
     def walk(self, root: Node) -> None:
+        self.root = root
         stack: list[tuple[Node, Lambda | None, bool]] = [(root, None, False)]
         while stack:
             node, lam, tail = stack.pop()
@@ -159,6 +161,7 @@ def _continuation_parameters(uses: _Uses) -> bool:
                 del candidates[p]
                 changed = True
     by_value = False
+    free = None
     for p, (proc, i) in candidates.items():
         p.raw = True
         arities = _arities(uses, p)
@@ -167,7 +170,8 @@ def _continuation_parameters(uses: _Uses) -> bool:
             if lam.__class__ is Lambda:
                 lam.only_body = True
                 if arities <= {len(lam.params)}:  # no call can fill a hidden parameter
-                    lam.captures = tuple(v for v in free_vars(lam) if v not in uses.recursive)
+                    free = free or _free_vars_of_lambdas(uses.root)
+                    lam.captures = tuple(v for v in free[lam] if v not in uses.recursive)
                     by_value = by_value or bool(lam.captures)
     return by_value
 
@@ -188,32 +192,49 @@ def _arities(uses: _Uses, p: Var) -> set[int]:
 
 
 def free_vars(node: Node) -> list[Var]:
-    """The variables ``node`` uses (or assigns) where it does not bind them, in first-use
-    order."""
-    free: dict[Var, None] = {}
-    stack: list[tuple[Node, frozenset]] = [(node, frozenset())]
+    """The variables ``node`` uses (or assigns) where it does not bind them."""
+    outside = Lambda([], None, node, None)
+    return _free_vars_of_lambdas(outside)[outside]
+
+
+def _free_vars_of_lambdas(root: Node) -> dict[Lambda, list[Var]]:
+    """The free variables (used or assigned, not bound inside) of every lambda in
+    ``root``: one walk, then each lambda's from its own uses and its inner lambdas'."""
+    # (None: the top level of the form, outside every lambda)
+    uses: dict[Lambda | None, dict[Var, None]] = {None: {}}
+    binds: dict[Lambda | None, set[Var]] = {None: set()}
+    inner: dict[Lambda | None, list[Lambda]] = {None: []}
+    order: list[Lambda] = []  # outer before inner
+    stack: list[tuple[Node, Lambda | None]] = [(root, None)]
     while stack:
-        n, bound = stack.pop()
+        n, lam = stack.pop()
         cls = n.__class__
-        if (cls is LocalRef or cls is SetLocal) and n.var not in bound:
-            free.setdefault(n.var, None)
+        if cls is LocalRef or cls is SetLocal:
+            uses[lam].setdefault(n.var, None)
         if cls is Lambda:
-            inner = bound.union(n.params, [n.rest] if n.rest is not None else [])
-            stack.append((n.body, inner))
+            inner[lam].append(n)
+            order.append(n)
+            uses[n], inner[n] = {}, []
+            binds[n] = {*n.params, *([n.rest] if n.rest is not None else [])}
+            stack.append((n.body, n))
         elif cls is Let:
-            inner = bound.union(n.vars)
-            stack.extend((init, inner if n.rec else bound) for init in reversed(n.inits))
-            stack.append((n.body, inner))
+            binds[lam].update(n.vars)
+            stack.extend((x, lam) for x in (*n.inits, n.body))
         elif cls is Call:
-            stack.extend((a, bound) for a in reversed(n.args))
-            stack.append((n.fn, bound))
+            stack.extend((x, lam) for x in (n.fn, *n.args))
         elif cls is If:
-            stack += [(n.else_, bound), (n.then, bound), (n.test, bound)]
+            stack.extend((x, lam) for x in (n.test, n.then, n.else_))
         elif cls is Seq:
-            stack.extend((b, bound) for b in reversed(n.body))
+            stack.extend((x, lam) for x in n.body)
         elif cls is SetLocal or cls is SetGlobal:
-            stack.append((n.value, bound))
-    return list(free)
+            stack.append((n.value, lam))
+    free: dict[Lambda, list[Var]] = {}
+    for lam in reversed(order):
+        seen = dict(uses[lam])
+        for child in inner[lam]:
+            seen.update(dict.fromkeys(free[child]))
+        free[lam] = [v for v in seen if v not in binds[lam]]
+    return free
 
 
 def _param(uses: _Uses, call: Call, index: int) -> Var | None:
