@@ -8,6 +8,7 @@ import pytest
 
 from harness.scheme.errors import SchemeError
 from harness.scheme.interpreter import Interpreter
+from harness.scheme.names import global_name
 from harness.scheme.printer import write_string
 
 
@@ -219,3 +220,22 @@ def test_inlined_type_predicates_and_lengths():
 def test_inlined_lengths_fail_like_the_procedures(src, message):
     with pytest.raises(SchemeError, match=message):
         run(src)
+
+
+def test_a_type_test_runs_nothing_and_is_read_again_after_a_call():
+    # `(pair? x)` is `type(x) is list`: a call of `type` that runs no Scheme code, so a
+    # procedure of type tests needs no budget check, and a test evaluated before a call in
+    # the same expression is computed again after it (as a variable is), not kept
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string(
+        "(define (g) 1) (define (f x) (list (pair? x) (symbol? x) (string? x) (g)))"
+        "(define (kind x) (cond ((pair? x) 'pair) ((symbol? x) 'symbol)"
+        "                       ((procedure? x) 'procedure) (else 'other)))")
+    f = interp.env.table[global_name("f")].__code__
+    kind = interp.env.table[global_name("kind")].__code__
+    assert "h_type" in f.co_names and "h_type" in kind.co_names
+    assert not [v for v in f.co_varnames if v.startswith("t")]
+    assert "h_step" not in kind.co_names
+    assert write_string(interp.eval_string(
+        "(list (f '(1)) (f 'a) (kind '(1)) (kind 'a) (kind car) (kind kind) (kind 1))")) == \
+        "((#t #f #f 1) (#f #t #f 1) pair symbol procedure procedure other)"
