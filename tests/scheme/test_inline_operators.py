@@ -125,6 +125,27 @@ def test_inlined_division_agrees_with_the_procedures_on_every_sign():
                                  " (0 -7 12345678901234567890116))")
 
 
+def test_inlined_division_of_big_numbers_agrees_with_the_procedures():
+    # a divisor below 2**30 is inlined whatever the dividend (one pass over it); a bigger
+    # one goes to the procedure, and a bigger literal one inlines a dividend below 2**62
+    n, d, e = 2 ** 70 + 12345, 1000003, 2 ** 40
+
+    def scheme_division(a, b):
+        q = abs(a) // b * (1 if a >= 0 else -1)
+        return [q, a - q * b, a % b]
+    expected = [scheme_division(a, b) for a in (n, -n, 2 ** 61 + 5)
+                for b in (d, e)]
+    got = run(f"(define (all a b) (list (quotient a b) (remainder a b) (modulo a b)))"
+              f"(define (literals a) (list (list (quotient a {d}) (remainder a {d})"
+              f"                               (modulo a {d}))"
+              f"                         (list (quotient a {e}) (remainder a {e})"
+              f"                               (modulo a {e}))))"
+              f"(append (list (all {n} {d}) (all {n} {e})) (literals {-n})"
+              f"        (literals {2 ** 61 + 5}))")
+    assert write_string(got) == "(" + " ".join(
+        "(" + " ".join(map(str, x)) + ")" for x in expected) + ")"
+
+
 @pytest.mark.parametrize("src, message", [
     ("(let ((a 7) (b 0)) (remainder a b))", "remainder: division by zero"),
     ("(let ((a 'x)) (remainder (car (list a)) 2))", "remainder: expected an integer"),
