@@ -12,7 +12,9 @@ with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 ent
 1,000 hash-table-update!s, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
 trims of 1,000-character strings, 1,000 parameterizes with and without a converter, and
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
-procedure (and one with eqv?: the loops alone).
+procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
+delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
+and SRFI 125 unfolds of 1,000 elements.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
   (loop (+ i 1) (modulo (+ (* s 1103515245) 12345) 2147483648) (cons s acc)))))
 (define up (iota 2000)) (define down (reverse up))
-(import (srfi 14) (srfi 69))
+(import (srfi 14) (srfi 69) (only (srfi 125) hash-table-unfold))
 (define ht (make-hash-table equal?))
 (for-each (lambda (i) (hash-table-set! ht i i)) (iota 1000))
 (define cs (ucs-range->char-set 0 1000))
@@ -39,7 +41,8 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define (blank? c) (char=? c #\\space))
 (define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))
 (define s50 (iota 50)) (define s50b (iota 50 25)) (define (same a b) (eqv? a b))
-(define al (map (lambda (i) (cons (modulo i 10) i)) l))"""
+(define al (map (lambda (i) (cons (modulo i 10) i)) l))
+(define vshuffled (list->vector shuffled)) (define vup (list->vector up))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -76,6 +79,13 @@ PROGRAMS = {
     "lset-intersection": "(lset-intersection same s50 s50b)",
     "lset-inter-eqv?": "(lset-intersection eqv? s50 s50b)",
     "lset-difference": "(lset-difference same s50 s50b)", "lset-xor": "(lset-xor same s50 s50b)",
+    "list-sorted?": "(list-sorted? lt up)", "vector-sorted?": "(vector-sorted? lt vup)",
+    "find-median": "(vector-find-median lt vshuffled 0)",
+    "neighbor-dups": "(list-delete-neighbor-dups same l)",
+    "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
+                       "(lambda (x) (+ x 1)) 0)",
+    "ht-unfold": "(hash-table-unfold (lambda (x) (> x 999)) (lambda (x) (values x x)) "
+                 "(lambda (x) (+ x 1)) 0 equal?)",
 }
 
 RUNNER = """

@@ -47,6 +47,7 @@ import itertools
 import math
 import warnings
 
+from harness.scheme import linear_recursion
 from harness.scheme.ast_nodes import (
     Call,
     Const,
@@ -366,10 +367,17 @@ class Compiler:
         """Statements defining the procedure ``lam`` as the Python name ``name``.
 
         A global procedure that calls itself other than in tail position, in code that
-        checks its budget, is compiled as a pair of twins (see the module docstring)."""
-        if (self.budget_check != "none" and parent.lam is None
-                and isinstance(lam.self_var, str) and name == global_name(lam.self_var)
-                and name not in self.env.assigned
+        checks its budget, is compiled as a pair of twins (see the module docstring),
+        unless it is a linear recursion, which becomes a loop (linear_recursion.py)."""
+        global_procedure = (parent.lam is None and isinstance(lam.self_var, str)
+                            and name == global_name(lam.self_var)
+                            and name not in self.env.assigned)
+        if global_procedure and linear_recursion.is_candidate(
+                lam, lambda target: _is_self_ref(target, lam, self.env), self._is_primitive):
+            loop = self._linear_loop(lam, name, parent)
+            if loop is not None:
+                return loop
+        if (self.budget_check != "none" and global_procedure
                 and _recursion_kind(lam, self.env) == "nested"):
             names = [name] + [twin_name(name, i) for i in range(1, TWIN_LEVELS)]
             parent.globals.update(names[1:])
@@ -380,6 +388,43 @@ class Compiler:
                 out += self._procedure(lam, names[i], parent, calls, checked=False)
             return out + self._procedure(lam, name, parent, names[1], checked=True)
         return self._procedure(lam, name, parent, None, checked=True)
+
+    def _linear_loop(self, lam: Lambda, name: str, parent: _Function) -> Stmts | None:
+        """``lam`` as a loop with an explicit stack (linear_recursion.py), stored in the
+        global ``name`` and in its first twin's (what its self calls reach), or None if
+        its body does not allow one."""
+        fn = _Function(lam, parent)
+        fn.self_call = linear_recursion.SELF_CALL
+        fn.param_names = [self.var_name(v) for v in lam.params]
+        fn.loopable = _loopable(lam)
+        body = self.tail(lam.body, fn)
+        if fn.needs_trampoline:
+            return None
+        twin, me = twin_name(name), f"w_me_{name}"
+        loop = linear_recursion.loop_body(
+            body, fn.param_names, tmp=self.tmp, is_leaf_call=self._is_leaf_call,
+            place_check=lambda stmts: _place_budget_check(stmts, self._budget),
+            twin=twin, me=me)
+        if loop is None:
+            return None
+        parent.globals.add(twin)
+        self.twins.add(twin)
+        fdef = ast.FunctionDef(name=name, args=_arguments(fn.param_names, None),
+                               body=self._decls(fn) + loop, decorator_list=[], returns=None)
+        return [self.at(fdef, lam.pos), self.at(_assign(me, _name(name)), lam.pos),
+                self.at(_assign(twin, _name(name)), lam.pos)]
+
+    def _is_primitive(self, target: Node) -> bool:
+        """Whether the operator ``target`` is bound at compile time to a procedure that is
+        not compiled Scheme code (a primitive, which ``_is_leaf_call`` looks at closer)."""
+        proc = self.known_procedure(target)
+        return proc is not None and not _is_scheme_procedure(proc)
+
+    def _is_leaf_call(self, call: ast.Call) -> bool:
+        """Whether the site ``call`` calls a primitive that cannot run Scheme code."""
+        node = self.unit.sites[call.h_site].node
+        proc = None if node is None else self.known_procedure(node.fn)
+        return proc is not None and linear_recursion.is_leaf_primitive(proc)
 
     def _procedure(self, lam: Lambda, name: str, parent: _Function, self_call: str | None,
                    checked: bool) -> Stmts:

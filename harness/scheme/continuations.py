@@ -937,6 +937,82 @@ class _AlistDelete(_Waiting):
         return list_sets.alist_delete_then(same, key, entries, kept, i)
 
 
+class _SortedCheck(_Waiting):
+    """sorting.sorted_then waiting for ``less`` on ``items[i - 1]`` and the one before."""
+
+    __slots__ = ()  # state: less, items, i
+
+    def resume(self, thunk):
+        less, items, i = self.state
+        value = thunk()
+        if value is not False:
+            return False
+        return sorting.sorted_then(less, items, i)
+
+
+class _NeighborDups(_Waiting):
+    """sorting.without_neighbor_dups waiting for ``same`` on ``items[i - 1]``."""
+
+    __slots__ = ()  # state: same, items, finish, kept, i
+
+    def resume(self, thunk):
+        same, items, finish, kept, i = self.state
+        if len(kept) > CHUNK:
+            charge(len(kept))  # the copy is work like walking them
+        value = thunk()
+        kept = list(kept)  # each re-entry builds its own list
+        if value is False:
+            kept.append(items[i - 1])
+        return sorting.without_neighbor_dups(same, items, finish, kept, i)
+
+
+class _CharUnfold(_Waiting):
+    """charsets.unfold_codes waiting in the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ()  # state: who, p, f, g, seed, out, finish, at
+
+    def resume(self, thunk):
+        who, p, f, g, seed, out, finish, at = self.state
+        if len(out) > CHUNK:
+            charge(len(out))  # the copy is work like building them
+        value = thunk()
+        out = list(out)  # each re-entry builds its own set
+        if at == 0:
+            if value is not False:
+                return finish(out)
+            at = 1
+        elif at == 1:
+            out.append(ord(charsets.char_arg(who, value)))
+            at = 2
+        else:
+            seed, at = value, 0
+        return charsets.unfold_codes(who, p, f, g, seed, out, finish, at)
+
+
+class _TableUnfold(_Waiting):
+    """hashtables_srfi125.unfold_into waiting in the call ``at`` (its numbering) on
+    ``seed``, with a copy of the table as it was."""
+
+    __slots__ = ()  # state: table, stop, mapper, successor, seed, at
+
+    def resume(self, thunk):
+        table, stop, mapper, successor, seed, at = self.state
+        table = table.copy()  # each re-entry builds its own table
+        value = thunk()
+        pair = None
+        if at == 0:
+            if value is not False:
+                return table
+            at = 1
+        elif at == 1:
+            pair, at = value, 2
+        elif at == 2:
+            at = 3
+        else:
+            seed, at = value, 0
+        return hashtables_srfi125.unfold_into(table, stop, mapper, successor, seed, at, pair)
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -1260,7 +1336,10 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     list_sets.delete_duplicates, list_sets.alist_delete, list_sets.lset_le, list_sets.lset_eq,
     list_sets.lset_adjoin, list_sets.lset_union, list_sets.lset_intersection,
     list_sets.lset_difference, list_sets.lset_xor, list_sets.lset_diff_plus_intersection,
-    list_sets.xor_rest,
+    list_sets.xor_rest, sorting.median_of, sorting.put_median, sorting.list_sorted_p,
+    sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
+    sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
+    charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
 ))
 
 #: the char-set walks' code, for their records
@@ -1368,7 +1447,25 @@ _RECORDS = {
     list_sets.alist_delete_then.__code__: _locals_record(
         lambda v: _AlistDelete((v["same"], v["key"], v["entries"], list(v["kept"]),
                                 _next_index(v["walk"])))),
+    sorting.sorted_then.__code__: _locals_record(
+        lambda v: _SortedCheck((v["less"], v["items"], _next_index(v["walk"])))),
+    sorting.without_neighbor_dups.__code__: _locals_record(
+        lambda v: _NeighborDups((v["same"], v["items"], v["finish"], list(v["kept"]),
+                                 _next_index(v["walk"])))),
+    # the medians: in the sort (its frames have the state), then in the mean
+    sorting.vector_find_median.__code__: _locals_record(
+        lambda v: _PASS if "ordered" in v else _Then(
+            partial(sorting.median_of, "vector-find-median", v["knil"], v["mean"]))),
+    sorting.vector_find_median_x.__code__: _locals_record(
+        lambda v: _PASS if "ordered" in v else _Then(
+            partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
-                   _AlistDelete)},
+                   _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold)},
+    charsets.unfold_codes.__code__: _locals_record(
+        lambda v: _CharUnfold((v["who"], v["p"], v["f"], v["g"], v["seed"], list(v["out"]),
+                               v["finish"], v["at"]))),
+    hashtables_srfi125.unfold_into.__code__: _locals_record(
+        lambda v: _TableUnfold((v["table"].copy(), v["stop"], v["mapper"], v["successor"],
+                                v["seed"], v["at"]))),
 }

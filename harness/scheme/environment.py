@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from harness.scheme import limits, runtime
+from harness.scheme import limits, linear_recursion, runtime
 from harness.scheme.datatypes import (
     NIL,
     Bytevector,
@@ -76,7 +76,7 @@ class Environment:
             "h_step_twin": limits.twin_step, "h_refill_twin": limits.refill_twin,
             "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
-            "h_call_n": runtime.call_n,
+            "h_call_n": runtime.call_n, linear_recursion.ROOM: linear_recursion.depth_room,
             # the procedures and types of inlined primitives (inline.py)
             "h_Vector": Vector, "h_int": int, "h_len": len, "h_type": type, "h_vector_ref": vector_ref,
             "h_vector_length": vector_length, "h_vector_set": vector_set_x,

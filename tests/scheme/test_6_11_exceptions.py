@@ -171,7 +171,10 @@ def _steps_used(run, expected) -> int:
 def test_reading_a_deep_primitive_error_for_a_guard_is_charged_to_the_step_budget():
     from harness.scheme.interpreter import Interpreter
     interp = Interpreter(tier="sandboxed")
-    interp.eval_string("(define (deep n) (if (= n 0) (car '()) (+ 1 (deep (- n 1)))))")
+    # (one): each level is a Python frame (a recursion doing only primitive work would be
+    # a loop with no frames to read: linear_recursion.py)
+    interp.eval_string("(define (one) 1)"
+                       "(define (deep n) (if (= n 0) (car '()) (+ (one) (deep (- n 1)))))")
 
     def steps(src: str) -> int:
         return _steps_used(lambda: str(interp.eval_string(src)), "outer")

@@ -22,10 +22,15 @@ def _three_runs(call: str, answers: str = "(= n 2)") -> str:
             "(if (< n 3) (k " + answers + ") (reverse results))))")
 
 
-def same_keeping(a: object, b: object) -> str:
-    """An eqv? that keeps ``k`` in its first comparison of ``a`` with ``b``."""
+def keeping(a: object, b: object, base: str = "eqv?") -> str:
+    """``base`` (a compare procedure), keeping ``k`` in its first call on ``a`` and ``b``."""
     return (f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b}) (not k)) "
-            "(call/cc (lambda (c) (set! k c) (eqv? x y))) (eqv? x y)))")
+            f"(call/cc (lambda (c) (set! k c) ({base} x y))) ({base} x y)))")
+
+
+def answering(a: object, b: object, answer: str, base: str = "eqv?") -> str:
+    """``base``, answering ``answer`` when called on ``a`` and ``b``."""
+    return f"(lambda (x y) (if (and (eqv? x {a}) (eqv? y {b})) {answer} ({base} x y)))"
 
 
 # (call with {same}, the comparison kept, the three results)
@@ -66,21 +71,49 @@ SRFI_1_SETS = [
 ]
 
 
-@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
-def test_reentry_through_a_srfi_1_set_operation(scheme, call, kept, expected):
-    assert scheme(_three_runs(call.format(same=same_keeping(*kept)))) == expected
+# SRFI 132: the -sorted? checks call (< later earlier); the sort of a median, its mean
+SRFI_132 = [
+    ("(list-sorted? {less} '(1 2 3))", (2, 1), "(#t #t #f)"),
+    ("(vector-sorted? {less} #(0 1 2 3 0) 1 4)", (3, 2), "(#t #t #f)"),
+    # (3 1 2): 1 < 3 makes (3 1) a run in descending order
+    ("(vector-find-median {less} (vector 3 1 2) 'none)", (1, 3), "(2 1 2)"),
+    # (4 1 3 2): the merge of (1 4) and (2 3) asks 2 < 1
+    ("(vector-find-median {less} (vector 4 1 3 2) 'none)", (2, 1), "(5/2 5/2 2)"),
+    ("(let ((v (vector 3 1 2))) (list (vector-find-median! {less} v 'none) (vector-copy v)))",
+     (1, 3), "((2 #(1 2 3)) (1 #(3 1 2)) (2 #(1 2 3)))"),
+    ("(list-delete-neighbor-dups {less} '(1 1 2 2))", (2, 2), "((1 2) (1 2 2) (1 2))"),
+    ("(vector-delete-neighbor-dups {less} #(1 1 2 2))", (1, 1), "(#(1 2) #(1 1 2) #(1 2))"),
+    ("(let ((v (vector 1 1 2 2))) (list (vector-delete-neighbor-dups! {less} v) "
+     "(vector-copy v)))", (1, 1),
+     "((2 #(1 2 2 2)) (3 #(1 1 2 2)) (2 #(1 2 2 2)))"),
+]
+CASES = ([(call.format(same="{proc}"), kept, "eqv?", expected)
+          for call, kept, expected in SRFI_1_SETS]
+         + [(call.format(less="{proc}"), kept, "<" if "neighbor" not in call else "eqv?",
+             expected) for call, kept, expected in SRFI_132])
 
 
-@pytest.mark.parametrize("call,kept,expected", SRFI_1_SETS)
-def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, expected):
-    # the same call with eqv?, then with a procedure that answers #f, then #t, in the
-    # comparison kept (which each of these calls makes only once)
-    runs = [scheme(call.format(same="eqv?"))]
-    for answer in ("#f", "#t"):
-        forced = (f"(lambda (x y) (if (and (eqv? x {kept[0]}) (eqv? y {kept[1]})) {answer} "
-                  "(eqv? x y)))")
-        runs.append(scheme(call.format(same=forced)))
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_reentry_through_a_compare_procedure(scheme, call, kept, base, expected):
+    assert scheme(_three_runs(call.format(proc=keeping(*kept, base)))) == expected
+
+
+@pytest.mark.parametrize("call,kept,base,expected", CASES)
+def test_each_result_is_that_of_a_fresh_run_answering_so(scheme, call, kept, base, expected):
+    # the same call with the plain procedure, then with one that answers #f, then #t, in
+    # the call kept (which each of these calls makes only once)
+    runs = [scheme(call.format(proc=base))]
+    runs += [scheme(call.format(proc=answering(*kept, answer, base))) for answer in ("#f", "#t")]
     assert expected == f"({' '.join(runs)})"
+
+
+def test_reentry_through_the_mean_of_a_median(scheme):
+    mean = "(lambda (a b) (call/cc (lambda (c) (if (not k) (set! k c)) (/ (+ a b) 2))))"
+    assert scheme(_three_runs(f"(vector-find-median < (vector 4 1 3 2) 0 {mean})",
+                              "(* 10 n)")) == "(5/2 10 20)"
+    assert scheme(_three_runs(f"(let ((v (vector 4 1 3 2))) (cons (vector-find-median! < v 0 "
+                              f"{mean}) v))", "(* 10 n)")) == \
+        "((5/2 . #(1 2 3 4)) (10 . #(1 2 3 4)) (20 . #(1 2 3 4)))"
 
 
 def test_the_set_operations_still_count_their_scans():
@@ -102,3 +135,61 @@ def test_a_set_operation_reentered_many_times_keeps_its_answers_apart(scheme):
            "(set! results (cons r results)) (set! n (+ n 1)) "
            "(if (< n 4) (k (odd? n)) (reverse results))))")
     assert scheme(src) == "((a b c) (a b) (a b c) (a b))"
+
+
+KEEP = "(lambda (v) (call/cc (lambda (c) (if (not k) (set! k c)) v)))"
+
+# SRFI 14's and SRFI 125's unfolds: each of their procedures (over the seeds 0, 1, 2, the
+# call on 1 kept)
+UNFOLDS = [
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0))",
+     "(if (= n 1) #\\x #\\y)", "((#\\a #\\b #\\c) (#\\a #\\c #\\x) (#\\a #\\c #\\y))"),
+    (f"(char-set->list (char-set-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (integer->char (+ 97 x))) (lambda (x) (+ x 1)) 0))",
+     "(= n 1)", "((#\\a #\\b #\\c) (#\\a #\\b) (#\\a #\\b #\\c))"),
+    ("(char-set->list (char-set-unfold (lambda (x) (> x 2)) (lambda (x) (integer->char "
+     f"(+ 97 x))) (lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (char-set #\\z)))",
+     "(if (= n 1) 5 2)", "((#\\a #\\b #\\c #\\z) (#\\a #\\b #\\z) (#\\a #\\b #\\c #\\z))"),
+    # the base set of char-set-unfold! is updated by every run (as SRFI 14's reference
+    # adjoins to it as it goes)
+    ("(char-set->list (char-set-unfold! (lambda (x) (> x 2)) (lambda (x) (if (= x 1) "
+     f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0 (char-set)))",
+     "(if (= n 1) #\\x #\\y)",
+     "((#\\a #\\b #\\c) (#\\a #\\b #\\c #\\x) (#\\a #\\b #\\c #\\x #\\y))"),
+    # (the table as a list sorted by key)
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x (if (= x 1) "
+     f"({KEEP} 'b) x))) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(if (= n 1) 'x 'y)", "(((0 . 0) (1 . b) (2 . 2)) ((0 . 0) (1 . x) (2 . 2)) "
+     "((0 . 0) (1 . y) (2 . 2)))"),
+    (f"(table->list (hash-table-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
+     "(lambda (x) (values x x)) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
+     "(= n 1)", "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+    ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x x)) "
+     f"(lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (make-default-comparator)))",
+     "(if (= n 1) 5 2)",
+     "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+]
+
+TABLE_TO_LIST = ("(define (table->list h) (list-sort (lambda (a b) (< (car a) (car b))) "
+                 "(hash-table->alist h)))")
+
+
+@pytest.mark.parametrize("call,answers,expected", UNFOLDS)
+def test_reentry_through_an_unfold(scheme, call, answers, expected):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    assert scheme(_three_runs(call, answers)) == expected
+
+
+def test_reentered_unfolds_leave_the_tables_and_sets_returned_before_alone(scheme):
+    scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
+    src = ("(let ((k #f) (n 0) (results '())) (let ((r {0})) (set! results (cons r results)) "
+           "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) (map {1} results)))")
+    table = (f"(hash-table-unfold (lambda (x) (> x 1)) (lambda (x) (values x ({KEEP} x))) "
+             "(lambda (x) (+ x 1)) 0 (make-default-comparator))")
+    assert scheme(src.format(table, "table->list")) == \
+        "(((0 . 20) (1 . 1)) ((0 . 10) (1 . 1)) ((0 . 0) (1 . 1)))"
+    chars = (f"(char-set-unfold (lambda (x) (> x 1)) (lambda (x) (integer->char (+ 97 ({KEEP} "
+             "x)))) (lambda (x) (+ x 1)) 0)")
+    assert scheme(src.format(chars, "char-set->list")) == \
+        "((#\\b #\\u) (#\\b #\\k) (#\\a #\\b))"

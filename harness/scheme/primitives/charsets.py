@@ -294,19 +294,37 @@ def _new_of_codes(who: str, codes: list[int]) -> CharSet:
     return _new(who, bounds_of_codes(codes))
 
 
-def _unfold(who: str, p: object, f: object, g: object, seed: object) -> list[int]:
-    for proc in (p, f, g):
-        check_procedure(who, proc)
-    out = []
+def unfold_codes(who: str, p: object, f: object, g: object, seed: object, out: list[int],
+                 finish: Callable[[list[int]], CharSet], at: int = 0) -> CharSet:
+    """``finish`` of ``out`` and the code points of (f seed), (f (g seed)) … until (p seed).
+    ``at`` names the call made first (0: ``p``, 1: ``f``, 2: ``g``): the one the loop waits
+    in, for a continuation captured there to resume it (continuations.py)."""
     n = 0
-    while p(seed) is False:
+    if at == 1:
         out.append(ord(char_arg(who, f(seed))))
+        at = 2
+    if at == 2:
+        seed = g(seed)
+    while True:
+        at = 0
+        if p(seed) is not False:
+            return finish(out)
+        at = 1
+        out.append(ord(char_arg(who, f(seed))))
+        at = 2
         seed = g(seed)
         n += 1
         if n == CHUNK:
             charge(CHUNK)
             n = 0
-    return bounds_of_codes(out)
+
+
+def _unfolded(who: str, base: object, added: list[int]) -> CharSet:
+    return _new(who, combine(_base(who, base), bounds_of_codes(added), OPERATIONS["union"]))
+
+
+def _unfolded_into(who: str, base: CharSet, added: list[int]) -> CharSet:
+    return _update(who, base, combine(base.bounds, bounds_of_codes(added), OPERATIONS["union"]))
 
 
 @primitive(SRFI14)
@@ -315,16 +333,22 @@ def char_set_unfold(p: object, f: object, g: object, seed: object,
     """(char-set-unfold p f g seed [base-cs]): the characters (f seed), (f (g seed)) …
     until (p seed) is true, added to base-cs. The order p f g is SRFI 1's, that of the
     SRFI's examples and reference implementation (its signature line says f p g)."""
-    added = _unfold("char-set-unfold", p, f, g, seed)
-    return _new("char-set-unfold", combine(_base("char-set-unfold", base), added,
-                                           OPERATIONS["union"]))
+    _check_procedures("char-set-unfold", p, f, g)
+    return unfold_codes("char-set-unfold", p, f, g, seed, [],
+                        partial(_unfolded, "char-set-unfold", base))
 
 
 @primitive(SRFI14)
 def char_set_unfold_x(p: object, f: object, g: object, seed: object, base: object) -> CharSet:
     base = check_char_set("char-set-unfold!", base)
-    added = _unfold("char-set-unfold!", p, f, g, seed)
-    return _update("char-set-unfold!", base, combine(base.bounds, added, OPERATIONS["union"]))
+    _check_procedures("char-set-unfold!", p, f, g)
+    return unfold_codes("char-set-unfold!", p, f, g, seed, [],
+                        partial(_unfolded_into, "char-set-unfold!", base))
+
+
+def _check_procedures(who: str, *procs: object) -> None:
+    for proc in procs:
+        check_procedure(who, proc)
 
 
 # -- creating sets ------------------------------------------------------------------------

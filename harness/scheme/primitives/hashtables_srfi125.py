@@ -87,20 +87,50 @@ def hash_table_unfold(stop: object, mapper: object, successor: object, seed: obj
     seed) the next seed."""
     for proc in (stop, mapper, successor):
         check_procedure("hash-table-unfold", proc)
-    table = table_for("hash-table-unfold", spec, options)
+    return unfold_into(table_for("hash-table-unfold", spec, options), stop, mapper, successor,
+                       seed)
+
+
+def unfold_into(table: HashTable, stop: object, mapper: object, successor: object,
+                seed: object, at: int = 0, pair: object = None) -> HashTable:
+    """hash-table-unfold's loop from the call ``at`` (0: ``stop``, 1: ``mapper``, 2: the
+    store of ``pair``, which calls a table's own equality and hash procedures, 3:
+    ``successor``): the one it waits in, for a continuation captured there to resume it
+    (continuations.py)."""
     n = 0
-    while stop(seed) is False:
+    if at:
+        if at == 1:
+            pair = mapper(seed)
+            at = 2
+        if at == 2:
+            _store_pair(table, pair)
+            at = 3
+        seed = successor(seed)
+    while True:
+        at = 0
+        if stop(seed) is not False:
+            return table
+        at = 1
         pair = mapper(seed)
-        if type(pair) is not Values or len(pair) != 2:
-            raise error("hash-table-unfold: the mapper must return two values (key and "
-                        "value)", pair)
-        _store(table, pair[0], pair[1])
+        at = 2
+        _store_pair(table, pair)
+        at = 3
         seed = successor(seed)
         n += 1
         if n == CHUNK:
             charge(CHUNK)
             n = 0
-    return table
+
+
+def _store_pair(table: HashTable, pair: object) -> None:
+    """Store the key and value ``pair`` (the two values of hash-table-unfold's mapper)."""
+    if type(pair) is not Values or len(pair) != 2:
+        raise error("hash-table-unfold: the mapper must return two values (key and value)",
+                    pair)
+    key = pair[0]
+    slot = table.slot(key)
+    old = table.entries.get(slot)
+    table.store(slot, key if old is None else old[0], pair[1])
 
 
 @primitive(LIB, name="alist->hash-table")

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cmp_to_key, partial
-from itertools import pairwise
 from operator import itemgetter
 
 from harness.scheme.datatypes import DEFAULT, NIL, Vector
@@ -159,20 +158,35 @@ def merge_then(less: Callable, xs: list, ys: list, finish: Callable[[list], obje
     return finish(out)
 
 
-def _is_sorted(less: Callable, items: list) -> bool:
-    for a, b in pairwise(items):
+def sorted_then(less: Callable, items: list, start: int = 1) -> bool:
+    """Whether no element of ``items`` from ``start`` on is ``less`` than the one before it
+    (the -sorted? checks: a continuation captured in ``less`` resumes the loop)."""
+    if len(items) <= start:
+        return True
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    walk.__setstate__(start)
+    a = items[start - 1]
+    for b in walk:
         if less(b, a) is not False:
             return False
+        a = b
     return True
 
 
-def _without_neighbor_dups(same: Callable, items: list) -> list:
-    """The first element of each run of neighbours equal under (same earlier later)."""
-    kept: list = []
-    for x in items:
-        if not kept or same(kept[-1], x) is False:
+def without_neighbor_dups(same: Callable, items: list, finish: Callable[[list], object],
+                          kept: list | None = None, start: int = 1) -> object:
+    """``finish`` of the first element of each run of neighbours equal under (same earlier
+    later), ``kept`` those of ``items[:start]`` when given (a resume goes on from there)."""
+    if not items:
+        return finish([])
+    if kept is None:
+        kept = [items[0]]
+    walk = iter(items)
+    walk.__setstate__(start)
+    for x in walk:
+        if same(kept[-1], x) is False:
             kept.append(x)
-    return kept
+    return finish(kept)
 
 
 def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list, int, int]:
@@ -193,7 +207,7 @@ def list_sort(less: object, lst: object) -> object:
 @primitive(SRFI132)
 def list_sorted_p(less: object, lst: object) -> bool:
     check_procedure("list-sorted?", less)
-    return _is_sorted(less, proper_items("list-sorted?", lst))
+    return sorted_then(less, proper_items("list-sorted?", lst))
 
 
 @primitive(SRFI132)
@@ -208,7 +222,7 @@ def list_merge(less: object, lst1: object, lst2: object) -> object:
 def list_delete_neighbor_dups(same: object, lst: object) -> object:
     check_procedure("list-delete-neighbor-dups", same)
     items = proper_items("list-delete-neighbor-dups", lst)
-    return from_items(_without_neighbor_dups(same, items))
+    return without_neighbor_dups(same, items, from_items)
 
 
 # -- vectors ------------------------------------------------------------------------------
@@ -239,7 +253,7 @@ def vector_sorted_p(less: object, v: object, start: object = DEFAULT,
                     end: object = DEFAULT) -> bool:
     check_procedure("vector-sorted?", less)
     items, s, e = _vector_range("vector-sorted?", v, start, end)
-    return _is_sorted(less, items[s:e])
+    return sorted_then(less, items[s:e])
 
 
 @primitive(SRFI132)
@@ -276,7 +290,7 @@ def vector_delete_neighbor_dups(same: object, v: object, start: object = DEFAULT
                                 end: object = DEFAULT) -> Vector:
     check_procedure("vector-delete-neighbor-dups", same)
     items, s, e = _vector_range("vector-delete-neighbor-dups", v, start, end)
-    return Vector(_without_neighbor_dups(same, items[s:e]))
+    return without_neighbor_dups(same, items[s:e], Vector)
 
 
 @primitive(SRFI132)
@@ -285,7 +299,10 @@ def vector_delete_neighbor_dups_x(same: object, v: object, start: object = DEFAU
     """Packs the result into v[start, new-end) and returns new-end."""
     check_procedure("vector-delete-neighbor-dups!", same)
     items, s, e = _vector_range("vector-delete-neighbor-dups!", v, start, end)
-    kept = _without_neighbor_dups(same, items[s:e])
+    return without_neighbor_dups(same, items[s:e], partial(_packed, items, s))
+
+
+def _packed(items: list, s: int, kept: list) -> int:
     items[s:s + len(kept)] = kept
     return s + len(kept)
 
@@ -302,7 +319,9 @@ def _mean(a: object, b: object) -> object:
     return total / 2
 
 
-def _median(who: str, items: list, knil: object, mean: object) -> object:
+def median_of(who: str, knil: object, mean: object, items: list) -> object:
+    """The middle element of the sorted ``items`` (``mean`` of the middle two; ``knil``
+    if there is none)."""
     if not items:
         return knil
     mid = len(items) // 2
@@ -314,12 +333,19 @@ def _median(who: str, items: list, knil: object, mean: object) -> object:
     return mean(items[mid - 1], items[mid])
 
 
+def put_median(items: list, knil: object, mean: object, ordered: list) -> object:
+    """vector-find-median!'s end: ``items`` (the vector's) become ``ordered``."""
+    items[:] = ordered
+    return median_of("vector-find-median!", knil, mean, items)
+
+
+# A continuation captured in ``less`` resumes the sort, then the median (continuations.py).
 @primitive(SRFI132)
 def vector_find_median(less: object, v: object, knil: object, mean: object = DEFAULT) -> object:
     """The middle element of the sorted vector (mean of the middle two; knil if empty)."""
     check_procedure("vector-find-median", less)
-    items = stable_sorted(less, check_vector("vector-find-median", v))
-    return _median("vector-find-median", items, knil, mean)
+    ordered = stable_sorted(less, check_vector("vector-find-median", v))
+    return median_of("vector-find-median", knil, mean, ordered)
 
 
 @primitive(SRFI132)
@@ -328,8 +354,8 @@ def vector_find_median_x(less: object, v: object, knil: object,
     """Like vector-find-median, leaving v sorted."""
     check_procedure("vector-find-median!", less)
     items = check_vector("vector-find-median!", v)
-    items[:] = stable_sorted(less, items)
-    return _median("vector-find-median!", items, knil, mean)
+    ordered = stable_sorted(less, items[:])  # a copy: a re-entered sort reads it again
+    return put_median(items, knil, mean, ordered)
 
 
 @primitive(SRFI132)
