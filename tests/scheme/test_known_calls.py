@@ -117,6 +117,16 @@ CASES = [
     ("a continuation assigning a variable it took by value (its box)",
      ("(define (g) (define (walk i k) (if (= i 0) (k '()) (walk (- i 1) (lambda (v) "
       "(set! i (* i 10)) (k (cons i v)))))) (walk 3 (lambda (v) v))) (g)"), "(30 20 10)"),
+    # a continuation passed on through a call out of tail position, or called from a
+    # closure that escapes: the body is run by that call's (or closure's) trampoline
+    ("a continuation passed through a non-tail call",
+     ("(define (g) (define (f k) (k 1)) (define (h k) (+ 1 (f k))) (h (lambda (v) v))) "
+      "(g)"), "2"),
+    ("a continuation called from an escaping closure",
+     ("(define (g) (define (f k) (list (lambda () (k 1)))) "
+      "((car (f (lambda (x) (* x 7)))))) (g)"), "7"),
+    ("a continuation given to apply",
+     "(define (g) (define (f k) (apply k '(1))) (f (lambda (x) (+ x 1)))) (g)", "2"),
     # a letrec variable may not be set when the continuation is made: it stays a cell
     ("a continuation using a later internal define",
      ("(define (g) (define (f k) (k 1)) (define a (f (lambda (v) (lambda () later)))) "
@@ -169,4 +179,7 @@ def test_a_continuation_called_with_the_wrong_number_of_arguments_is_an_error(sc
     # parameter would take the second argument)
     src = "(define (g y) (define (f k) (k 1 2)) (f (lambda (x) (+ x y)))) (g 1)"
     assert "expected 1 argument, got 2" in scheme.error(src)
+    # a local procedure called with the wrong count is named
+    src = "(define (g) (define (f a) a) (define (h) (f 1 2)) (h)) (g)"
+    assert "f: expected 1 argument, got 2" in scheme.error(src)
 
