@@ -548,9 +548,11 @@ class Compiler:
 
     def _plain_tail_call(self, call: Call) -> bool:
         """Whether tail ``call`` is a Python call of a procedure that is not compiled Scheme
-        code (a primitive: it returns its value, never a tail-call marker)."""
-        return self._is_primitive(call.fn) and not (
-            call.args and self.known_procedure(call.fn) is self.env.apply_procedure)
+        code (a primitive: it returns its value, never a tail-call marker). The one test
+        of it for ``tail_call`` and known_calls.py, which must agree."""
+        proc = self.known_procedure(call.fn)
+        return (proc is not None and not _is_scheme_procedure(proc)
+                and not (proc is self.env.apply_procedure and call.args))
 
     def _body_name(self, var: Var) -> str | None:
         """The Python name of the body of the procedure ``var`` holds, if this code can
@@ -625,15 +627,14 @@ class Compiler:
                                        ctx=ast.Store())],
                     value=ast.Tuple(elts=values, ctx=ast.Load()))
             return stmts + [self.at(assign, node.pos), ast.Continue()]
-        proc = self.known_procedure(target)
-        if proc is not None and not _is_scheme_procedure(proc):
-            if proc is self.env.apply_procedure and node.args:
-                stmts, args = self._args(node.args, fn)
-                fn.needs_trampoline = True
-                marker = ast.Call(func=_name("h_apply_marker"), args=args, keywords=[])
-                return stmts + [self.at(ast.Return(value=marker), node.pos)]
+        if self._plain_tail_call(node):
             stmts, e = self.call(node, fn)
             return stmts + [self.at(ast.Return(value=e), node.pos)]
+        if node.args and self.known_procedure(target) is self.env.apply_procedure:
+            stmts, args = self._args(node.args, fn)
+            fn.needs_trampoline = True
+            marker = ast.Call(func=_name("h_apply_marker"), args=args, keywords=[])
+            return stmts + [self.at(ast.Return(value=marker), node.pos)]
         body = self._body_name(target.var) if target.__class__ is LocalRef else None
         if body is not None:
             return self.known_tail_call(node, fn, body)

@@ -125,6 +125,10 @@ CASES = [
     ("a continuation called from an escaping closure",
      ("(define (g) (define (f k) (list (lambda () (k 1)))) "
       "((car (f (lambda (x) (* x 7)))))) (g)"), "7"),
+    # tail calls of primitives: one that calls procedures, one through apply
+    ("a tail call of a primitive that calls procedures",
+     "(define (f lst) (map car lst)) (define (g) (let loop () (f '((1) (2))))) (g)",
+     "(1 2)"),
     ("a continuation given to apply",
      "(define (g) (define (f k) (apply k '(1))) (f (lambda (x) (+ x 1)))) (g)", "2"),
     # a letrec variable may not be set when the continuation is made: it stays a cell
