@@ -14,7 +14,8 @@ trims of 1,000-character strings, 1,000 parameterizes with and without a convert
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
 procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
 delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
-and SRFI 125 unfolds of 1,000 elements.
+and SRFI 125 unfolds of 1,000 elements, 1,000 lookups and stores in a table with a Scheme
+equality and hash procedure (16 keys a bucket), and 1,000 lookups in an equal? table.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))
 (define s50 (iota 50)) (define s50b (iota 50 25)) (define (same a b) (eqv? a b))
 (define al (map (lambda (i) (cons (modulo i 10) i)) l))
-(define vshuffled (list->vector shuffled)) (define vup (list->vector up))"""
+(define vshuffled (list->vector shuffled)) (define vup (list->vector up))
+(define hc (make-hash-table same (lambda (x . bound) (modulo x 64))))
+(for-each (lambda (i) (hash-table-set! hc i i)) (iota 1000))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -84,6 +87,9 @@ PROGRAMS = {
     "neighbor-dups": "(list-delete-neighbor-dups same l)",
     "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
                        "(lambda (x) (+ x 1)) 0)",
+    "ht-own-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default hc i #f))",
+    "ht-own-set!": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-set! hc i i))",
+    "ht-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default ht i #f))",
     "ht-unfold": "(hash-table-unfold (lambda (x) (> x 999)) (lambda (x) (values x x)) "
                  "(lambda (x) (+ x 1)) 0 equal?)",
 }

@@ -157,18 +157,20 @@ UNFOLDS = [
      f"({KEEP} #\\b) (integer->char (+ 97 x)))) (lambda (x) (+ x 1)) 0 (char-set)))",
      "(if (= n 1) #\\x #\\y)",
      "((#\\a #\\b #\\c) (#\\a #\\b #\\c #\\x) (#\\a #\\b #\\c #\\x #\\y))"),
-    # (the table as a list sorted by key)
+    # (the table as a list sorted by key; a re-entry goes on filling the table it made, as
+    # a loop of hash-table-set! would: the later keys of the first run stay)
     ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x (if (= x 1) "
      f"({KEEP} 'b) x))) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
      "(if (= n 1) 'x 'y)", "(((0 . 0) (1 . b) (2 . 2)) ((0 . 0) (1 . x) (2 . 2)) "
      "((0 . 0) (1 . y) (2 . 2)))"),
     (f"(table->list (hash-table-unfold (lambda (x) (if (= x 2) ({KEEP} #f) (> x 2))) "
      "(lambda (x) (values x x)) (lambda (x) (+ x 1)) 0 (make-default-comparator)))",
-     "(= n 1)", "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+     "(= n 1)", "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1) (2 . 2)) "
+     "((0 . 0) (1 . 1) (2 . 2)))"),
     ("(table->list (hash-table-unfold (lambda (x) (> x 2)) (lambda (x) (values x x)) "
      f"(lambda (x) (if (= x 1) ({KEEP} 2) (+ x 1))) 0 (make-default-comparator)))",
      "(if (= n 1) 5 2)",
-     "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1)) ((0 . 0) (1 . 1) (2 . 2)))"),
+     "(((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1) (2 . 2)) ((0 . 0) (1 . 1) (2 . 2)))"),
 ]
 
 TABLE_TO_LIST = ("(define (table->list h) (list-sort (lambda (a b) (< (car a) (car b))) "
@@ -181,15 +183,121 @@ def test_reentry_through_an_unfold(scheme, call, answers, expected):
     assert scheme(_three_runs(call, answers)) == expected
 
 
-def test_reentered_unfolds_leave_the_tables_and_sets_returned_before_alone(scheme):
+def test_reentered_unfolds_leave_the_sets_returned_before_alone(scheme):
     scheme(f"(import (srfi 14) (srfi 125) (srfi 128) (srfi 132)) {TABLE_TO_LIST}")
     src = ("(let ((k #f) (n 0) (results '())) (let ((r {0})) (set! results (cons r results)) "
            "(set! n (+ n 1)) (if (< n 3) (k (* 10 n))) (map {1} results)))")
+    # (a table is the one the unfold made: each re-entry goes on filling it)
     table = (f"(hash-table-unfold (lambda (x) (> x 1)) (lambda (x) (values x ({KEEP} x))) "
              "(lambda (x) (+ x 1)) 0 (make-default-comparator))")
     assert scheme(src.format(table, "table->list")) == \
-        "(((0 . 20) (1 . 1)) ((0 . 10) (1 . 1)) ((0 . 0) (1 . 1)))"
+        "(((0 . 20) (1 . 1)) ((0 . 20) (1 . 1)) ((0 . 20) (1 . 1)))"
     chars = (f"(char-set-unfold (lambda (x) (> x 1)) (lambda (x) (integer->char (+ 97 ({KEEP} "
              "x)))) (lambda (x) (+ x 1)) 0)")
     assert scheme(src.format(chars, "char-set->list")) == \
         "((#\\b #\\u) (#\\b #\\k) (#\\a #\\b))"
+
+
+# A hash table's own equality (and hash) procedures, called by a lookup: the table has the
+# keys 1 (a) and 2 (b), in one bucket; the equality keeps k in its first call on 1 and the
+# key looked up (a call ``armed`` once the table is made).
+def eq_keeping(key: int) -> str:
+    return (f"(lambda (x y) (if (and armed (eqv? x 1) (eqv? y {key}) (not k)) "
+            "(call/cc (lambda (c) (set! k c) (eqv? x y))) (eqv? x y)))")
+
+
+def table69(key: int) -> str:
+    return (f"(let ((h (make-hash-table {eq_keeping(key)}))) (set! armed #f) "
+            "(hash-table-set! h 1 'a) (hash-table-set! h 2 'b) (set! armed #t) h)")
+
+
+def table125(key: int) -> str:
+    return (f"(let ((h (make-hash-table (make-comparator (lambda (x) #t) {eq_keeping(key)} #f "
+            "(lambda (x . bound) 0))))) (set! armed #f) (hash-table-set! h 1 'a 2 'b) "
+            "(set! armed #t) h)")
+
+
+# (the operation on h, the key whose comparison with 1 is kept, the three results: the
+# lookup re-entered with #f goes on to the next key, with #t stops at 1's entry)
+TABLE_LOOKUPS = [
+    ("(hash-table-ref/default h 2 'none)", 2, "(b b a)"),
+    ("(hash-table-ref h 2 (lambda () 'none) list)", 2, "((b) (b) (a))"),
+    ("(hash-table-exists? h 3)", 3, "(#f #f #t)"),
+    ("(hash-table-contains? h 3)", 3, "(#f #f #t)"),
+    # the table changes with every run: each re-entry goes on with it as it is
+    ("(begin (hash-table-set! h 2 'z) (alist h))", 2,
+     "(((1 . a) (2 . z)) ((1 . a) (2 . z)) ((1 . z) (2 . z)))"),
+    ("(begin (hash-table-delete! h 2) (alist h))", 2, "(((1 . a)) ((1 . a)) ())"),
+    ("(begin (hash-table-update! h 2 list) (alist h))", 2,
+     "(((1 . a) (2 b)) ((1 . a) (2 (b))) ((1 a) (2 (b))))"),
+    ("(begin (hash-table-update!/default h 3 list 'c) (alist h))", 3,
+     "(((1 . a) (2 . b) (3 c)) ((1 . a) (2 . b) (3 (c))) ((1 a) (2 . b) (3 (c))))"),
+    # a key added since the lookup began is found when the resumed scan gets to it
+    ("(begin (hash-table-set! h 3 'c) (alist h))", 3,
+     "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)) ((1 . c) (2 . b) (3 . c)))"),
+    ("(begin (hash-table-merge! h (alist->hash-table '((3 . c)))) (alist h))", 3,
+     "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)) ((1 . c) (2 . b) (3 . c)))"),
+]
+
+TABLE_125_LOOKUPS = [
+    ("(hash-table-intern! h 3 (lambda () 'new))", 3, "(new new a)"),
+    ("(hash-table-delete! h 3 2)", 3, "(1 0 1)"),
+    ("(begin (hash-table-set! h 3 'c 2 'z) (alist h))", 3,
+     "(((1 . a) (2 . z) (3 . c)) ((1 . a) (2 . z) (3 . c)) ((1 . c) (2 . z) (3 . c)))"),
+    # hash-table=? looks the keys of its first table up in its second
+    ("(hash-table=? (make-default-comparator) (hash-table (make-default-comparator) 1 'a "
+     "2 'b) h)", 2, "(#t #t #f)"),
+    ("(begin (hash-table-union! h (hash-table (make-default-comparator) 3 'c)) (alist h))",
+     3, "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)))"),
+    ("(begin (hash-table-xor! h (hash-table (make-default-comparator) 3 'c)) (alist h))",
+     3, "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b)) ((2 . b)))"),
+    ("(begin (hash-table-intersection! h (hash-table (make-default-comparator) 1 'x)) "
+     "(alist h))", 2, "(((1 . a)) ((1 . a)) ())"),
+    # the new table's comparator is the one that keeps k
+    ("(alist (hash-table-map (lambda (v) v) (make-comparator (lambda (x) #t) "
+     f"{eq_keeping(2)} #f (lambda (x . bound) 0)) h))", 2,
+     "(((1 . a) (2 . b)) ((1 . a) (2 . b)) ((1 . b) (2 . b)))"),
+    # the values computed before the stores are the ones stored again
+    ("(begin (hash-table-map! (lambda (key v) (list v)) h) (alist h))", 2,
+     "(((1 a) (2 b)) ((1 a) (2 b)) ((1 b) (2 b)))"),
+    ("(call-with-values (lambda () (hash-table-pop! h)) (lambda (key v) (alist h)))", 1,
+     "(((2 . b)) ((2 . b)) ((2 . b)))"),
+]
+
+ALIST = ("(define armed #f) (define (alist h) (list-sort (lambda (a b) (< (car a) (car b))) "
+         "(hash-table->alist h)))")
+
+
+@pytest.mark.parametrize("op,key,expected", TABLE_LOOKUPS)
+def test_reentry_through_a_table_s_own_equality(scheme, op, key, expected):
+    scheme(f"(import (srfi 69) (srfi 132)) {ALIST}")
+    assert scheme(_three_runs(f"(let ((h {table69(key)})) {op})")) == expected
+
+
+@pytest.mark.parametrize("op,key,expected", TABLE_125_LOOKUPS)
+def test_reentry_through_a_comparator_table_s_equality(scheme, op, key, expected):
+    scheme(f"(import (srfi 125) (srfi 128) (srfi 132)) {ALIST}")
+    assert scheme(_three_runs(f"(let ((h {table125(key)})) {op})")) == expected
+
+
+def test_reentry_through_a_table_s_own_hash_procedure(scheme):
+    scheme(f"(import (srfi 69) (srfi 132)) {ALIST}")
+    # every key hashes to 0; the lookup of 2 re-entered with 0 finds it, with 7 looks in
+    # an empty bucket
+    table = ("(let ((h (make-hash-table (lambda (a b) (eqv? a b)) (lambda (x . bound) (if "
+             "(and armed (eqv? x 2) "
+             "(not k)) (call/cc (lambda (c) (set! k c) 0)) 0))))) (set! armed #f) "
+             "(hash-table-set! h 1 'a) (hash-table-set! h 2 'b) (set! armed #t) h)")
+    assert scheme(_three_runs(f"(hash-table-ref/default {table} 2 'none)",
+                              "(if (= n 1) 0 7)")) == "(b b none)"
+    assert "hash table hash function: expected to return an exact integer" in scheme.error(
+        "(set! armed #f) " + _three_runs(f"(hash-table-ref/default {table} 2 'none)", "'x"))
+
+
+def test_an_unfold_into_a_table_with_its_own_equality_resumes_in_the_store(scheme):
+    scheme(f"(import (srfi 125) (srfi 128) (srfi 132)) {ALIST}")
+    comparator = f"(make-comparator (lambda (x) #t) {eq_keeping(2)} #f (lambda (x . b) 0))"
+    call = (f"(begin (set! armed #t) (alist (hash-table-unfold (lambda (x) (> x 2)) "
+            f"(lambda (x) (values x x)) (lambda (x) (+ x 1)) 1 {comparator})))")
+    assert scheme(_three_runs(call)) == \
+        "(((1 . 1) (2 . 2)) ((1 . 1) (2 . 2)) ((1 . 2) (2 . 2)))"
