@@ -15,7 +15,8 @@ SRFI 1's deletions and set operations over 50-element lists with a Scheme compar
 procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
 delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
 and SRFI 125 unfolds of 1,000 elements, 1,000 lookups and stores in a table with a Scheme
-equality and hash procedure (16 keys a bucket), and 1,000 lookups in an equal? table.
+equality and hash procedure (16 keys a bucket), 1,000 lookups in an equal? table, list=
+over 1,000 elements and a bitwise-unfold of 1,000 bits.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-SETUP = """(import (srfi 1) (srfi 132))
+SETUP = """(import (srfi 1) (srfi 132) (srfi 151))
 (define l (iota 1000)) (define l2 (iota 1000 1)) (define (p x) (odd? x))
 (define (late x) (> x 990)) (define (lt a b) (< a b))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
@@ -90,6 +91,8 @@ PROGRAMS = {
     "ht-own-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default hc i #f))",
     "ht-own-set!": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-set! hc i i))",
     "ht-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default ht i #f))",
+    "list=": "(list= same l l)",
+    "bitwise-unfold": "(bitwise-unfold (lambda (i) (= i 1000)) odd? (lambda (i) (+ i 1)) 0)",
     "ht-unfold": "(hash-table-unfold (lambda (x) (> x 999)) (lambda (x) (values x x)) "
                  "(lambda (x) (+ x 1)) 0 equal?)",
 }

@@ -37,6 +37,7 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
+    bitwise,
     charsets,
     hashtables,
     hashtables_srfi125,
@@ -1080,6 +1081,41 @@ class _EqualEntries(_Waiting):
         return hashtables_srfi125.equal_entries(same, t2, entries, i)
 
 
+class _ListsEqual(_Waiting):
+    """lists.lists_equal (list=) waiting for ``same`` on the elements ``j`` of
+    ``items[i - 1]`` and ``items[i]``."""
+
+    __slots__ = ()  # state: same, items, i, j
+
+    def resume(self, thunk):
+        same, items, i, j = self.state
+        value = thunk()
+        if value is False:
+            return False
+        return lists.lists_equal(same, items, i, j + 1)
+
+
+class _BitUnfold(_Waiting):
+    """bitwise.unfold_bits waiting in the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ()  # state: stop, mapper, successor, seed, n, k, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, n, k, at = self.state
+        value = thunk()
+        if at == 0:
+            if value is not False:
+                return n
+            at = 1
+        elif at == 1:
+            if value is not False:
+                n |= 1 << k
+            k, at = bitwise._next_bit(k), 2
+        else:
+            seed, at = value, 0
+        return bitwise.unfold_bits(stop, mapper, successor, seed, n, k, at)
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -1477,7 +1513,8 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
     hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
     hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x,
+    hashtables_srfi125.hash_table_pop_x, lists.list_eq, bitwise.bitwise_fold,
+    bitwise.bitwise_for_each, bitwise.bitwise_unfold,
 ))
 
 #: the char-set walks' code, for their records
@@ -1594,7 +1631,13 @@ _RECORDS = {
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
                    _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
-                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries)},
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
+                   _BitUnfold)},
+    lists.lists_equal.__code__: _locals_record(
+        lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
+    bitwise.unfold_bits.__code__: _locals_record(
+        lambda v: _BitUnfold((v["stop"], v["mapper"], v["successor"], v["seed"], v["n"],
+                              v["k"], v["at"]))),
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
     hashtables.HashTable.slot_in_bucket.__code__: _locals_record(

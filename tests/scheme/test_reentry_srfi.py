@@ -35,6 +35,8 @@ def answering(a: object, b: object, answer: str, base: str = "eqv?") -> str:
 
 # (call with {same}, the comparison kept, the three results)
 SRFI_1_SETS = [
+    ("(list= {same} '(1 2) '(1 2))", (2, 2), "(#t #f #t)"),
+    ("(list= {same} '(1 2) '(1 2) '(1 2 3))", (1, 1), "(#f #f #f)"),
     # (1 2 1 3 2): 3 is compared with the 1 and the 2 kept before it
     ("(delete-duplicates '(1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
     ("(delete-duplicates! (list 1 2 1 3 2) {same})", (2, 3), "((1 2 3) (1 2 3) (1 2))"),
@@ -301,3 +303,24 @@ def test_an_unfold_into_a_table_with_its_own_equality_resumes_in_the_store(schem
             f"(lambda (x) (values x x)) (lambda (x) (+ x 1)) 1 {comparator})))")
     assert scheme(_three_runs(call)) == \
         "(((1 . 1) (2 . 2)) ((1 . 1) (2 . 2)) ((1 . 2) (2 . 2)))"
+
+
+# SRFI 151's walks over bits (5 is #t #f #t, least significant first)
+BITS = [
+    (f"(bitwise-fold (lambda (b acc) (cons (if b b ({KEEP} b)) acc)) '() 5)",
+     "(if (= n 1) 'x 'y)", "((#t #f #t) (#t x #t) (#t y #t))"),
+    (f"(let ((acc '())) (bitwise-for-each (lambda (b) (set! acc (cons (if b b ({KEEP} b)) "
+     "acc))) 5) acc)", "(if (= n 1) 'x 'y)", "((#t #f #t) (#t x #t #f #t) (#t y #t x #t #f #t))"),
+    (f"(bitwise-unfold (lambda (i) (= i 3)) (lambda (i) (if (= i 1) ({KEEP} #t) #f)) "
+     "(lambda (i) (+ i 1)) 0)", "(= n 2)", "(2 0 2)"),
+    (f"(bitwise-unfold (lambda (i) (if (= i 1) ({KEEP} #f) (= i 3))) (lambda (i) #t) "
+     "(lambda (i) (+ i 1)) 0)", "(= n 1)", "(7 1 7)"),
+    (f"(bitwise-unfold (lambda (i) (>= i 3)) (lambda (i) #t) (lambda (i) (if (= i 1) ({KEEP} 2) "
+     "(+ i 1))) 0)", "(if (= n 1) 5 0)", "(7 3 31)"),
+]
+
+
+@pytest.mark.parametrize("call,answers,expected", BITS)
+def test_reentry_through_a_walk_over_bits(scheme, call, answers, expected):
+    scheme("(import (srfi 151))")
+    assert scheme(_three_runs(call, answers)) == expected
