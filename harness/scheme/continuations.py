@@ -39,6 +39,7 @@ from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
     bitwise,
     charsets,
+    comparators,
     hashtables,
     hashtables_srfi125,
     list_sets,
@@ -1116,6 +1117,26 @@ class _BitUnfold(_Waiting):
         return bitwise.unfold_bits(stop, mapper, successor, seed, n, k, at)
 
 
+class _Chain(_Waiting):
+    """comparators.chain_then (=?, <? …) waiting in the ordering (``phase`` 0) or the
+    equality of ``items[i - 1]`` and ``items[i]``."""
+
+    __slots__ = ()  # state: c, ask, flip, items, i, phase
+
+    def resume(self, thunk):
+        c, ask, flip, items, i, phase = self.state
+        value = thunk()
+        if phase == 0:
+            if value is not False:
+                return comparators.chain_then(c, ask, flip, items, i + 1)
+            if ask == comparators.ORDERED:
+                return False
+            return comparators.chain_then(c, ask, flip, items, i, 1)
+        if value is False:
+            return False
+        return comparators.chain_then(c, ask, flip, items, i + 1)
+
+
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -1514,7 +1535,10 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
     hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
     hashtables_srfi125.hash_table_pop_x, lists.list_eq, bitwise.bitwise_fold,
-    bitwise.bitwise_for_each, bitwise.bitwise_unfold,
+    bitwise.bitwise_for_each, bitwise.bitwise_unfold, comparators.comparator_equal,
+    comparators.comparator_less, comparators.comparator_greater,
+    comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
+    comparators.comparator_test_type, comparators.comparator_hash,
 ))
 
 #: the char-set walks' code, for their records
@@ -1632,7 +1656,15 @@ _RECORDS = {
        for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
                    _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
-                   _BitUnfold)},
+                   _BitUnfold, _Chain)},
+    comparators.chain_then.__code__: _locals_record(
+        lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),
+    comparators.comparator_check_type.__code__: _locals_record(
+        lambda v: _Then(partial(comparators.type_checked, v["obj"]))),
+    comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
+    comparators.order_of.__code__: _locals_record(
+        lambda v: _PASS if "less" in v
+        else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
     lists.lists_equal.__code__: _locals_record(
         lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
     bitwise.unfold_bits.__code__: _locals_record(

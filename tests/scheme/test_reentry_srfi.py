@@ -324,3 +324,43 @@ BITS = [
 def test_reentry_through_a_walk_over_bits(scheme, call, answers, expected):
     scheme("(import (srfi 151))")
     assert scheme(_three_runs(call, answers)) == expected
+
+
+# SRFI 128: the comparison predicates, comparator-if<=> and the type test and hash of a
+# comparator made of Scheme procedures (equality and ordering keep k in their first call
+# on the two numbers given)
+def comparator(equality: str = "=", ordering: str = "<") -> str:
+    return f"(make-comparator number? {equality} {ordering} #f)"
+
+
+COMPARATORS = [
+    (f"(=? {comparator(equality=keeping(1, 1, '='))} 1 1 1)", "(= n 2)", "(#t #f #t)"),
+    (f"(<? {comparator(ordering=keeping(1, 2, '<'))} 1 2 3)", "(= n 2)", "(#t #f #t)"),
+    (f"(>? {comparator(ordering=keeping(2, 3, '<'))} 3 2 1)", "(= n 2)", "(#t #f #t)"),
+    # <=? asks the ordering, then (if it says no) the equality
+    (f"(<=? {comparator(equality=keeping(2, 2, '='))} 1 2 2)", "(= n 2)", "(#t #f #t)"),
+    (f"(>=? {comparator(ordering=keeping(1, 2, '<'))} 2 1)", "(= n 2)", "(#t #f #t)"),
+    (f"(comparator-if<=> {comparator(ordering=keeping(1, 2, '<'))} 1 2 'lt 'eq 'gt)",
+     "(= n 2)", "(lt gt lt)"),
+    (f"(comparator-if<=> {comparator(equality=keeping(2, 2, '='))} 2 2 'lt 'eq 'gt)",
+     "(= n 2)", "(eq gt eq)"),
+    (f"(comparator-test-type (make-comparator (lambda (x) ({KEEP} #t)) = #f #f) 1)",
+     "(if (= n 1) 'x 'y)", "(#t x y)"),
+    (f"(comparator-check-type (make-comparator (lambda (x) ({KEEP} #t)) = #f #f) 1)",
+     "(if (= n 1) 'x 'y)", "(#t #t #t)"),
+    (f"(comparator-hash (make-comparator number? = #f (lambda (x) ({KEEP} 7))) 1)",
+     "(* 10 n)", "(7 10 20)"),
+]
+
+
+@pytest.mark.parametrize("call,answers,expected", COMPARATORS)
+def test_reentry_through_a_comparator_s_procedures(scheme, call, answers, expected):
+    scheme("(import (srfi 128))")
+    assert scheme(_three_runs(call, answers)) == expected
+
+
+def test_a_type_test_reentered_with_false_fails_the_check_there(scheme):
+    scheme("(import (srfi 128))")
+    call = f"(comparator-check-type (make-comparator (lambda (x) ({KEEP} #t)) = #f #f) 1)"
+    assert "comparator-check-type: expected an object of the comparator's type, got 1" in \
+        scheme.error(_three_runs(call, "#f"))
