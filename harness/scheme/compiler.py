@@ -373,7 +373,7 @@ class Compiler:
                             and name == global_name(lam.self_var)
                             and name not in self.env.assigned)
         if global_procedure and linear_recursion.is_candidate(
-                lam, lambda target: _is_self_ref(target, lam, self.env)):
+                lam, lambda target: _is_self_ref(target, lam, self.env), self._is_primitive):
             loop = self._linear_loop(lam, name, parent)
             if loop is not None:
                 return loop
@@ -413,6 +413,12 @@ class Compiler:
                                body=self._decls(fn) + loop, decorator_list=[], returns=None)
         return [self.at(fdef, lam.pos), self.at(_assign(me, _name(name)), lam.pos),
                 self.at(_assign(twin, _name(name)), lam.pos)]
+
+    def _is_primitive(self, target: Node) -> bool:
+        """Whether the operator ``target`` is bound at compile time to a procedure that is
+        not compiled Scheme code (a primitive, which ``_is_leaf_call`` looks at closer)."""
+        proc = self.known_procedure(target)
+        return proc is not None and not _is_scheme_procedure(proc)
 
     def _is_leaf_call(self, call: ast.Call) -> bool:
         """Whether the site ``call`` calls a primitive that cannot run Scheme code."""

@@ -31,16 +31,36 @@ LIBRARY = """
   (if (null? l) '() (let ((x (car l))) (cons (* x x) (squares (cdr l))))))
 (define (sum-after l) (if (null? l) 0 (- (sum-after (cdr l)) (car l))))
 (define (tag-all l) (if (null? l) '() (cons (list 'n (car l) (vector-length (vector 1 2))) (tag-all (cdr l)))))
+(define (merge a b)
+  (cond ((null? a) b)
+        ((null? b) a)
+        ((< (car a) (car b)) (cons (car a) (merge (cdr a) b)))
+        (else (cons (car b) (merge a (cdr b))))))
+(define (insert x l)
+  (cond ((null? l) (list x)) ((< x (car l)) (cons x l)) (else (cons (car l) (insert x (cdr l))))))
+(define (odd-even-sums l)
+  (if (null? l)
+      (cons 0 0)
+      (let ((sums (odd-even-sums (cdr l))))
+        (if (odd? (car l))
+            (cons (+ (car l) (car sums)) (cdr sums))
+            (cons (car sums) (+ (car l) (cdr sums)))))))
+(define (signs l)
+  (cond ((null? l) '())
+        ((< (car l) 0) (cons 'neg (signs (cdr l))))
+        ((= (car l) 0) (signs (cdr l)))
+        (else (cons (* 10 (car l)) (signs (cdr l))))))
 """
 
 LOOPS = ["len", "sum", "build", "fact", "append2", "double", "positives", "range",
-         "last-first", "squares", "sum-after", "tag-all"]
+         "last-first", "squares", "sum-after", "tag-all", "merge", "insert", "odd-even-sums",
+         "signs"]
 
 
 def interpreter(loops: bool, monkeypatch=None, tier: str = "sandboxed") -> Interpreter:
     """An interpreter with LIBRARY defined, compiled with or without the loops."""
     if not loops:
-        monkeypatch.setattr(linear_recursion, "is_candidate", lambda lam, is_self: False)
+        monkeypatch.setattr(linear_recursion, "is_candidate", lambda *args: False)
     interp = Interpreter(tier=tier)
     interp.eval_string(LIBRARY, "lib.scm")
     if not loops:
@@ -71,18 +91,24 @@ CASES = {
     "(sum-after '(1 2 3))": "-6",
     "(tag-all '(1 2))": "((n 1 2) (n 2 2))",
     "(list (len '()) (sum '()) (build 0) (fact 0))": "(0 0 () 1)",
+    "(merge '(1 4 5 9) '(2 3 10))": "(1 2 3 4 5 9 10)",
+    "(insert 5 '(1 3 7 9))": "(1 3 5 7 9)",
+    "(odd-even-sums '(1 2 3 4 5))": "(9 . 6)",
+    "(signs '(3 -1 0 2 -5))": "(30 neg 20 neg)",
 }
 
 
 @pytest.mark.parametrize("expr", CASES)
-def test_values_are_those_of_the_recursion(expr):
+def test_values_are_those_of_the_recursion(expr, monkeypatch):
     assert write_string(interpreter(True).eval_string(expr)) == CASES[expr]
+    assert write_string(interpreter(False, monkeypatch).eval_string(expr)) == CASES[expr]
 
 
 def test_deep_recursions():
     interp = interpreter(True)
     assert interp.eval_string("(sum (build 200000))") == 20000100000
     assert interp.eval_string("(len (range 0 200000))") == 200000
+    assert interp.eval_string("(len (merge (range 0 100000) (range 50000 150000)))") == 200000
 
 
 ERRORS = {
@@ -93,6 +119,8 @@ ERRORS = {
     "the base case on a non-list": "(last-first 5)",
     "a wrong type in a let": "(squares '(1 2 \"3\"))",
     "a wrong argument count": "(build 1 2)",
+    "a wrong type in the second of two self calls": "(merge '(1 2 3) '(2 x 4))",
+    "a wrong type after a let of the self call's value": "(odd-even-sums '(1 2 x 4))",
 }
 
 
@@ -172,7 +200,8 @@ NOT_LOOPS = {
     "makes a closure": "(define (f n) (if (= n 0) '() (cons (lambda () n) (f (- n 1)))))",
     "assigns its parameter": "(define (f n) (if (= n 0) 0 (begin (set! n (- n 1)) (+ 1 (f n)))))",
     "takes a rest list": "(define (f . l) (if (null? l) 0 (+ 1 (apply f (cdr l)))))",
-    "uses the self call's value in a let": "(define (f n) (if (= n 0) 0 (let ((r (f (- n 1)))) (+ r 1))))",
+    "calls itself in tail position after its value": (
+        "(define (f n) (if (< n 1) 0 (let ((r (f (- n 1)))) (if (> r 5) r (f (- n 2))))))"),
     "a name a set! compiled earlier assigns":
         "(define (install!) (set! f (lambda (n) 0))) (define (f n) (if (= n 0) 0 (+ 1 (f (- n 1)))))",
     "applies a member with a procedure":
@@ -211,3 +240,30 @@ def test_a_continuation_reentered_around_a_loop():
             (set! runs (+ runs 1))
             (if (< runs 3) (k (* 10 runs)) r)))
         (go)""")) == "26"
+
+
+# Shapes whose self call sits inside an expression that compiles to statements: the
+# statements after it are the level's work on the way up.
+
+MORE_SHAPES = {
+    "the call's value in an if expression":
+        "(define (f n) (if (= n 0) 0 (+ 1 (if (odd? n) (f (- n 1)) (* 2 (f (- n 1)))))))",
+    "an operand after the call that needs statements":
+        "(define (f n) (if (= n 0) 0 (+ (f (- n 1)) (let ((x n)) (* x 2)))))",
+    "the call for its effect":
+        "(define c 0) (define (f n) (if (= n 0) c (begin (f (- n 1)) (set! c (+ c n)) c)))",
+    "the call in a let of two":
+        "(define (f n) (if (= n 0) '() (let ((a n) (r (f (- n 1)))) (cons a r))))",
+}
+
+
+@pytest.mark.parametrize("src", MORE_SHAPES.values(), ids=MORE_SHAPES.keys())
+def test_other_shapes_give_the_values_of_the_recursion(src, monkeypatch):
+    answers = []
+    for loops in (True, False):
+        if not loops:
+            monkeypatch.setattr(linear_recursion, "is_candidate", lambda *args: False)
+        answers.append(write_string(Interpreter(tier="sandboxed").eval_string(
+            src + " (list (f 0) (f 1) (f 7))")))
+        monkeypatch.undo()
+    assert answers[0] == answers[1]

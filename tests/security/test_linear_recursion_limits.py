@@ -17,7 +17,7 @@ from harness.scheme.names import global_name
 def interpreter(src: str, loops: bool, monkeypatch) -> Interpreter:
     """A sandboxed interpreter with ``src`` defined, with or without the loops."""
     if not loops:
-        monkeypatch.setattr(linear_recursion, "is_candidate", lambda lam, is_self: False)
+        monkeypatch.setattr(linear_recursion, "is_candidate", lambda *args: False)
     interp = Interpreter(tier="sandboxed")
     interp.eval_string(src, "hostile.scm")
     monkeypatch.undo()
