@@ -789,7 +789,8 @@ class _MapEntries(_Waiting):
         proc, entries, finish, out = self.state
         if len(out) > CHUNK:
             charge(len(out))  # the copy is work like walking them
-        out = [*out, thunk()]  # each re-entry builds its own results
+        value = thunk()
+        out = [*out, value]  # each re-entry builds its own results
         return hashtables.map_entries(proc, entries, finish, out)
 
 
@@ -857,10 +858,10 @@ class _SetSelect(_Waiting):
         same, xs, sets, every, want, kept, other, finish, i = self.state
         if len(xs) > CHUNK:
             charge(len(xs))  # the copies are work like walking the elements
-        found = thunk()
+        value = thunk()
         kept = list(kept)  # each re-entry builds its own lists
         other = None if other is None else list(other)
-        if found is want:
+        if value is want:
             kept.append(xs[i - 1])
         elif other is not None:
             other.append(xs[i - 1])
@@ -876,9 +877,9 @@ class _SetAdjoin(_Waiting):
         same, xs, kept, finish, i = self.state
         if len(kept) > CHUNK:
             charge(len(kept))  # the copy is work like scanning it
-        found = thunk()
+        value = thunk()
         kept = list(kept)
-        if not found:
+        if not value:
             kept.append(xs[i - 1])
         return list_sets.adjoin(same, xs, kept, finish, i)
 
@@ -891,8 +892,8 @@ class _SetSubset(_Waiting):
 
     def resume(self, thunk):
         same, xs, ys, i = self.state
-        found = thunk()
-        if not found:
+        value = thunk()
+        if not value:
             return False
         if ys is None:
             return list_sets.subsets_then(same, xs, i)
@@ -906,8 +907,8 @@ class _SetUnion(_Waiting):
 
     def resume(self, thunk):
         same, lists, base, n0, i = self.state
-        kept = thunk()
-        return list_sets.union_then(same, lists, base, kept, n0, i)
+        value = thunk()
+        return list_sets.union_then(same, lists, base, value, n0, i)
 
 
 class _SetXor(_Waiting):
@@ -1027,7 +1028,7 @@ class _Rerun(_Waiting):
     def resume(self, thunk):
         fn, args, table, key = self.state
         value = thunk()
-        table.resumed = (key, value)
+        table.resumed = (key, value, threading.get_ident())
         try:
             return rt.call_n(fn, args)
         finally:

@@ -11,8 +11,8 @@ from harness.scheme.datatypes import NIL, Bytevector, Char, String, Values, Vect
 from harness.scheme.errors import SchemeError, SizeLimitExceeded
 from harness.scheme.limits import CHUNK, Budget
 from harness.scheme.primitives import LIBRARIES, load_all
-from harness.scheme.primitives import lists as L
 from harness.scheme.primitives import list_sets as S
+from harness.scheme.primitives import lists as L
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
 from harness.scheme.printer import write_string
 

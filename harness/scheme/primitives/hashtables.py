@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from threading import get_ident
 
 from harness.scheme.datatypes import DEFAULT, Char, String, Symbol
 from harness.scheme.errors import error, wrong_type
@@ -53,14 +54,16 @@ class HashTable:
         self.hash_function = hash_function
         self.key_of = _key_function(equivalence)
         self.buckets: dict[int, list[_Slot]] = {}
-        self.resumed: tuple[object, object] | None = None
+        #: (key, slot, thread): the answer of the next lookup of key on that thread, set
+        #: by a re-entry that resumes a primitive waiting in it (continuations.py)
+        self.resumed: tuple[object, object, int] | None = None
 
     def slot(self, key: object) -> object:
         """The key of ``entries`` under which ``key`` is (or would be) stored."""
         if self.key_of is not None:
             return self.key_of(key)
         resumed = self.resumed
-        if resumed is not None:  # this lookup's answer, given by a re-entry (continuations.py)
+        if resumed is not None and resumed[2] == get_ident():  # a re-entry's answer
             self.resumed = None
             if resumed[0] is key:
                 return resumed[1]
