@@ -6,7 +6,9 @@ fib 27, tak 18 12 6 and a 100,000-deep (sum (build n)) are compiled twice in the
 sandboxed tier (step counting on, inside a Budget as a hook runs): with twins (a global
 procedure that calls itself other than in tail position checks its budget every other
 level, compiler.py) and without (``compiler._recursion_kind`` switched off), and timed in
-turns with CPython's fib. Prints the best CPU time of each and the ratios.
+turns with CPython's fib. Prints the best CPU time of each and the ratios. ``build`` and
+``sum`` would be loops (linear_recursion.py): that is switched off in both, so they are
+compiled as twins or plainly (``python bench/linear_recursion.py`` compares the loops).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.scheme import compiler
+from harness.scheme import compiler, linear_recursion
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.limits import Budget
 
@@ -39,7 +41,8 @@ def fib(n: int) -> int:
 
 
 def build(twins: bool) -> dict[str, Interpreter]:
-    real = compiler._recursion_kind
+    real, real_linear = compiler._recursion_kind, linear_recursion.is_candidate
+    linear_recursion.is_candidate = lambda *args: False
     if not twins:
         compiler._recursion_kind = lambda lam, env: "none"
     try:
@@ -50,7 +53,7 @@ def build(twins: bool) -> dict[str, Interpreter]:
             out[name] = interp
         return out
     finally:
-        compiler._recursion_kind = real
+        compiler._recursion_kind, linear_recursion.is_candidate = real, real_linear
 
 
 def cpu(fn) -> float:

@@ -711,6 +711,9 @@ def _is_recomputable(e: ast.expr) -> bool:
         return _is_recomputable(e.left) and all(map(_is_recomputable, e.comparators))
     if cls is ast.Attribute:
         return _is_recomputable(e.value)
+    if cls is ast.Call:  # the type of a value, in an inlined type test (inline.py)
+        return (e.func.__class__ is ast.Name and e.func.id == "h_type"
+                and _is_recomputable(e.args[0]))
     if cls is ast.Subscript:  # a global of another environment: env_table['s_name']
         return (e.slice.__class__ is ast.Constant and type(e.slice.value) is str
                 and _is_recomputable(e.value))

@@ -78,7 +78,7 @@ class Environment:
             "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": runtime.call_n, linear_recursion.ROOM: linear_recursion.depth_room,
             # the procedures and types of inlined primitives (inline.py)
-            "h_Vector": Vector, "h_int": int, "h_len": len, "h_vector_ref": vector_ref,
+            "h_Vector": Vector, "h_int": int, "h_len": len, "h_type": type, "h_vector_ref": vector_ref,
             "h_vector_length": vector_length, "h_vector_set": vector_set_x,
             "h_Symbol": Symbol, "h_Char": Char,
             "h_String": String, "h_string_length": string_length,

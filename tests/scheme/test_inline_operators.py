@@ -8,6 +8,7 @@ import pytest
 
 from harness.scheme.errors import SchemeError
 from harness.scheme.interpreter import Interpreter
+from harness.scheme.names import global_name
 from harness.scheme.printer import write_string
 
 
@@ -124,6 +125,27 @@ def test_inlined_division_agrees_with_the_procedures_on_every_sign():
                                  " (0 -7 12345678901234567890116))")
 
 
+def test_inlined_division_of_big_numbers_agrees_with_the_procedures():
+    # a divisor below 2**30 is inlined whatever the dividend (one pass over it); a bigger
+    # one goes to the procedure, and a bigger literal one inlines a dividend below 2**62
+    n, d, e = 2 ** 70 + 12345, 1000003, 2 ** 40
+
+    def scheme_division(a, b):
+        q = abs(a) // b * (1 if a >= 0 else -1)
+        return [q, a - q * b, a % b]
+    expected = [scheme_division(a, b) for a in (n, -n, 2 ** 61 + 5)
+                for b in (d, e)]
+    got = run(f"(define (all a b) (list (quotient a b) (remainder a b) (modulo a b)))"
+              f"(define (literals a) (list (list (quotient a {d}) (remainder a {d})"
+              f"                               (modulo a {d}))"
+              f"                         (list (quotient a {e}) (remainder a {e})"
+              f"                               (modulo a {e}))))"
+              f"(append (list (all {n} {d}) (all {n} {e})) (literals {-n})"
+              f"        (literals {2 ** 61 + 5}))")
+    assert write_string(got) == "(" + " ".join(
+        "(" + " ".join(map(str, x)) + ")" for x in expected) + ")"
+
+
 @pytest.mark.parametrize("src, message", [
     ("(let ((a 7) (b 0)) (remainder a b))", "remainder: division by zero"),
     ("(let ((a 'x)) (remainder (car (list a)) 2))", "remainder: expected an integer"),
@@ -219,3 +241,22 @@ def test_inlined_type_predicates_and_lengths():
 def test_inlined_lengths_fail_like_the_procedures(src, message):
     with pytest.raises(SchemeError, match=message):
         run(src)
+
+
+def test_a_type_test_runs_nothing_and_is_read_again_after_a_call():
+    # `(pair? x)` is `type(x) is list`: a call of `type` that runs no Scheme code, so a
+    # procedure of type tests needs no budget check, and a test evaluated before a call in
+    # the same expression is computed again after it (as a variable is), not kept
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string(
+        "(define (g) 1) (define (f x) (list (pair? x) (symbol? x) (string? x) (g)))"
+        "(define (kind x) (cond ((pair? x) 'pair) ((symbol? x) 'symbol)"
+        "                       ((procedure? x) 'procedure) (else 'other)))")
+    f = interp.env.table[global_name("f")].__code__
+    kind = interp.env.table[global_name("kind")].__code__
+    assert "h_type" in f.co_names and "h_type" in kind.co_names
+    assert not [v for v in f.co_varnames if v.startswith("t")]
+    assert "h_step" not in kind.co_names
+    assert write_string(interp.eval_string(
+        "(list (f '(1)) (f 'a) (kind '(1)) (kind 'a) (kind car) (kind kind) (kind 1))")) == \
+        "((#t #f #f 1) (#f #t #f 1) pair symbol procedure procedure other)"
