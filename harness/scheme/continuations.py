@@ -18,12 +18,13 @@ Compiled Scheme runs on Python's own stack, which cannot be copied. So:
   through a procedure compiled, once per site, from the rest of its body (resume.py).
 
 A continuation captured inside a procedure harness cannot resume (a primitive without a
-record here, such as ``sort`` or ``vector-map``, or a call from the host) can still escape;
-re-entering it is an error that names what is in the way.
+record here, such as the procedures of SRFI 128's pair comparators, or a call from the
+host) can still escape; re-entering it is an error that names what is in the way.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from functools import partial
@@ -1483,7 +1484,11 @@ def _dropping(v):
 
 def _describe(frame: FrameType) -> str:
     """Name what stops a capture: the primitive the frame belongs to, else the function."""
-    from harness.scheme.primitives import PROCEDURE_NAMES
+    from harness.scheme.primitives import PROCEDURE_NAMES, scheme_name_of
+    maker, local, _ = frame.f_code.co_qualname.partition(".<locals>.")
+    if local and frame.f_code.co_filename.startswith(_PRIMITIVES_DIR):
+        # a procedure a primitive made (a comparator's equality…), that cannot resume it
+        return f"a procedure that {scheme_name_of(maker)} made (it cannot resume it)"
     primitives = {getattr(p, "__code__", None): name for p, name in PROCEDURE_NAMES.items()}
     f = frame
     while f is not None and f.f_code is not _PROMPT_CODE and not is_compiled(f.f_code):
@@ -1493,6 +1498,8 @@ def _describe(frame: FrameType) -> str:
         f = f.f_back
     return f"{frame.f_code.co_name} (host code)"
 
+
+_PRIMITIVES_DIR = os.path.dirname(lists.__file__)
 
 #: primitives (and the resume methods above) whose frames only return the value they wait for
 _PASS_THROUGH = frozenset(f.__code__ for f in (
