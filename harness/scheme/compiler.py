@@ -30,6 +30,11 @@ Shape of the generated code for one top-level form::
   ``Environment.define``) stores the new value into the first twin's global too, so the
   old procedure's self calls reach it; a name some compiled ``set!`` assigned before its
   definition gets no twins.
+* A global procedure that calls itself other than in tail position at most once on any
+  path, and otherwise only primitives that cannot run Scheme code (a linear recursion:
+  ``length``, ``append``, ``(* n (fact (- n 1)))``), is instead one Python function with
+  a loop and an explicit stack (linear_recursion.py), stored in the first twin's global
+  too, by the twins' rules.
 * Every Python node carries the Scheme line and column, so a traceback position *is* the
   Scheme source position.
 * For re-entrant continuations (continuations.py) every frame must be resumable at the
@@ -400,7 +405,8 @@ class Compiler:
         body = self.tail(lam.body, fn)
         if fn.needs_trampoline:
             return None
-        twin, me = twin_name(name), f"w_me_{name}"
+        # (the cell's name is this definition's own: a form may define the name twice)
+        twin, me = twin_name(name), f"w_me{self.tmp()}_{name}"
         loop = linear_recursion.loop_body(
             body, fn.param_names, tmp=self.tmp, is_leaf_call=self._is_leaf_call,
             place_check=lambda stmts: _place_budget_check(stmts, self._budget),

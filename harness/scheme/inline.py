@@ -320,11 +320,11 @@ def _mul(a):
 #: quotient, remainder and modulo inline a dividend below this (as the procedures' own
 #: fast path) when the divisor is a bigger literal
 _SMALL_INT = 2 ** 62
-#: a divisor below this is one digit of CPython's integers: ``n % d`` and ``n // d`` are
-#: then one pass over ``n`` however long it is (as an inlined ``+`` of it is), and the test
-#: ``d < 2**30`` of a one-digit ``d`` is specialised, where one against 2**62 (a number of
-#: three digits) takes CPython 3.11's generic comparison every time (~20 ns)
-_ONE_DIGIT = 2 ** 30
+#: the largest one-digit integer of CPython: ``n % d`` and ``n // d`` of a divisor up to
+#: this are one pass over ``n`` however long it is (as an inlined ``+`` of it is), and a
+#: comparison of two one-digit integers is specialised (``d <= 2**30 - 1``), where one
+#: against 2**30 or 2**62 takes CPython 3.11's generic comparison every time
+_ONE_DIGIT_MAX = 2 ** 30 - 1
 #: the temporary an inlined division keeps its dividend in (used before any other inlined
 #: division can assign it: the divisor is pure, so it holds no inlined division)
 _DIVIDEND = "w_dividend"
@@ -333,9 +333,9 @@ _DIVIDEND = "w_dividend"
 def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Template:
     """``a op b`` for exact integers, ``0 <= a`` (for modulo, where Python's floor division
     agrees with Scheme, ``a`` of any sign) and ``0 < b < 2**30``, or a literal ``b`` below
-    2**62 and then ``a < 2**62`` too: as cheap as the procedures' own fast path, without
-    the call; anything else goes to the procedure, which checks, charges big divisions and
-    reports. The divisor must be a literal or pure; the dividend is kept in a temporary
+    2**62 (from 2**30 on, with ``a < 2**62``): as cheap as the procedures' own fast path,
+    without the call; anything else goes to the procedure, which checks, charges big
+    divisions and reports. The divisor must be a literal or pure; the dividend is kept in a temporary
     when it is not (it is evaluated once, first)."""
     def t(a):
         if len(a) != 2:
@@ -362,8 +362,8 @@ def _division(op: ast.operator, procedure: str, any_sign: bool = False) -> Templ
             tests.append(_compare_with(n_ref(), ast.GtE(), 0))
         if not literal:
             tests += [_compare_with(_copy(d), ast.Gt(), 0),
-                      _compare_with(_copy(d), ast.Lt(), _ONE_DIGIT)]
-        elif d.value >= _ONE_DIGIT and not any_sign:
+                      _compare_with(_copy(d), ast.LtE(), _ONE_DIGIT_MAX)]
+        elif d.value > _ONE_DIGIT_MAX and not any_sign:
             tests.append(_compare_with(n_ref(), ast.Lt(), _SMALL_INT))
         return _numeric(ast.IfExp(test=_all_true(tests),
                                   body=ast.BinOp(left=n_ref(), op=op, right=_copy(d)),

@@ -162,6 +162,14 @@ def test_a_redefinition_as_another_loop_keeps_both_right():
         "(list (old 3) (h 3))")) == "(21 30)"  # old: 1 + the new h of 2
 
 
+def test_two_loops_of_one_name_in_one_form_keep_both_right():
+    assert write_string(Interpreter(tier="sandboxed").eval_string(
+        "(begin (define (h n) (if (= n 0) 0 (+ 1 (h (- n 1)))))"
+        "       (define old h)"
+        "       (define (h n) (if (= n 0) 0 (+ 10 (h (- n 1))))))"
+        "(list (old 3) (h 3))")) == "(21 30)"
+
+
 def test_a_wrapper_set_after_the_definition_sees_every_self_call():
     assert write_string(Interpreter(tier="sandboxed").eval_string(
         "(define calls 0)"
