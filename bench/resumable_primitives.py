@@ -14,7 +14,10 @@ trims of 1,000-character strings, 1,000 parameterizes with and without a convert
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
 procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
 delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
-and SRFI 125 unfolds of 1,000 elements.
+and SRFI 125 unfolds of 1,000 elements, 1,000 lookups and stores in a table with a Scheme
+equality and hash procedure (16 keys a bucket), 1,000 lookups in an equal? table, list=
+over 1,000 elements, a bitwise-unfold of 1,000 bits and 1,000 <=? with a comparator of
+Scheme procedures.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-SETUP = """(import (srfi 1) (srfi 132))
+SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define l (iota 1000)) (define l2 (iota 1000 1)) (define (p x) (odd? x))
 (define (late x) (> x 990)) (define (lt a b) (< a b))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
@@ -42,7 +45,10 @@ SETUP = """(import (srfi 1) (srfi 132))
 (define pc (make-parameter 0 (lambda (x) x))) (define pp (make-parameter 0))
 (define s50 (iota 50)) (define s50b (iota 50 25)) (define (same a b) (eqv? a b))
 (define al (map (lambda (i) (cons (modulo i 10) i)) l))
-(define vshuffled (list->vector shuffled)) (define vup (list->vector up))"""
+(define vshuffled (list->vector shuffled)) (define vup (list->vector up))
+(define hc (make-hash-table same (lambda (x . bound) (modulo x 64))))
+(for-each (lambda (i) (hash-table-set! hc i i)) (iota 1000))
+(define sc (make-comparator number? same lt #f))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -84,6 +90,12 @@ PROGRAMS = {
     "neighbor-dups": "(list-delete-neighbor-dups same l)",
     "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
                        "(lambda (x) (+ x 1)) 0)",
+    "ht-own-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default hc i #f))",
+    "ht-own-set!": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-set! hc i i))",
+    "ht-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default ht i #f))",
+    "list=": "(list= same l l)",
+    "comparator<=?": "(do ((i 0 (+ i 1))) ((= i 1000)) (<=? sc i i (+ i 1)))",
+    "bitwise-unfold": "(bitwise-unfold (lambda (i) (= i 1000)) odd? (lambda (i) (+ i 1)) 0)",
     "ht-unfold": "(hash-table-unfold (lambda (x) (> x 999)) (lambda (x) (values x x)) "
                  "(lambda (x) (+ x 1)) 0 equal?)",
 }

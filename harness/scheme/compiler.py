@@ -421,16 +421,18 @@ class Compiler:
                 self.at(_assign(twin, _name(name)), lam.pos)]
 
     def _is_primitive(self, target: Node) -> bool:
-        """Whether the operator ``target`` is bound at compile time to a procedure that is
-        not compiled Scheme code (a primitive, which ``_is_leaf_call`` looks at closer)."""
+        """Whether the operator ``target`` is bound at compile time to a primitive that
+        cannot run Scheme code or is inlined (``_is_leaf_call`` looks at the calls that
+        remain, with their arguments)."""
         proc = self.known_procedure(target)
-        return proc is not None and not _is_scheme_procedure(proc)
+        return proc is not None and (id(proc) in self.inline or id(proc) in self.effect_inline
+                                     or linear_recursion.is_leaf_primitive(proc, 0))
 
     def _is_leaf_call(self, call: ast.Call) -> bool:
         """Whether the site ``call`` calls a primitive that cannot run Scheme code."""
         node = self.unit.sites[call.h_site].node
         proc = None if node is None else self.known_procedure(node.fn)
-        return proc is not None and linear_recursion.is_leaf_primitive(proc)
+        return proc is not None and linear_recursion.is_leaf_primitive(proc, len(node.args))
 
     def _procedure(self, lam: Lambda, name: str, parent: _Function, self_call: str | None,
                    checked: bool) -> Stmts:

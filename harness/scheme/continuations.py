@@ -18,15 +18,17 @@ Compiled Scheme runs on Python's own stack, which cannot be copied. So:
   through a procedure compiled, once per site, from the rest of its body (resume.py).
 
 A continuation captured inside a procedure harness cannot resume (a primitive without a
-record here, such as ``sort`` or ``vector-map``, or a call from the host) can still escape;
-re-entering it is an error that names what is in the way.
+record here, such as the procedures of SRFI 128's pair comparators, or a call from the
+host) can still escape; re-entering it is an error that names what is in the way.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from functools import partial
+from inspect import CO_VARARGS
 from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
@@ -36,7 +38,9 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
+    bitwise,
     charsets,
+    comparators,
     hashtables,
     hashtables_srfi125,
     list_sets,
@@ -786,7 +790,8 @@ class _MapEntries(_Waiting):
         proc, entries, finish, out = self.state
         if len(out) > CHUNK:
             charge(len(out))  # the copy is work like walking them
-        out = [*out, thunk()]  # each re-entry builds its own results
+        value = thunk()
+        out = [*out, value]  # each re-entry builds its own results
         return hashtables.map_entries(proc, entries, finish, out)
 
 
@@ -854,10 +859,10 @@ class _SetSelect(_Waiting):
         same, xs, sets, every, want, kept, other, finish, i = self.state
         if len(xs) > CHUNK:
             charge(len(xs))  # the copies are work like walking the elements
-        found = thunk()
+        value = thunk()
         kept = list(kept)  # each re-entry builds its own lists
         other = None if other is None else list(other)
-        if found is want:
+        if value is want:
             kept.append(xs[i - 1])
         elif other is not None:
             other.append(xs[i - 1])
@@ -873,9 +878,9 @@ class _SetAdjoin(_Waiting):
         same, xs, kept, finish, i = self.state
         if len(kept) > CHUNK:
             charge(len(kept))  # the copy is work like scanning it
-        found = thunk()
+        value = thunk()
         kept = list(kept)
-        if not found:
+        if not value:
             kept.append(xs[i - 1])
         return list_sets.adjoin(same, xs, kept, finish, i)
 
@@ -888,8 +893,8 @@ class _SetSubset(_Waiting):
 
     def resume(self, thunk):
         same, xs, ys, i = self.state
-        found = thunk()
-        if not found:
+        value = thunk()
+        if not value:
             return False
         if ys is None:
             return list_sets.subsets_then(same, xs, i)
@@ -903,8 +908,8 @@ class _SetUnion(_Waiting):
 
     def resume(self, thunk):
         same, lists, base, n0, i = self.state
-        kept = thunk()
-        return list_sets.union_then(same, lists, base, kept, n0, i)
+        value = thunk()
+        return list_sets.union_then(same, lists, base, value, n0, i)
 
 
 class _SetXor(_Waiting):
@@ -991,13 +996,13 @@ class _CharUnfold(_Waiting):
 
 class _TableUnfold(_Waiting):
     """hashtables_srfi125.unfold_into waiting in the call ``at`` (its numbering) on
-    ``seed``, with a copy of the table as it was."""
+    ``seed``. A re-entry goes on filling the same table (as a loop of hash-table-set!
+    would, and as the frames of a store it waits in do)."""
 
     __slots__ = ()  # state: table, stop, mapper, successor, seed, at
 
     def resume(self, thunk):
         table, stop, mapper, successor, seed, at = self.state
-        table = table.copy()  # each re-entry builds its own table
         value = thunk()
         pair = None
         if at == 0:
@@ -1011,6 +1016,127 @@ class _TableUnfold(_Waiting):
         else:
             seed, at = value, 0
         return hashtables_srfi125.unfold_into(table, stop, mapper, successor, seed, at, pair)
+
+
+class _Rerun(_Waiting):
+    """A frame of ``fn`` waiting in a lookup in ``table`` (HashTable.slot, which calls the
+    table's own equality and hash procedures), the first call of Scheme code ``fn`` makes:
+    resuming calls ``fn`` again on its arguments, that lookup answered by the value
+    resumed (what ``fn`` did before it only read the table)."""
+
+    __slots__ = ()  # state: fn, args, table, key
+
+    def resume(self, thunk):
+        fn, args, table, key = self.state
+        value = thunk()
+        table.resumed = (key, value, threading.get_ident())
+        try:
+            return rt.call_n(fn, args)
+        finally:
+            table.resumed = None  # used by the first lookup of fn, or not at all
+
+
+class _BucketScan(_Waiting):
+    """HashTable.slot_in_bucket waiting for the table's equivalence on ``bucket[i - 1]``."""
+
+    __slots__ = ()  # state: table, key, h, bucket, i
+
+    def resume(self, thunk):
+        table, key, h, bucket, i = self.state
+        value = thunk()
+        if value is not False:
+            return bucket[i - 1]
+        return table.slot_in_bucket(key, h, bucket, i)
+
+
+class _EachPair(_Waiting):
+    """hashtables.each_pair waiting in its step on ``pairs[i - 1]``."""
+
+    __slots__ = ()  # state: step, t, pairs, result, i
+
+    def resume(self, thunk):
+        step, t, pairs, result, i = self.state
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return hashtables.each_pair(step, t, pairs, result, i)
+
+
+class _DeleteKeys(_Waiting):
+    """hash-table-delete!'s loop waiting in the deletion of ``keys[i - 1]``."""
+
+    __slots__ = ()  # state: t, keys, deleted, i
+
+    def resume(self, thunk):
+        t, keys, deleted, i = self.state
+        value = thunk()
+        return hashtables_srfi125.delete_keys(t, keys, deleted + value, i)
+
+
+class _EqualEntries(_Waiting):
+    """hash-table=?'s loop waiting in the comparison of ``entries[i - 1]``."""
+
+    __slots__ = ()  # state: same, t2, entries, i
+
+    def resume(self, thunk):
+        same, t2, entries, i = self.state
+        value = thunk()
+        if not value:
+            return False
+        return hashtables_srfi125.equal_entries(same, t2, entries, i)
+
+
+class _ListsEqual(_Waiting):
+    """lists.lists_equal (list=) waiting for ``same`` on the elements ``j`` of
+    ``items[i - 1]`` and ``items[i]``."""
+
+    __slots__ = ()  # state: same, items, i, j
+
+    def resume(self, thunk):
+        same, items, i, j = self.state
+        value = thunk()
+        if value is False:
+            return False
+        return lists.lists_equal(same, items, i, j + 1)
+
+
+class _BitUnfold(_Waiting):
+    """bitwise.unfold_bits waiting in the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ()  # state: stop, mapper, successor, seed, n, k, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, n, k, at = self.state
+        value = thunk()
+        if at == 0:
+            if value is not False:
+                return n
+            at = 1
+        elif at == 1:
+            if value is not False:
+                n |= 1 << k
+            k, at = bitwise._next_bit(k), 2
+        else:
+            seed, at = value, 0
+        return bitwise.unfold_bits(stop, mapper, successor, seed, n, k, at)
+
+
+class _Chain(_Waiting):
+    """comparators.chain_then (=?, <? …) waiting in the ordering (``phase`` 0) or the
+    equality of ``items[i - 1]`` and ``items[i]``."""
+
+    __slots__ = ()  # state: c, ask, flip, items, i, phase
+
+    def resume(self, thunk):
+        c, ask, flip, items, i, phase = self.state
+        value = thunk()
+        if phase == 0:
+            if value is not False:
+                return comparators.chain_then(c, ask, flip, items, i + 1)
+            if ask == comparators.ORDERED:
+                return False
+            return comparators.chain_then(c, ask, flip, items, i, 1)
+        if value is False:
+            return False
+        return comparators.chain_then(c, ask, flip, items, i + 1)
 
 
 _TRAMPOLINE = _Trampoline()
@@ -1125,6 +1251,8 @@ def _map_resume_record(v):
     if "out" not in v:
         return v["self"]
     m = v["self"]
+    if len(v["out"]) == len(m.items):
+        return _PASS  # in finish
     return _Map(m.f, m.items, list(v["out"]), m.rows, m.finish)
 
 
@@ -1144,6 +1272,8 @@ def _values_record(v):
 
 
 def _map_record(v):
+    if len(v["out"]) == len(v["items"]):
+        return _PASS  # in finish (which may store into a table)
     return _Map(v["f"], v["items"], list(v["out"]), v["rows"], v["finish"])
 
 
@@ -1253,17 +1383,21 @@ def _update_record(v):
     if "value" in v:
         return _PASS  # waiting in updated_with
     if "entry" not in v:
-        return None  # in a hash function of the table's
+        return None  # in the lookup: rerun (_reruns)
     return _Then(partial(hashtables.updated_with, v["t"], v["slot"], v["key"], v["updater"]))
 
 
 def _updated_with_record(v):
+    if "new_value" in v:
+        return _PASS  # in the store (a lookup in a table with procedures of its own)
     return _Then(partial(hashtables.store_updated, v["t"], v["slot"], v["key"]))
 
 
 def _update_default_record(v):
     if "value" not in v:
-        return None  # in a hash function of the table's
+        return None  # in the lookup: rerun (_reruns)
+    if "new_value" in v:
+        return _PASS  # in the store
     return _Then(partial(hashtables.store_updated, v["t"], v["k"], v["key"]))
 
 
@@ -1294,9 +1428,67 @@ def _set_select_record(v):
                        _next_index(v["walk"])))
 
 
+def _call_args(frame: FrameType) -> list:
+    """The arguments a frame's function was called with (its parameters' values)."""
+    code = frame.f_code
+    v = frame.f_locals
+    n = code.co_argcount
+    args = [v[name] for name in code.co_varnames[:n]]
+    if code.co_flags & CO_VARARGS:
+        args.extend(v[code.co_varnames[n + code.co_kwonlyargcount]])
+    return args
+
+
+def _reruns(fn, table: str = "t", key: str = "key", past=None):
+    """The record of a frame of ``fn`` waiting in its lookup of ``key`` in ``table`` (its
+    locals' names); ``past(v)`` gives the record once that lookup is done, if it can be."""
+    def record(frame: FrameType):
+        v = frame.f_locals
+        if past is not None:
+            done = past(v)
+            if done is not None:
+                return done
+        return _Rerun((fn, _call_args(frame), v[table], v[key]))
+    return {fn.__code__: record}
+
+
+def _intern_record(v):
+    if "value" in v:
+        return _PASS  # in interned's store
+    if "entry" in v:  # in the failure thunk
+        return _Then(partial(hashtables_srfi125.interned, v["t"], v["key"]))
+    return None
+
+
+def _slot_record(v):
+    if "walk" in v:  # in the table's equivalence
+        return _BucketScan((v["self"], v["key"], v["h"], v["bucket"], _next_index(v["walk"])))
+    return _Then(partial(_hashed, v["self"], v["key"]))  # in its hash procedure
+
+
+def _hashed(table, key, h):
+    """The rest of HashTable.slot once its hash procedure gave ``h``: the scan from the
+    start of that bucket."""
+    h = hashtables.checked_hash(h)
+    return table.slot_in_bucket(key, h, tuple(table.buckets.get(h, ())), 0)
+
+
+def _is_true(value) -> bool:
+    return value is not False
+
+
+def _dropping(v):
+    """drop_unless_in / drop_if_in past their lookup in t2: in t1's."""
+    return _Then(partial(hashtables_srfi125.discard_at, v["t1"])) if "found" in v else None
+
+
 def _describe(frame: FrameType) -> str:
     """Name what stops a capture: the primitive the frame belongs to, else the function."""
-    from harness.scheme.primitives import PROCEDURE_NAMES
+    from harness.scheme.primitives import PROCEDURE_NAMES, scheme_name_of
+    maker, local, _ = frame.f_code.co_qualname.partition(".<locals>.")
+    if local and frame.f_code.co_filename.startswith(_PRIMITIVES_DIR):
+        # a procedure a primitive made (a comparator's equality…), that cannot resume it
+        return f"a procedure that {scheme_name_of(maker)} made (it cannot resume it)"
     primitives = {getattr(p, "__code__", None): name for p, name in PROCEDURE_NAMES.items()}
     f = frame
     while f is not None and f.f_code is not _PROMPT_CODE and not is_compiled(f.f_code):
@@ -1306,6 +1498,8 @@ def _describe(frame: FrameType) -> str:
         f = f.f_back
     return f"{frame.f_code.co_name} (host code)"
 
+
+_PRIMITIVES_DIR = os.path.dirname(lists.__file__)
 
 #: primitives (and the resume methods above) whose frames only return the value they wait for
 _PASS_THROUGH = frozenset(f.__code__ for f in (
@@ -1340,6 +1534,19 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
+    hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
+    hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
+    hashtables_srfi125.hash_table_eq, hashtables_srfi125._set_pairs,
+    hashtables_srfi125.hash_table, hashtables_srfi125.hash_table_set_x,
+    hashtables_srfi125.hash_table_delete_x, hashtables_srfi125._stored,
+    hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
+    hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
+    hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
+    hashtables_srfi125.hash_table_pop_x, lists.list_eq, bitwise.bitwise_fold,
+    bitwise.bitwise_for_each, bitwise.bitwise_unfold, comparators.comparator_equal,
+    comparators.comparator_less, comparators.comparator_greater,
+    comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
+    comparators.comparator_test_type, comparators.comparator_hash,
 ))
 
 #: the char-set walks' code, for their records
@@ -1369,17 +1576,11 @@ _RECORDS = {
     strings.string_rindex.__code__: lambda frame: _Then(strings.found),
     strings.trim_then.__code__: _locals_record(_trim_record),
     _CharWalk.resume.__code__: _locals_record(_after_call),
-    hashtables.hash_table_ref.__code__: _locals_record(
-        lambda v: _PASS if "entry" in v else None),
-    hashtables.hash_table_update_x.__code__: _locals_record(_update_record),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
-    hashtables.hash_table_update_x_default.__code__: _locals_record(_update_default_record),
-    hashtables_srfi125.hash_table_intern_x.__code__: _locals_record(
-        lambda v: _Then(partial(hashtables_srfi125.interned, v["t"], v["key"]))
-        if "entry" in v else None),
     hashtables_srfi125.find_then.__code__: _locals_record(_find_record),
     hashtables.map_entries.__code__: _locals_record(
-        lambda v: _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
+        lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish
+        else _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
     _MapEntries.resume.__code__: _locals_record(_after_call),
     hashtables.fold_entries.__code__: _locals_record(
         # a list iterator's __reduce__ gives the index after the entry waited for
@@ -1461,11 +1662,56 @@ _RECORDS = {
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
-                   _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold)},
+                   _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
+                   _BitUnfold, _Chain)},
+    comparators.chain_then.__code__: _locals_record(
+        lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),
+    comparators.comparator_check_type.__code__: _locals_record(
+        lambda v: _Then(partial(comparators.type_checked, v["obj"]))),
+    comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
+    comparators.order_of.__code__: _locals_record(
+        lambda v: _PASS if "less" in v
+        else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
+    lists.lists_equal.__code__: _locals_record(
+        lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
+    bitwise.unfold_bits.__code__: _locals_record(
+        lambda v: _BitUnfold((v["stop"], v["mapper"], v["successor"], v["seed"], v["n"],
+                              v["k"], v["at"]))),
+    # a hash table's own equality and hash procedures: the lookup, then what waits for it
+    hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
+    hashtables.HashTable.slot_in_bucket.__code__: _locals_record(
+        lambda v: _BucketScan((v["self"], v["key"], v["h"], v["bucket"],
+                               _next_index(v["walk"])))),
+    hashtables.user_hash.__code__: lambda frame: _Then(hashtables.checked_hash),
+    hashtables.each_pair.__code__: _locals_record(
+        lambda v: _EachPair((v["step"], v["t"], v["pairs"], v["result"],
+                             _next_index(v["walk"])))),
+    hashtables_srfi125.delete_keys.__code__: _locals_record(
+        lambda v: _DeleteKeys((v["t"], v["keys"], v["deleted"], _next_index(v["walk"])))),
+    hashtables_srfi125.equal_entries.__code__: _locals_record(
+        lambda v: _EqualEntries((v["same"], v["t2"], v["entries"], _next_index(v["walk"])))),
+    **_reruns(hashtables.hash_table_ref, past=lambda v: _PASS if "entry" in v else None),
+    **_reruns(hashtables.hash_table_update_x, past=_update_record),
+    **_reruns(hashtables.hash_table_update_x_default, past=_update_default_record),
+    **_reruns(hashtables_srfi125.hash_table_intern_x, past=_intern_record),
+    **_reruns(hashtables_srfi125.same_entry, "t2",
+              past=lambda v: _Then(_is_true) if "entry" in v else None),
+    **_reruns(hashtables_srfi125.drop_unless_in, "t2", past=_dropping),
+    **_reruns(hashtables_srfi125.drop_if_in, "t2", past=_dropping),
+    **_reruns(hashtables_srfi125._store, "table"),
+    **_reruns(hashtables_srfi125._store_pair, "table"),
+    **{code: record for fn in (
+        hashtables.hash_table_ref_default, hashtables.hash_table_set_x,
+        hashtables.hash_table_delete_x, hashtables.hash_table_exists_p,
+        hashtables.hash_table_contains_p, hashtables.store_updated, hashtables.add_absent,
+        hashtables_srfi125.interned, hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
+        hashtables_srfi125.discard_if, hashtables_srfi125.popped)
+       for code, record in _reruns(fn).items()},
     charsets.unfold_codes.__code__: _locals_record(
         lambda v: _CharUnfold((v["who"], v["p"], v["f"], v["g"], v["seed"], list(v["out"]),
                                v["finish"], v["at"]))),
     hashtables_srfi125.unfold_into.__code__: _locals_record(
-        lambda v: _TableUnfold((v["table"].copy(), v["stop"], v["mapper"], v["successor"],
+        lambda v: _TableUnfold((v["table"], v["stop"], v["mapper"], v["successor"],
                                 v["seed"], v["at"]))),
 }

@@ -83,39 +83,62 @@ ROOM = "h_linear_room"
 FIRST_DEPTH_CHECK = 1000
 
 #: primitives that never call a procedure, capture a continuation or do I/O, and charge
-#: the budget for big walks themselves: the only calls a loop may make
+#: the budget for big walks themselves: the only calls a loop may make (by library and
+#: name, so a procedure a program defines under one of these names is not one)
 LEAF_PRIMITIVES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scheme base", (
         "+", "-", "*", "/", "=", "<", ">", "<=", ">=", "abs", "quotient", "remainder",
-        "modulo", "min", "max", "gcd", "lcm", "square", "exact", "inexact", "floor",
-        "ceiling", "round", "truncate", "number?", "integer?", "exact?", "inexact?",
-        "exact-integer?", "zero?", "positive?", "negative?", "odd?", "even?",
-        "number->string", "car", "cdr", "caar", "cadr", "cdar", "cddr", "cons", "list",
-        "length", "append", "reverse", "list-tail", "list-ref", "list-copy", "memq",
-        "memv", "assq", "assv", "null?", "pair?", "list?", "not", "boolean?", "eq?",
-        "eqv?", "equal?", "symbol?", "string?", "char?", "vector?", "procedure?",
-        "string-length", "string-ref", "substring", "string-append", "string=?",
-        "string<?", "char=?", "char<?", "char->integer", "integer->char",
-        "symbol->string", "string->symbol", "vector-ref", "vector-length", "vector",
-        "make-vector", "make-string", "string", "bytevector-u8-ref", "bytevector-length")),
+        "modulo", "floor-quotient", "floor-remainder", "truncate-quotient",
+        "truncate-remainder", "min", "max", "gcd", "lcm", "square", "expt", "exact",
+        "inexact", "exact->inexact", "inexact->exact", "floor", "ceiling", "round",
+        "truncate", "numerator", "denominator", "exact-integer-sqrt", "number?", "real?",
+        "rational?", "integer?", "exact?", "inexact?", "exact-integer?", "zero?",
+        "positive?", "negative?", "odd?", "even?", "number->string", "string->number",
+        "car", "cdr", "caar", "cadr", "cdar", "cddr", "cons", "list", "make-list", "length",
+        "append", "reverse", "list-tail", "list-ref", "list-copy", "memq", "memv", "member",
+        "assq", "assv", "assoc", "null?", "pair?", "list?", "not", "boolean?", "boolean=?",
+        "eq?", "eqv?", "equal?", "symbol?", "symbol=?", "string?", "char?", "vector?",
+        "procedure?", "string-length", "string-ref", "substring", "string-append",
+        "string-copy", "string", "make-string", "string->list", "list->string",
+        "string->symbol", "symbol->string", "string=?", "string<?", "string>?",
+        "string<=?", "string>=?", "char=?", "char<?", "char>?", "char<=?", "char>=?",
+        "char->integer", "integer->char", "vector", "make-vector", "vector-ref",
+        "vector-length", "vector->list", "list->vector", "bytevector-u8-ref",
+        "bytevector-length", "set-car!", "set-cdr!", "vector-set!", "vector-fill!",
+        "string-set!", "list-set!")),
     ("scheme cxr", ("caddr", "cdddr", "cadddr")),
-    ("scheme inexact", ("sqrt", "exp", "log", "sin", "cos", "atan")),
+    ("scheme char", ("char-upcase", "char-downcase", "char-alphabetic?", "char-numeric?",
+                     "char-whitespace?", "char-upper-case?", "char-lower-case?",
+                     "digit-value", "string-upcase", "string-downcase", "char-ci=?",
+                     "string-ci=?")),
+    ("scheme inexact", ("sqrt", "exp", "log", "sin", "cos", "tan", "atan", "nan?",
+                        "infinite?", "finite?")),
 )
+#: leaf primitives that call a procedure when given more arguments than this (a third
+#: argument of ``member`` or ``assoc`` is the equivalence they call)
+LEAF_MAX_ARGUMENTS = {"member": 2, "assoc": 2}
 
-_leaf_ids: set[int] | None = None
+_leaf_arities: dict[int, int | None] | None = None
 
 
-def is_leaf_primitive(proc: object) -> bool:
-    """Whether ``proc`` is one of ``LEAF_PRIMITIVES`` (a call a loop may make)."""
-    global _leaf_ids
-    if _leaf_ids is None:
-        from harness.scheme.primitives import LIBRARIES
-        ids = set()
+def is_leaf_primitive(proc: object, nargs: int) -> bool:
+    """Whether a call of ``proc`` with ``nargs`` arguments is a call a loop may make: of
+    one of ``LEAF_PRIMITIVES``, within ``LEAF_MAX_ARGUMENTS``."""
+    global _leaf_arities
+    if _leaf_arities is None:
+        from harness.scheme.primitives import load_all
+        libraries = load_all()
+        arities: dict[int, int | None] = {}
         for lib, names in LEAF_PRIMITIVES:
-            table = LIBRARIES.get(tuple(lib.split()), {})
-            ids.update(id(table[n]) for n in names if n in table)
-        _leaf_ids = ids
-    return id(proc) in _leaf_ids
+            table = libraries.get(tuple(lib.split()), {})
+            for n in names:
+                if n in table:
+                    arities[id(table[n])] = LEAF_MAX_ARGUMENTS.get(n)
+        _leaf_arities = arities
+    if id(proc) not in _leaf_arities:
+        return False
+    most = _leaf_arities[id(proc)]
+    return most is None or nargs <= most
 
 
 # -- which procedures ------------------------------------------------------------------------

@@ -275,3 +275,17 @@ def test_other_shapes_give_the_values_of_the_recursion(src, monkeypatch):
             src + " (list (f 0) (f 1) (f 7))")))
         monkeypatch.undo()
     assert answers[0] == answers[1]
+
+
+def test_the_primitives_a_loop_may_call():
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("""
+        (define (keys alist) (if (null? alist) '() (cons (car (assoc (caar alist) alist)) (keys (cdr alist)))))
+        (define (shout l) (if (null? l) '() (cons (string-upcase (car l)) (shout (cdr l)))))
+        (define (zero! v i) (if (= i (vector-length v)) v (begin (vector-set! v i 0) (zero! v (+ i 1)) v)))
+        (define (f l) (if (null? l) 0 (+ (length (member (car l) l string=?)) (f (cdr l)))))""")
+    assert [name for name in ("keys", "shout", "zero!", "f") if is_loop(interp, name)] == \
+        ["keys", "shout", "zero!"]  # member with a third argument calls it
+    assert write_string(interp.eval_string(
+        "(list (keys '((a . 1) (b . 2))) (shout '(\"a\" \"b\")) (zero! (vector 1 2) 0)"
+        "      (f '(\"x\" \"y\")))")) == '((a b) ("A" "B") #(0 0) 3)'

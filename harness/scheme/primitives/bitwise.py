@@ -322,16 +322,43 @@ def bitwise_unfold(stop: object, mapper: object, successor: object, seed: object
     ``(mapper (successor seed))`` … until ``(stop seed)``."""
     for proc in (stop, mapper, successor):
         check_procedure("bitwise-unfold", proc)
-    n, k = 0, 0
-    while stop(seed) is False:
+    return unfold_bits(stop, mapper, successor, seed, 0, 0)
+
+
+def unfold_bits(stop: object, mapper: object, successor: object, seed: object, n: int,
+                k: int, at: int = 0) -> int:
+    """bitwise-unfold's loop, ``n`` the bits so far (``k`` of them), from the call ``at``
+    (0: ``stop``, 1: ``mapper``, 2: ``successor``): the one it waits in, for a
+    continuation captured there to resume it (continuations.py)."""
+    if at == 1:
+        if mapper(seed) is not False:
+            n |= 1 << k
+        k = _next_bit(k)
+        at = 2
+    if at == 2:
+        seed = successor(seed)
+    while True:
+        at = 0
+        if stop(seed) is not False:
+            return n
+        at = 1
         if mapper(seed) is not False:
             n |= 1 << k
         k += 1
         if k > MAX_EXACT_BITS:
-            raise SizeLimitExceeded(f"bitwise-unfold: the result would exceed {MAX_EXACT_BITS} "
-                                    "bits")
+            raise _too_many_bits()
+        at = 2
         seed = successor(seed)
-    return n
+
+
+def _next_bit(k: int) -> int:
+    if k >= MAX_EXACT_BITS:
+        raise _too_many_bits()
+    return k + 1
+
+
+def _too_many_bits() -> SizeLimitExceeded:
+    return SizeLimitExceeded(f"bitwise-unfold: the result would exceed {MAX_EXACT_BITS} bits")
 
 
 @primitive(*LIBS)

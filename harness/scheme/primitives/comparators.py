@@ -168,7 +168,12 @@ def comparator_test_type(comparator: object, obj: object) -> object:
 @primitive(SRFI128)
 def comparator_check_type(comparator: object, obj: object) -> bool:
     """#t if obj satisfies the comparator's type test, else an error naming obj."""
-    if check_comparator("comparator-check-type", comparator).type_test(obj) is False:
+    return type_checked(obj, check_comparator("comparator-check-type", comparator).type_test(obj))
+
+
+def type_checked(obj: object, passed: object) -> bool:
+    """comparator-check-type once the type test answered ``passed``."""
+    if passed is False:
         raise wrong_type("comparator-check-type", "an object of the comparator's type", obj)
     return True
 
@@ -411,64 +416,83 @@ define(SRFI128, "string-ci-hash", string_ci_hash)
 
 # -- comparison predicates ----------------------------------------------------------------
 
-def _chain(who: str, comparator: object, a: object, b: object, more: tuple,
-           holds: Callable[[Comparator, object, object], bool]) -> bool:
-    c = check_comparator(who, comparator)
-    if not holds(c, a, b):
-        return False
-    prev = b
-    for x in more:
-        if not holds(c, prev, x):
+#: what chain_then asks of each pair: the equality alone, the ordering alone, the
+#: ordering then (if it says no) the equality
+EQUAL, ORDERED, ORDERED_OR_EQUAL = 0, 1, 2
+
+
+def chain_then(c: Comparator, ask: int, flip: bool, items: tuple, i: int = 1,
+               phase: int = 0) -> bool:
+    """Whether each of ``items`` relates to the next, from ``items[i - 1]`` and
+    ``items[i]`` (``ask`` says how, ``flip`` swaps the ordering's arguments: >? and >=?),
+    the ordering of that pair having said no if ``phase`` is 1. ``phase`` names the call
+    the loop waits in (0: the ordering, 1: the equality), for a continuation captured
+    there to resume it (continuations.py)."""
+    equality, ordering = c.equality, c.ordering
+    while i < len(items):
+        x, y = items[i - 1], items[i]
+        if phase == 0 and ask:
+            if (ordering(y, x) if flip else ordering(x, y)) is not False:
+                i += 1
+                continue
+            if ask == ORDERED:
+                return False
+        phase = 1
+        if equality(x, y) is False:
             return False
-        prev = x
+        phase = 0
+        i += 1
     return True
-
-
-def _equal(c: Comparator, a: object, b: object) -> bool:
-    return c.equality(a, b) is not False
-
-
-def _less(c: Comparator, a: object, b: object) -> bool:
-    return c.ordering(a, b) is not False
 
 
 @primitive(SRFI128, name="=?")
 def comparator_equal(comparator: object, a: object, b: object, *more: object) -> bool:
     """(=? comparator obj1 obj2 obj3 ...): each object equal to the next."""
-    return _chain("=?", comparator, a, b, more, _equal)
+    return chain_then(check_comparator("=?", comparator), EQUAL, False, (a, b, *more))
 
 
 @primitive(SRFI128, name="<?")
 def comparator_less(comparator: object, a: object, b: object, *more: object) -> bool:
-    _ordering_of("<?", check_comparator("<?", comparator))
-    return _chain("<?", comparator, a, b, more, _less)
+    return chain_then(_ordered("<?", comparator), ORDERED, False, (a, b, *more))
 
 
 @primitive(SRFI128, name=">?")
 def comparator_greater(comparator: object, a: object, b: object, *more: object) -> bool:
-    _ordering_of(">?", check_comparator(">?", comparator))
-    return _chain(">?", comparator, a, b, more, lambda c, x, y: _less(c, y, x))
+    return chain_then(_ordered(">?", comparator), ORDERED, True, (a, b, *more))
 
 
 @primitive(SRFI128, name="<=?")
 def comparator_less_or_equal(comparator: object, a: object, b: object,
                              *more: object) -> bool:
-    _ordering_of("<=?", check_comparator("<=?", comparator))
-    return _chain("<=?", comparator, a, b, more,
-                  lambda c, x, y: _less(c, x, y) or _equal(c, x, y))
+    return chain_then(_ordered("<=?", comparator), ORDERED_OR_EQUAL, False, (a, b, *more))
 
 
 @primitive(SRFI128, name=">=?")
 def comparator_greater_or_equal(comparator: object, a: object, b: object,
                                 *more: object) -> bool:
-    _ordering_of(">=?", check_comparator(">=?", comparator))
-    return _chain(">=?", comparator, a, b, more,
-                  lambda c, x, y: _less(c, y, x) or _equal(c, x, y))
+    return chain_then(_ordered(">=?", comparator), ORDERED_OR_EQUAL, True, (a, b, *more))
+
+
+def _ordered(who: str, comparator: object) -> Comparator:
+    c = check_comparator(who, comparator)
+    _ordering_of(who, c)
+    return c
 
 
 def order_of(comparator: object, a: object, b: object) -> int:
     """-1, 0 or 1 as ``comparator`` orders a before, with or after b (comparator-if<=>)."""
     c = check_comparator("comparator-if<=>", comparator)
-    if _ordering_of("comparator-if<=>", c)(a, b) is not False:
+    less = _ordering_of("comparator-if<=>", c)(a, b)
+    return order_after(c, a, b, less)
+
+
+def order_after(c: Comparator, a: object, b: object, less: object) -> int:
+    """order_of once the ordering said ``less`` (a continuation captured in either
+    procedure resumes it: continuations.py)."""
+    if less is not False:
         return -1
-    return 0 if c.equality(a, b) is not False else 1
+    return equal_order(c.equality(a, b))
+
+
+def equal_order(same: object) -> int:
+    return 0 if same is not False else 1

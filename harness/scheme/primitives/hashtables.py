@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from threading import get_ident
 
 from harness.scheme.datatypes import DEFAULT, Char, String, Symbol
 from harness.scheme.errors import error, wrong_type
@@ -45,7 +46,7 @@ class HashTable:
     one, whose slots are listed in ``buckets`` by hash value.
     """
 
-    __slots__ = ("buckets", "entries", "equivalence", "hash_function", "key_of")
+    __slots__ = ("buckets", "entries", "equivalence", "hash_function", "key_of", "resumed")
 
     def __init__(self, equivalence: object = is_equal, hash_function: object = DEFAULT) -> None:
         self.entries: dict[object, tuple[object, object]] = {}
@@ -53,22 +54,48 @@ class HashTable:
         self.hash_function = hash_function
         self.key_of = _key_function(equivalence)
         self.buckets: dict[int, list[_Slot]] = {}
+        #: (key, slot, thread): the answer of the next lookup of key on that thread, set
+        #: by a re-entry that resumes a primitive waiting in it (continuations.py)
+        self.resumed: tuple[object, object, int] | None = None
 
     def slot(self, key: object) -> object:
         """The key of ``entries`` under which ``key`` is (or would be) stored."""
         if self.key_of is not None:
             return self.key_of(key)
-        h = 0 if self.hash_function is DEFAULT else _user_hash(self.hash_function, key)
-        same = self.equivalence
-        entries = self.entries
-        bucket = self.buckets.get(h, ())
+        resumed = self.resumed
+        if resumed is not None and resumed[2] == get_ident():  # a re-entry's answer
+            self.resumed = None
+            if resumed[0] is key:
+                return resumed[1]
+        h = 0 if self.hash_function is DEFAULT else user_hash(self.hash_function, key)
+        bucket = tuple(self.buckets.get(h, ()))  # a copy: the predicate may add keys
         if len(bucket) > 16:
             # keys that all hash alike make every operation a scan: each one counts
             charge(len(bucket))
-        for slot in tuple(bucket):  # a copy: the predicate may add keys
+        same = self.equivalence
+        entries = self.entries
+        walk = iter(bucket)  # a named iterator: its position is where a resume goes on
+        for slot in walk:
             entry = entries.get(slot)
             if entry is not None and same(entry[0], key) is not False:
                 return slot
+        return _Slot(h)
+
+    def slot_in_bucket(self, key: object, h: int, bucket: tuple, start: int) -> object:
+        """``slot``'s scan of ``bucket`` (the slots of hash ``h`` when it began) resumed at
+        ``start`` (continuations.py), then of the slots added since."""
+        same = self.equivalence
+        entries = self.entries
+        walk = iter(bucket)
+        walk.__setstate__(start)
+        for slot in walk:
+            entry = entries.get(slot)
+            if entry is not None and same(entry[0], key) is not False:
+                return slot
+        seen = set(bucket)
+        later = tuple(slot for slot in self.buckets.get(h, ()) if slot not in seen)
+        if later:
+            return self.slot_in_bucket(key, h, bucket + later, len(bucket))
         return _Slot(h)
 
     def current_slot(self, slot: object, key: object) -> object:
@@ -132,11 +159,21 @@ class _Slot:
         self.hash = h
 
 
-def _user_hash(hash_function: Callable, value: object) -> int:
+def user_hash(hash_function: Callable, value: object) -> int:
+    """The value of a table's own hash procedure for ``value``."""
     h = as_int(hash_function(value))
     if type(h) is not int:
         raise wrong_type("hash table hash function", "to return an exact integer", h)
     return h
+
+
+def checked_hash(h: object) -> int:
+    """``h`` as user_hash checks it (after a re-entered hash procedure returned it)."""
+    return user_hash(_itself, h)
+
+
+def _itself(x: object) -> object:
+    return x
 
 
 def _string_key(who: str, fold: bool) -> Callable[[object], object]:
@@ -213,13 +250,31 @@ def alist_to_hash_table(alist: object, equivalence: object = DEFAULT,
 def add_alist(who: str, table: HashTable, alist: object) -> HashTable:
     """Add to ``table`` the entries of ``alist`` whose keys it lacks (the first entry for
     a key wins) and return it."""
-    for entry in proper_items(who, alist):
+    entries = proper_items(who, alist)
+    for entry in entries:
         if entry.__class__ is not list:
             raise wrong_type(who, "an association list (a list of pairs)", alist)
-        slot = table.slot(entry[0])
-        if slot not in table.entries:
-            table.store(slot, entry[0], entry[1])
-    return table
+    return each_pair(add_absent, table, entries, table)
+
+
+def add_absent(t: HashTable, key: object, value: object) -> None:
+    """Sets ``key`` to ``value`` unless ``t`` has it."""
+    slot = t.slot(key)
+    if slot not in t.entries:
+        t.store(slot, key, value)
+
+
+def each_pair(step: Callable, t: HashTable, pairs: list, result: object = None,
+              start: int = 0) -> object:
+    """``step(t, a, b)`` for each (a, b) of ``pairs`` from ``start`` on, then ``result``:
+    the loops that look keys up in a table, whose own procedures a continuation may be
+    captured in (continuations.py resumes the loop after the pair it waits in)."""
+    walk = iter(pairs)
+    if start:
+        walk.__setstate__(start)
+    for a, b in walk:
+        step(t, a, b)
+    return result
 
 
 @primitive(SRFI69)
@@ -321,7 +376,8 @@ def hash_table_update_x(table: object, key: object, updater: object,
 def updated_with(t: HashTable, slot: object, key: object, updater: object,
                  value: object) -> None:
     """Sets ``key`` (at ``slot``) to ``(updater value)``."""
-    return store_updated(t, slot, key, updater(value))
+    new_value = updater(value)
+    return store_updated(t, slot, key, new_value)
 
 
 def store_updated(t: HashTable, slot: object, key: object, new_value: object) -> None:
@@ -340,7 +396,8 @@ def hash_table_update_x_default(table: object, key: object, proc: object,
     check_procedure("hash-table-update!/default", proc)
     k = t.slot(key)
     value = t.entries.get(k, (key, default))[1]
-    return store_updated(t, k, key, proc(value))
+    new_value = proc(value)
+    return store_updated(t, k, key, new_value)
 
 
 # -- the whole table ----------------------------------------------------------------------
@@ -424,9 +481,7 @@ def hash_table_copy(table: object, _mutable: object = DEFAULT) -> HashTable:
 def hash_table_merge_x(table: object, other: object) -> HashTable:
     """Adds the entries of ``other`` to ``table`` (other's values win) and returns table."""
     t = check_table("hash-table-merge!", table)
-    for k, v in _entries("hash-table-merge!", other):
-        hash_table_set_x(t, k, v)
-    return t
+    return each_pair(hash_table_set_x, t, check_table("hash-table-merge!", other).items(), t)
 
 
 @primitive(SRFI69)

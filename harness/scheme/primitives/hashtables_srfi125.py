@@ -11,6 +11,7 @@ its procedures. harness has no immutable tables: ``hash-table-mutable?`` is alwa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from harness.scheme.datatypes import DEFAULT, Symbol, Values
@@ -20,11 +21,12 @@ from harness.scheme.primitives import primitive
 from harness.scheme.primitives.comparators import Comparator, check_comparator
 from harness.scheme.primitives.hashtables import (
     HashTable,
-    _entries,
     _new_table,
+    add_absent,
     add_alist,
     check_table,
     each_entry,
+    each_pair,
     map_entries,
 )
 from harness.scheme.primitives.lists import (
@@ -76,8 +78,7 @@ def make_hash_table(spec: object = DEFAULT, *options: object) -> HashTable:
 def hash_table(spec: object, *keys_and_values: object) -> HashTable:
     """(hash-table comparator key value ...): a new table of these associations."""
     table = table_for("hash-table", spec, ())
-    _set_pairs("hash-table", table, keys_and_values)
-    return table
+    return _set_pairs("hash-table", table, keys_and_values, table)
 
 
 @primitive(LIB)
@@ -152,11 +153,26 @@ def hash_table_eq(value_comparator: object, table1: object, table2: object) -> b
     t2 = check_table("hash-table=?", table2)
     if len(t1) != len(t2):
         return False
-    for key, value in _snapshot("hash-table=?", t1):
-        entry = t2.entries.get(t2.slot(key))
-        if entry is None or same(value, entry[1]) is False:
+    return equal_entries(same, t2, _snapshot("hash-table=?", t1))
+
+
+def equal_entries(same: Callable, t2: HashTable, entries: list, start: int = 0) -> bool:
+    """Whether ``t2`` has each key of ``entries`` (from ``start``) with a value equal by
+    ``same`` (a continuation captured in it or in t2's procedures resumes the loop)."""
+    walk = iter(entries)
+    if start:
+        walk.__setstate__(start)
+    for key, value in walk:
+        if not same_entry(same, t2, key, value):
             return False
     return True
+
+
+def same_entry(same: Callable, t2: HashTable, key: object, value: object) -> bool:
+    entry = t2.entries.get(t2.slot(key))
+    if entry is None:
+        return False
+    return same(value, entry[1]) is not False
 
 
 @primitive(LIB)
@@ -173,31 +189,44 @@ def _store(table: HashTable, key: object, value: object) -> None:
     table.store(slot, key if old is None else old[0], value)
 
 
-def _set_pairs(who: str, table: HashTable, keys_and_values: tuple) -> None:
+def _set_pairs(who: str, table: HashTable, keys_and_values: tuple, result: object) -> object:
     if len(keys_and_values) % 2:
         raise error(f"{who}: expected keys and values in pairs, got an odd number of "
                     "arguments", *keys_and_values)
-    for i in range(0, len(keys_and_values), 2):
-        _store(table, keys_and_values[i], keys_and_values[i + 1])
+    return each_pair(_store, table, list(zip(keys_and_values[::2], keys_and_values[1::2])),
+                     result)
 
 
 @primitive(LIB)
 def hash_table_set_x(table: object, *keys_and_values: object) -> None:
     """(hash-table-set! table key value ...)."""
-    _set_pairs("hash-table-set!", check_table("hash-table-set!", table), keys_and_values)
+    return _set_pairs("hash-table-set!", check_table("hash-table-set!", table), keys_and_values,
+                      None)
 
 
 @primitive(LIB)
 def hash_table_delete_x(table: object, *keys: object) -> int:
     """(hash-table-delete! table key ...): how many of the keys had an entry."""
-    t = check_table("hash-table-delete!", table)
-    deleted = 0
-    for key in keys:
-        slot = t.slot(key)
-        if slot in t.entries:
-            t.discard(slot)
-            deleted += 1
+    return delete_keys(check_table("hash-table-delete!", table), keys, 0)
+
+
+def delete_keys(t: HashTable, keys: tuple, deleted: int, start: int = 0) -> int:
+    """``deleted`` plus how many of ``keys`` (from ``start``) ``t`` had, deleting them."""
+    walk = iter(keys)
+    if start:
+        walk.__setstate__(start)
+    for key in walk:
+        deleted += delete_one(t, key)
     return deleted
+
+
+def delete_one(t: HashTable, key: object) -> int:
+    """1 if ``t`` had ``key`` (deleting it), else 0."""
+    slot = t.slot(key)
+    if slot in t.entries:
+        t.discard(slot)
+        return 1
+    return 0
 
 
 # -- mapping -------------------------------------------------------------------------------
@@ -215,9 +244,7 @@ def hash_table_map(proc: object, comparator: object, table: object) -> HashTable
 
 def _stored(table: HashTable, keys: list, values: list) -> HashTable:
     """``table`` with each of ``keys`` set to its value of ``values``."""
-    for key, value in zip(keys, values):
-        _store(table, key, value)
-    return table
+    return each_pair(_store, table, list(zip(keys, values)), table)
 
 
 @primitive(LIB)
@@ -230,7 +257,7 @@ def hash_table_map_x(proc: object, table: object) -> None:
 
 
 def _restored(table: HashTable, keys: list, values: list) -> None:
-    _stored(table, keys, values)
+    return each_pair(_store, table, list(zip(keys, values)))
 
 
 # -- tables as sets ------------------------------------------------------------------------
@@ -240,10 +267,26 @@ def hash_table_intersection_x(table1: object, table2: object) -> HashTable:
     """Deletes from table1 the keys table2 lacks; returns table1."""
     t1 = check_table("hash-table-intersection!", table1)
     t2 = check_table("hash-table-intersection!", table2)
-    for key, _ in _snapshot("hash-table-intersection!", t1):
-        if t2.slot(key) not in t2.entries:
-            t1.discard(t1.slot(key))
-    return t1
+    return each_pair(drop_unless_in, t1,
+                     [(key, t2) for key, _ in _snapshot("hash-table-intersection!", t1)], t1)
+
+
+def drop_unless_in(t1: HashTable, key: object, t2: HashTable) -> None:
+    """Deletes ``key`` from ``t1`` unless ``t2`` has it."""
+    found = t2.slot(key) in t2.entries
+    if not found:
+        t1.discard(t1.slot(key))
+
+
+def drop_if_in(t1: HashTable, key: object, t2: HashTable) -> None:
+    """Deletes ``key`` from ``t1`` if ``t2`` has it."""
+    found = t2.slot(key) in t2.entries
+    if found:
+        t1.discard(t1.slot(key))
+
+
+def discard_at(t: HashTable, slot: object) -> None:
+    t.discard(slot)
 
 
 @primitive(LIB)
@@ -251,10 +294,8 @@ def hash_table_difference_x(table1: object, table2: object) -> HashTable:
     """Deletes from table1 the keys table2 has; returns table1."""
     t1 = check_table("hash-table-difference!", table1)
     t2 = check_table("hash-table-difference!", table2)
-    for key, _ in _snapshot("hash-table-difference!", t1):
-        if t2.slot(key) in t2.entries:
-            t1.discard(t1.slot(key))
-    return t1
+    return each_pair(drop_if_in, t1,
+                     [(key, t2) for key, _ in _snapshot("hash-table-difference!", t1)], t1)
 
 
 @primitive(LIB)
@@ -263,13 +304,16 @@ def hash_table_xor_x(table1: object, table2: object) -> HashTable:
     keys only table2 has); returns table1."""
     t1 = check_table("hash-table-xor!", table1)
     check_table("hash-table-xor!", table2)
-    for key, value in _snapshot("hash-table-xor!", table2):
-        slot = t1.slot(key)
-        if slot in t1.entries:
-            t1.discard(slot)
-        else:
-            t1.store(slot, key, value)
-    return t1
+    return each_pair(toggle, t1, _snapshot("hash-table-xor!", table2), t1)
+
+
+def toggle(t: HashTable, key: object, value: object) -> None:
+    """Deletes ``key`` from ``t`` if it has it, else sets it to ``value``."""
+    slot = t.slot(key)
+    if slot in t.entries:
+        t.discard(slot)
+    else:
+        t.store(slot, key, value)
 
 
 @primitive(LIB)
@@ -329,9 +373,12 @@ def hash_table_prune_x(proc: object, table: object) -> None:
 
 def _pruned(t: HashTable, entries: list, answers: list) -> None:
     """Deletes from ``t`` each entry whose answer is true."""
-    for (k, _), answer in zip(entries, answers):
-        if answer is not False:
-            t.discard(t.slot(k))
+    return each_pair(discard_if, t, [(k, answer) for (k, _), answer in zip(entries, answers)])
+
+
+def discard_if(t: HashTable, key: object, answer: object) -> None:
+    if answer is not False:
+        t.discard(t.slot(key))
 
 
 @primitive(LIB)
@@ -342,12 +389,13 @@ def hash_table_intern_x(table: object, key: object, failure: object) -> object:
     entry = t.entries.get(t.slot(key))
     if entry is not None:
         return entry[1]
-    return interned(t, key, failure())
+    value = failure()
+    return interned(t, key, value)
 
 
 def interned(t: HashTable, key: object, value: object) -> object:
     """Sets ``key`` to ``value`` (hash-table-intern!'s failure thunk gave it); ``value``."""
-    t.store(t.current_slot(t.slot(key), key), key, value)
+    t.store(t.slot(key), key, value)
     return value
 
 
@@ -356,9 +404,14 @@ def hash_table_pop_x(table: object) -> Values:
     """Removes some entry and returns its key and value (an error on an empty table)."""
     t = check_table("hash-table-pop!", table)
     for k, v in t.items():
-        t.discard(t.slot(k))
-        return Values((k, v))
+        return popped(t, k, v)
     raise error("hash-table-pop!: the table is empty", table)
+
+
+def popped(t: HashTable, key: object, value: object) -> Values:
+    """Removes ``key`` (whose value is ``value``) from ``t``; both."""
+    t.discard(t.slot(key))
+    return Values((key, value))
 
 
 @primitive(LIB)
@@ -372,11 +425,7 @@ def hash_table_entries(table: object) -> Values:
 def hash_table_union_x(table: object, other: object) -> HashTable:
     """Adds the entries of ``other`` whose keys ``table`` lacks; returns ``table``."""
     t = check_table("hash-table-union!", table)
-    for k, v in _entries("hash-table-union!", other):
-        slot = t.slot(k)
-        if slot not in t.entries:
-            t.store(slot, k, v)
-    return t
+    return each_pair(add_absent, t, check_table("hash-table-union!", other).items(), t)
 
 
 @primitive(LIB)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from functools import partial
-from itertools import pairwise, repeat
+from itertools import repeat
 from operator import is_not
 
 from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
@@ -811,13 +811,23 @@ def list_eq(same: object, *lists: object) -> bool:
     """(list= elt= list ...): each list has the same length as the next and elt= holds
     between their corresponding elements."""
     check_procedure("list=", same)
-    items = [proper_items("list=", lst) for lst in lists]
-    for a, b in pairwise(items):
+    return lists_equal(same, [proper_items("list=", lst) for lst in lists])
+
+
+def lists_equal(same: Callable, items: list[list], i: int = 1, start: int = 0) -> bool:
+    """Whether each of ``items[i:]`` has the length of the one before it, and ``same``
+    holds between their elements from element ``start`` of ``items[i]`` on: list='s loop
+    (a continuation captured in ``same``, on the elements ``j``, resumes it:
+    continuations.py)."""
+    while i < len(items):
+        a, b = items[i - 1], items[i]
         if len(a) != len(b):
             return False
-        for x, y in zip(a, b):
-            if same(x, y) is False:
+        for j in range(start, len(a)):
+            if same(a[j], b[j]) is False:
                 return False
+        start = 0
+        i += 1
     return True
 
 
