@@ -5,8 +5,24 @@ error. Each case also runs with the loop switched off, as every procedure ran be
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from security_helpers import (
+    BYSTANDER,
+    NEXT_OK,
+    OTHER_FILE,
+    SECONDS,
+    SLACK,
+    TIME_ONLY_LIMITS,
+    answers_of,
+    fire_timed,
+    hook_on,
+    messages_of,
+    write_home,
+)
+
+from harness.runtime import Runtime
 from harness.scheme import limits, linear_recursion
 from harness.scheme.errors import SizeLimitExceeded, StepLimitExceeded, TimeLimitExceeded
 from harness.scheme.interpreter import Interpreter, format_error
@@ -103,3 +119,21 @@ def test_the_depth_limit_is_the_frames_limit(monkeypatch):
         monkeypatch.undo()
     assert depths[0] == depths[1]
     assert 10_000 < depths[0] < 20_000
+
+
+@pytest.mark.parametrize("toml", ["steps", "time only"])
+def test_a_hook_calling_a_bottomless_recursion_ends_alone_inside_its_budget(tmp_path, toml):
+    files = {"hostile.scm": "(define (f n) (+ 1 (f n)))\n" + hook_on("post_message", "(f 1)")
+             + BYSTANDER, **OTHER_FILE}
+    home = write_home(tmp_path, files, **({"toml": TIME_ONLY_LIMITS} if toml != "steps" else {}))
+    rt = Runtime(home)
+    assert rt.load_errors == {}
+    result, cpu = fire_timed(rt)
+    (message,) = messages_of(result)
+    assert message.startswith("post_message hook failed: ") and "hostile.scm:" in message
+    expected = ("step budget of [\\d,]+ steps exhausted" if toml == "steps"
+                else "recursion too deep|time limit of [\\d.]+ s exceeded")
+    assert re.search(expected, message), message
+    assert answers_of(result) == [{"bystander": "same file"}, {"bystander": "other file"}]
+    assert cpu < SECONDS + SLACK
+    assert answers_of(rt.fire("pre_message", {"prompt": "p"})) == [NEXT_OK]
