@@ -6,28 +6,34 @@ import argparse
 import sys
 
 
-def build_parser():
-    """The parser of every subcommand (each module registers its own)."""
-    from harness.cli import (
-        check_command,
-        claude_command,
-        demo,
-        hook_commands,
-        scheme_commands,
-        test_command,
-    )
+#: the module of ``harness.cli`` that registers each subcommand, in the order a user meets
+#: them (and the README's command table lists them)
+_COMMANDS = {
+    "hook_commands": ("fire", "call", "tools", "hooks", "sample", "serve"),
+    "check_command": ("check",),
+    "test_command": ("test",),
+    "claude_command": ("claude-hook",),
+    "scheme_commands": ("run", "eval"),
+    "demo": ("demo",),
+}
+
+
+def build_parser(command: str | None = None):
+    """The parser of every subcommand (each module registers its own); given the
+    ``command`` argv names, only the parsers of the module that holds it. A process runs
+    one command, and importing every command's module and building every parser cost
+    ``harness run`` a third of its start-up (bench/commands.py); a subcommand's parser,
+    its ``--help`` and its errors are the same either way (tests/cli/test_parser.py)."""
+    import importlib
+
     from harness.cli.parser import HarnessParser
     parser = HarnessParser(
         prog="harness", description="An embeddable, Scheme-scripted hook runtime for LLM "
         "agent hosts.", epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    # in the order a user meets them (and the README's command table lists them)
-    hook_commands.register(sub)
-    check_command.register(sub)
-    test_command.register(sub)
-    claude_command.register(sub)
-    scheme_commands.register(sub)
-    demo.register(sub)
+    owners = [module for module, names in _COMMANDS.items() if command in names]
+    for module in owners or _COMMANDS:
+        importlib.import_module(f"harness.cli.{module}").register(sub)
     return parser
 
 
@@ -47,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
         from harness.cli import claude_command
         return claude_command.main(argv[1:])
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         return args.run(args) or 0
