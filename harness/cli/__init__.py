@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 #: the module of ``harness.cli`` that registers each subcommand, in the order a user meets
 #: them (and the README's command table lists them)
 _COMMANDS = {

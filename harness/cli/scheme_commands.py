@@ -8,7 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
-from harness.tools.execution import DEFAULT_LIMITS
+from harness.tools.limits import DEFAULT_LIMITS
 
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
 # that a deep recursion through a C boundary cannot overflow the default 8 MiB stack.
