@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 #: the module of ``harness.cli`` that registers each subcommand, in the order a user meets
@@ -23,6 +22,7 @@ def build_parser(command: str | None = None):
     one command, and importing every command's module and building every parser cost
     ``harness run`` a third of its start-up (bench/commands.py); a subcommand's parser,
     its ``--help`` and its errors are the same either way (tests/cli/test_parser.py)."""
+    import argparse
     import importlib
 
     from harness.cli.parser import HarnessParser
@@ -52,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
         from harness.cli import claude_command
         return claude_command.main(argv[1:])
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
+    args = None
+    if argv[:1] == ["run"]:  # the commonest command: see plain_run_args
+        from harness.cli.scheme_commands import plain_run_args
+        args = plain_run_args(argv[1:])
+    if args is None:
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.run(args) or 0
     except KeyboardInterrupt:

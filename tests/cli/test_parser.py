@@ -11,6 +11,7 @@ import io
 import pytest
 
 from harness.cli import _COMMANDS, build_parser, main
+from harness.cli.scheme_commands import plain_run_args
 
 EVERY_COMMAND = [name for names in _COMMANDS.values() for name in names]
 
@@ -54,3 +55,16 @@ def test_help_and_an_unknown_command_list_every_command(capsys):
         main(["fier", "pre_tool"])
     assert exited.value.code == 1
     assert "invalid choice: 'fier' (choose from 'fire', 'call'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("words", [["prog.scm"], ["prog.scm", "a", "b c", ""], [""],
+                                   ["dir/prog.scm", "run", "eval", "x=1", "@args"]])
+def test_harness_run_without_options_reads_its_words_as_the_parser_does(words):
+    parsed = build_parser("run").parse_args(["run", *words])
+    assert vars(plain_run_args(words)) == vars(parsed)
+
+
+@pytest.mark.parametrize("words", [[], ["-"], ["--unsandboxed", "p.scm"], ["p.scm", "--steps=9"],
+                                   ["p.scm", "-5"], ["p.scm", "--", "x"], ["p.scm", "-h"]])
+def test_harness_run_leaves_options_and_a_missing_file_to_the_parser(words):
+    assert plain_run_args(words) is None
