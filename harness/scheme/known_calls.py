@@ -1,6 +1,6 @@
 """Known procedures: which calls of a form the compiler can make without the generic protocol.
 
-A tail call to a procedure the compiler cannot see returns a marker ``(None, procedure,
+A tail call to a procedure the compiler cannot see returns a marker ``(procedure,
 arguments)``, and the trampoline looks the procedure's body up (runtime.py). Where the
 callee is known, less is needed. This pass finds, before the compiler runs:
 
@@ -19,11 +19,12 @@ callee is known, less is needed. This pass finds, before the compiler runs:
   a public function and the link between them, and calling it is one bounce.
 * **Values, not cells**: a continuation ``lambda`` that every call it can reach passes its
   exact number of arguments takes the variables it uses from enclosing procedures as
-  hidden parameters with defaults (``Lambda.captures``), the values they have when it is
-  made, as a cell would hold them (none of them is ever assigned, or reassigned but as a
-  loop's next iteration; ``letrec`` variables stay cells, they may not be set yet). No
-  cell is made for them, and a procedure whose variables no closure holds in a cell can
-  make its self tail calls a loop.
+  hidden parameters with defaults (``Lambda.captures``): the values they have when it is
+  made, which a cell would hold as long as the variable lives (a variable ``set!``
+  assigns lives in a box, and the box is what is taken; a loop's next iteration is a new
+  binding in Scheme). ``letrec`` variables stay cells: they may not be set yet. No cell is
+  made for the others, and a procedure whose variables no closure holds in a cell can make
+  its self tail calls a loop.
 * **Bounces** (``Lambda.bounces``): whether a procedure's body may return a marker, so the
   compiler knows before it compiles a call what the callee returns.
 

@@ -156,6 +156,13 @@ REENTRY = [
       "(walk (- n 1) (lambda (v) (k (+ v n (if (= n 2) (call/cc (lambda (c) (set! saved c) "
       "0)) 0))))))) (walk 3 (lambda (v) v))) (let ((r (run))) (set! runs (+ runs 1)) "
       "(if (< runs 3) (saved (* 100 runs)) (list r runs)))"), "(206 3)"),
+    # captured in a known procedure whose self call is a loop (its continuations took n
+    # and k by value): the loop resumes at the level it was captured in
+    (("(define saved #f) (define runs 0) (define log '()) (define (run) (define (walk n k) "
+      "(if (= n 0) (k 0) (begin (set! log (cons n log)) (if (= n 2) (call/cc (lambda (c) "
+      "(set! saved c)))) (walk (- n 1) (lambda (v) (k (+ v n))))))) (walk 4 (lambda (v) v))) "
+      "(let ((r (run))) (set! runs (+ runs 1)) (if (< runs 3) (saved #f) "
+      "(list r runs (reverse log))))"), "(10 3 (4 3 2 1 1 1))"),
     (("(define saved #f) (define runs 0) (define (run) (define (inner k) (k (call/cc "
       "(lambda (c) (set! saved c) 1)))) (define (outer n) (if (= n 0) (inner (lambda (v) "
       "(* v 100))) (outer (- n 1)))) (outer 2)) (let ((r (run))) (set! runs (+ runs 1)) "
