@@ -17,9 +17,9 @@ _var_ids = itertools.count()
 class Var:
     """A local variable. ``assigned``: target of set! (then it lives in a box, a one-element
     Python list, so every copy of a frame a continuation makes shares it); ``captured``:
-    used by an inner lambda."""
+    used by an inner lambda. ``known`` and ``raw`` are known_calls.py's findings."""
 
-    __slots__ = ("assigned", "captured", "name", "owner", "uid")
+    __slots__ = ("assigned", "captured", "known", "name", "owner", "raw", "uid")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -27,6 +27,10 @@ class Var:
         self.assigned = False
         self.captured = False
         self.owner: Lambda | None = None
+        #: the procedure a let/letrec binds it to, never assigned: its calls can be direct
+        self.known: Lambda | None = None
+        #: it only ever holds procedure bodies (which may return tail-call markers)
+        self.raw = False
 
     def __repr__(self) -> str:
         return f"<var {self.name}#{self.uid}>"
@@ -91,9 +95,11 @@ class Seq(Node):
 
 
 class Lambda(Node):
-    """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only."""
+    """A procedure. ``rest`` collects extra arguments; ``name`` is for messages only;
+    ``bounces`` and ``only_body`` are known_calls.py's findings."""
 
-    __slots__ = ("arrives_boxed", "body", "name", "params", "parent", "rest", "self_var")
+    __slots__ = ("arrives_boxed", "body", "bounces", "captures", "name", "only_body", "params",
+                 "parent", "private", "rest", "self_var")
 
     def __init__(self, params: list[Var], rest: Var | None, body: Node, name: str | None,
                  pos: SourcePos | None = None) -> None:
@@ -102,6 +108,15 @@ class Lambda(Node):
         self.parent: Lambda | None = None
         # the callers pass assigned parameters already in their boxes (resume procedures)
         self.arrives_boxed = False
+        #: whether its body may return a tail-call marker (None: not analysed)
+        self.bounces: bool | None = None
+        #: no code outside the trampoline protocol ever calls it: its body is its value
+        self.only_body = False
+        #: the value never escapes (a known procedure): its body needs no ``h_body`` link
+        self.private = False
+        #: the variables of enclosing procedures it takes as values when it is made (hidden
+        #: parameters with defaults), not as cells
+        self.captures: tuple[Var, ...] = ()
 
 
 class Let(Node):
@@ -118,7 +133,11 @@ class Let(Node):
 
 
 class Call(Node):
-    __slots__ = ("args", "fn")
+    """``direct``: a tail call compiled as a Python call of its known callee's body (not a
+    tail-call marker), see known_calls.py."""
+
+    __slots__ = ("args", "direct", "fn")
 
     def __init__(self, fn: Node, args: list[Node], pos: SourcePos | None = None) -> None:
         self.fn, self.args, self.pos = fn, args, pos
+        self.direct = False

@@ -15,7 +15,11 @@ Shape of the generated code for one top-level form::
 * A self tail call of a procedure that owns no captured variable becomes a ``while`` loop.
 * A tail call to any other unknown procedure returns a marker ``(proc, args)``: the
   procedure is then compiled as a body (returns markers) plus a public function that runs
-  ``h_trampoline`` on them, so such calls take constant stack.
+  ``h_trampoline`` on them, so such calls take constant stack. A tail call to a procedure
+  known at compile time (known_calls.py) goes to its body: a Python call where that cannot
+  recurse, else a marker ``(None, body, arg, ...)``; a known procedure only ever
+  tail-called, and a continuation ``lambda`` passed where only bodies go, is compiled as
+  its body alone.
 * A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * The budget check (limits.py) sits at the entry of every procedure path that calls, and in
@@ -67,8 +71,9 @@ from harness.scheme.ast_nodes import (
     SetLocal,
     Var,
 )
-from harness.scheme.errors import SourcePos
+from harness.scheme.errors import SourcePos, error
 from harness.scheme.inline import RUNS_NO_CODE
+from harness.scheme.known_calls import analyze as analyze_known_calls
 from harness.scheme.limits import TWIN_LEVELS
 from harness.scheme.names import escape, global_name, twin_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
@@ -109,12 +114,17 @@ class _Function:
 
 
 class Compiler:
-    """Compiles one top-level form of environment ``env`` from source ``filename``."""
+    """Compiles one top-level form of environment ``env`` from source ``filename``;
+    ``resuming``: a resume procedure (resume.py) made of parts of a form compiled before."""
 
-    def __init__(self, env, filename: str, budget_check: str = "none") -> None:
+    def __init__(self, env, filename: str, budget_check: str = "none",
+                 resuming: bool = False) -> None:
         self.env = env
         self.filename = filename
         self.budget_check = budget_check  # "none", "flag" or "steps" (see limits.py)
+        self.resuming = resuming
+        #: the known procedures (known_calls.py) whose binding this form defines
+        self.bound_here: set[Var] = set()
         self.constants: list = []
         self._const_index: dict[int, str] = {}
         self._tmp = itertools.count()
@@ -127,6 +137,8 @@ class Compiler:
     def compile(self, node: Node):
         """Return (code object, constants) for a top-level node."""
         _analyze(node)
+        if not self.resuming:  # (a resume procedure keeps the findings of its form)
+            analyze_known_calls(node, self._loops, self._plain_tail_call, _analyze)
         self.unit = CompiledUnit(node, self.env, self.filename, self.budget_check)
         top = _Function(None, None)
         body = self.tail(node, top)
@@ -316,6 +328,8 @@ class Compiler:
         for var, init in zip(node.vars, node.inits):
             name = self.var_name(var)
             if init.__class__ is Lambda:
+                if var.known is init:
+                    self.bound_here.add(var)
                 out += self.function(init, name, fn)
                 if var.assigned:
                     out.append(_assign(name, _box(_name(name))))
@@ -460,15 +474,24 @@ class Compiler:
             boxes.append(_assign(fn.rest_name, rest_list))
         body = boxes + body
         args = _arguments(fn.param_names, fn.rest_name)
+        if lam.captures:  # taken by value when the procedure is made (known_calls.py)
+            names = [self.var_name(v) for v in lam.captures]
+            args.args += [ast.arg(arg=n) for n in names]
+            args.defaults = [_name(n) for n in names]
+        if lam.bounces is not None and lam.bounces != fn.needs_trampoline:
+            raise error(f"internal error: {lam.name or 'a lambda'} was expected to "
+                        f"{'' if lam.bounces else 'not '}return tail-call markers")
         if not fn.needs_trampoline:
             return [self.at(ast.FunctionDef(name=name, args=args, body=self._decls(fn) + body,
                                             decorator_list=[], returns=None),
                             lam.pos)]
-        body_name = f"{name}_b"
+        body_name = name if lam.only_body else f"{name}_b"
         # the docstring marks the code of a body (continuations.py rebuilds its procedure)
         body_def = ast.FunctionDef(name=body_name, args=args,
                                    body=[ast.Expr(_const(BODY_DOC))] + self._decls(fn) + body,
                                    decorator_list=[], returns=None)
+        if lam.only_body:  # only the trampoline protocol calls it: no public function
+            return [self.at(body_def, lam.pos)]
         call_args = [_name(p) for p in fn.param_names]
         if fn.rest_name:
             # body(a, *rest) would recurse through C: pass all arguments via h_call_n
@@ -493,6 +516,8 @@ class Compiler:
         ]
         outer = ast.FunctionDef(name=name, args=_arguments(fn.param_names, fn.rest_name),
                                 body=outer_body, decorator_list=[], returns=None)
+        if lam.private:  # its tail calls name the body: nothing looks it up
+            return [self.at(body_def, lam.pos), self.at(outer, lam.pos)]
         attach = ast.Assign(targets=[ast.Attribute(value=_name(name), attr="h_body",
                                                    ctx=ast.Store())], value=_name(body_name))
         return [self.at(body_def, lam.pos), self.at(outer, lam.pos), attach]
@@ -513,6 +538,32 @@ class Compiler:
             stmts += s
             exprs.append(e)
         return stmts, exprs
+
+    def _loops(self, lam: Lambda, call: Call) -> bool:
+        """Whether tail ``call`` in ``lam`` becomes an iteration of a loop (tail_call)."""
+        n = len(lam.params)
+        return (_is_self_ref(call.fn, lam, self.env) and lam.self_var is not None
+                and _loopable(lam)
+                and (len(call.args) == n or (lam.rest is not None and len(call.args) >= n)))
+
+    def _plain_tail_call(self, call: Call) -> bool:
+        """Whether tail ``call`` is a Python call of a procedure that is not compiled Scheme
+        code (a primitive: it returns its value, never a tail-call marker). The one test
+        of it for ``tail_call`` and known_calls.py, which must agree."""
+        proc = self.known_procedure(call.fn)
+        return (proc is not None and not _is_scheme_procedure(proc)
+                and not (proc is self.env.apply_procedure and call.args))
+
+    def _body_name(self, var: Var) -> str | None:
+        """The Python name of the body of the procedure ``var`` holds, if this code can
+        name it: a continuation parameter holds bodies; a known procedure's body is its
+        own function, or ``NAME_b`` beside its public one where this form defines it."""
+        lam = var.known
+        if var.raw or (lam is not None and (not lam.bounces or lam.only_body)):
+            return self.var_name(var)
+        if lam is not None and var in self.bound_here:
+            return f"{self.var_name(var)}_b"
+        return None
 
     def known_procedure(self, node: Node):
         """The procedure a call target is bound to at compile time, if it is a constant or a
@@ -576,15 +627,17 @@ class Compiler:
                                        ctx=ast.Store())],
                     value=ast.Tuple(elts=values, ctx=ast.Load()))
             return stmts + [self.at(assign, node.pos), ast.Continue()]
-        proc = self.known_procedure(target)
-        if proc is not None and not _is_scheme_procedure(proc):
-            if proc is self.env.apply_procedure and node.args:
-                stmts, args = self._args(node.args, fn)
-                fn.needs_trampoline = True
-                marker = ast.Call(func=_name("h_apply_marker"), args=args, keywords=[])
-                return stmts + [self.at(ast.Return(value=marker), node.pos)]
+        if self._plain_tail_call(node):
             stmts, e = self.call(node, fn)
             return stmts + [self.at(ast.Return(value=e), node.pos)]
+        if node.args and self.known_procedure(target) is self.env.apply_procedure:
+            stmts, args = self._args(node.args, fn)
+            fn.needs_trampoline = True
+            marker = ast.Call(func=_name("h_apply_marker"), args=args, keywords=[])
+            return stmts + [self.at(ast.Return(value=marker), node.pos)]
+        body = self._body_name(target.var) if target.__class__ is LocalRef else None
+        if body is not None:
+            return self.known_tail_call(node, fn, body)
         fstmts, f = self.expr(target, fn)
         stmts, args = self._args(node.args, fn)
         if fstmts and stmts:
@@ -595,6 +648,23 @@ class Compiler:
         marker = ast.Tuple(elts=[f, ast.Tuple(elts=args, ctx=ast.Load())], ctx=ast.Load())
         marker.h_marker = True  # a call made by the trampoline (see _runs_code)
         return fstmts + stmts + [self.at(ast.Return(value=marker), node.pos)]
+
+    def known_tail_call(self, node: Call, fn: _Function, body: str) -> Stmts:
+        """A tail call whose callee's body is the Python name ``body``: called directly if
+        ``node.direct`` (the frame then passes the body's value or marker on), else a
+        marker ``(None, body, arg, ...)`` for the trampoline."""
+        stmts, args = self._args(node.args, fn)
+        callee = node.fn.var.known
+        if node.direct and callee is not None:
+            if callee.bounces:
+                fn.needs_trampoline = True
+            call = self.site(self.at(ast.Call(func=_name(body), args=args, keywords=[]),
+                                     node.pos), WRAPPER, None, fn)
+            return stmts + [self.at(ast.Return(value=call), node.pos)]
+        fn.needs_trampoline = True
+        marker = ast.Tuple(elts=[_const(None), _name(body), *args], ctx=ast.Load())
+        marker.h_marker = True
+        return stmts + [self.at(ast.Return(value=marker), node.pos)]
 
 
 def _recursion_kind(lam: Lambda, env) -> str:
@@ -799,29 +869,33 @@ _LEAVES = frozenset({"ctx", "op", "ops", "id", "arg", "attr", "name", "module", 
 
 def _analyze(root: Node) -> None:
     """Set each variable's owner (the Lambda whose Python function holds it) and mark
-    variables used or assigned from an inner Lambda as captured."""
+    variables used or assigned from an inner Lambda as captured (in a cell: not those an
+    inner lambda takes by value, ``Lambda.captures``)."""
     stack: list[tuple[Node, Lambda | None]] = [(root, None)]
     while stack:
         node, lam = stack.pop()
         cls = node.__class__
         if cls is LocalRef:
-            if node.var.owner is not lam:
+            if node.var.owner is not lam and not _by_value(node.var, lam):
                 node.var.captured = True
         elif cls is SetLocal:
             node.var.assigned = True
-            if node.var.owner is not lam:
+            if node.var.owner is not lam and not _by_value(node.var, lam):
                 node.var.captured = True
             stack.append((node.value, lam))
         elif cls is Lambda:
             node.parent = lam
             for v in node.params:
                 v.owner = node
+                v.captured = False
             if node.rest is not None:
                 node.rest.owner = node
+                node.rest.captured = False
             stack.append((node.body, node))
         elif cls is Let:
             for v in node.vars:
                 v.owner = lam
+                v.captured = False
             stack.extend((i, lam) for i in node.inits)
             stack.append((node.body, lam))
         elif cls is If:
@@ -835,6 +909,14 @@ def _analyze(root: Node) -> None:
             stack.extend((a, lam) for a in node.args)
         elif cls is SetGlobal:
             stack.append((node.value, lam))
+
+
+def _by_value(var: Var, lam: Lambda) -> bool:
+    """Whether ``var``, used in ``lam`` (inside the procedure that owns it), reaches it as
+    a value the outermost lambda between them took when it was made (``captures``)."""
+    while lam is not None and lam.parent is not var.owner:
+        lam = lam.parent
+    return lam is not None and var in lam.captures
 
 
 def _loopable(lam: Lambda) -> bool:

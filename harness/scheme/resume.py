@@ -24,6 +24,7 @@ from harness.scheme.ast_nodes import (
 )
 from harness.scheme.compiler import Compiler
 from harness.scheme.errors import error
+from harness.scheme.known_calls import free_vars
 from harness.scheme.sites import CompiledUnit
 
 
@@ -49,9 +50,9 @@ def _compile(unit: CompiledUnit, index: int) -> tuple[object, list[str]]:
     rest: Node = LocalRef(hole, site.node.pos)
     for parent, slot in reversed(path):
         rest = _rebuild(parent, slot, rest, unit, temps)
-    compiler = Compiler(unit.env, unit.filename, unit.budget_check)
+    compiler = Compiler(unit.env, unit.filename, unit.budget_check, resuming=True)
     own = {hole, *temps.values()}
-    free = [v for v in _free_vars(rest) if v not in own]
+    free = [v for v in free_vars(rest) if v not in own]
     params = [hole, *temps.values(), *free]
     resumed = Lambda(params, None, rest, f"{getattr(lam, 'name', None) or 'top'}-resumed",
                      site.node.pos)
@@ -124,24 +125,3 @@ def _rebuild(parent: Node, slot: tuple, value: Node, unit: CompiledUnit,
     if cls is SetLocal:
         return SetLocal(parent.var, value, pos)
     return SetGlobal(parent.name, parent.env, value, parent.define, pos)
-
-
-def _free_vars(node: Node) -> list[Var]:
-    """The variables ``node`` uses where it does not bind them, in first-use order."""
-    free: dict[Var, None] = {}
-    stack: list[tuple[Node, frozenset]] = [(node, frozenset())]
-    while stack:
-        n, bound = stack.pop()
-        cls = n.__class__
-        if (cls is LocalRef or cls is SetLocal) and n.var not in bound:
-            free.setdefault(n.var, None)
-        if cls is Lambda:
-            inner = bound.union(n.params, [n.rest] if n.rest is not None else [])
-            stack.append((n.body, inner))
-        elif cls is Let:
-            inner = bound.union(n.vars)
-            stack.extend((init, inner if n.rec else bound) for init in n.inits)
-            stack.append((n.body, inner))
-        else:
-            stack.extend((child, bound) for _, child in _children(n))
-    return list(free)

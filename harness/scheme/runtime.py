@@ -1,10 +1,12 @@
 """Run-time support for compiled code: control flow, exceptions, records, promises.
 
 Compiled procedures are plain Python functions. A procedure whose body makes a tail call
-to an unknown procedure is compiled as a pair: the public function and a ``h_body``
-attribute that returns a *tail-call marker* ``(procedure, args)`` (a plain tuple — no
-Scheme value is a plain tuple) instead of calling; ``trampoline`` runs markers in a loop,
-so such tail calls take constant stack space.
+is compiled as a *body* that returns a *tail-call marker* instead of calling (a plain
+tuple: no Scheme value is one), and, unless only tail calls ever reach it, a public
+function that runs ``trampoline`` on the markers, so such tail calls take constant stack.
+A marker is ``(procedure, arguments)`` for a procedure the compiler did not know (its body
+is its ``h_body`` attribute, if it has one) or ``(None, body, argument, ...)`` for a body
+the compiler named (compiler.py, known_calls.py).
 """
 
 from __future__ import annotations
@@ -106,9 +108,9 @@ def trampoline(r):
     """Run tail-call markers until a value comes back."""
     # One bounce per tail call of continuation-passing code. The usual arities are called
     # here directly: a generated caller would be one Python call more per bounce (these
-    # calls stay Python-to-Python: no C stack). The body is read with getattr and a
-    # default: a failed attribute read raises inside, which deep in a recursion costs time
-    # proportional to the depth (measured: quadratic at 20,000 frames).
+    # calls stay Python-to-Python: no C stack). A procedure's body is read with getattr and
+    # a default: a failed attribute read raises inside, which deep in a recursion costs
+    # time proportional to the depth (measured: quadratic at 20,000 frames).
     # The loop is `while True` on purpose: CPython 3.11 specialises a function's bytecode
     # after a few function entries or unconditional back jumps, and the conditional back
     # jump of `while r.__class__ is tuple` counts as neither, so a trampoline entered once
@@ -117,25 +119,41 @@ def trampoline(r):
     if type(r) is not tuple:
         return r
     while True:
-        proc, args = r
-        f = getattr(proc, "h_body", None)
-        last = f is None  # a procedure without a body returns its value, never a marker
-        if last:
-            if not callable(proc):
-                raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
-            f = proc
-        n = len(args)
-        if n == 2:
-            r = f(args[0], args[1])
-        elif n == 1:
-            r = f(args[0])
-        elif n == 3:
-            r = f(args[0], args[1], args[2])
-        elif n == 4:  # continuation-passing code: three arguments and the continuation
-            r = f(args[0], args[1], args[2], args[3])
-        else:
-            r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
-        if last or type(r) is not tuple:
+        proc = r[0]
+        if proc is None:  # (None, body, argument, ...): continuation-passing code's bounces
+            n = len(r)
+            if n == 3:
+                r = r[1](r[2])
+            elif n == 6:  # three arguments and the continuation
+                r = r[1](r[2], r[3], r[4], r[5])
+            elif n == 4:
+                r = r[1](r[2], r[3])
+            elif n == 5:
+                r = r[1](r[2], r[3], r[4])
+            else:
+                r = call_n(r[1], r[2:])
+        else:  # (procedure, arguments)
+            args = r[1]
+            f = getattr(proc, "h_body", None)
+            last = f is None  # a procedure without a body returns its value, never a marker
+            if last:
+                if not callable(proc):
+                    raise error(f"attempt to apply non-procedure {_show(proc)}", proc)
+                f = proc
+            n = len(args)
+            if n == 2:
+                r = f(args[0], args[1])
+            elif n == 1:
+                r = f(args[0])
+            elif n == 3:
+                r = f(args[0], args[1], args[2])
+            elif n == 4:
+                r = f(args[0], args[1], args[2], args[3])
+            else:
+                r = (_CALLERS[n] if n < len(_CALLERS) else caller_for(n))(f, args)
+            if last:
+                return r
+        if type(r) is not tuple:
             return r
 
 

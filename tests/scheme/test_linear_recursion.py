@@ -50,11 +50,15 @@ LIBRARY = """
         ((< (car l) 0) (cons 'neg (signs (cdr l))))
         ((= (car l) 0) (signs (cdr l)))
         (else (cons (* 10 (car l)) (signs (cdr l))))))
+(define (countdown) (if (null? pool) '() (let ((x (car pool))) (set! pool (cdr pool)) (cons x (countdown)))))
+(define pool '(3 2 1))
+(define (weave a b c d e) (if (= a 0) (list b c d e) (cons a (weave (- a 1) c d e b))))
+(define (bad-arity n) (if (= n 0) 0 (+ 1 (bad-arity))))
 """
 
 LOOPS = ["len", "sum", "build", "fact", "append2", "double", "positives", "range",
          "last-first", "squares", "sum-after", "tag-all", "merge", "insert", "odd-even-sums",
-         "signs"]
+         "signs", "countdown", "weave"]
 
 
 def interpreter(loops: bool, monkeypatch=None, tier: str = "sandboxed") -> Interpreter:
@@ -95,6 +99,8 @@ CASES = {
     "(insert 5 '(1 3 7 9))": "(1 3 5 7 9)",
     "(odd-even-sums '(1 2 3 4 5))": "(9 . 6)",
     "(signs '(3 -1 0 2 -5))": "(30 neg 20 neg)",
+    "(countdown)": "(3 2 1)",
+    "(weave 3 'b 'c 'd 'e)": "(3 2 1 e b c d)",
 }
 
 
@@ -119,6 +125,7 @@ ERRORS = {
     "the base case on a non-list": "(last-first 5)",
     "a wrong type in a let": "(squares '(1 2 \"3\"))",
     "a wrong argument count": "(build 1 2)",
+    "a self call with a wrong argument count": "(bad-arity 3)",
     "a wrong type in the second of two self calls": "(merge '(1 2 3) '(2 x 4))",
     "a wrong type after a let of the self call's value": "(odd-even-sums '(1 2 x 4))",
 }

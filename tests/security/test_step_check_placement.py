@@ -25,6 +25,11 @@ RUNAWAYS = {
         "(define (f n) (+ (f n) (f n))) (define old f) (define (f n) (old n)) (f 1)",
     "closures passed on (CPS)":
         "(define (f k) (f (lambda (v) (k v)))) (f (lambda (v) v))",
+    "continuations of a local procedure (its body called directly)":
+        "(define (g) (define (f k) (f (lambda (v) (k v)))) (f (lambda (v) v))) (g)",
+    "local procedures bouncing through continuations":
+        "(define (spin) (define (ping k) (pong (lambda () (ping k)))) (define (pong k) (k)) "
+        "(ping (lambda () 0))) (spin)",
     "a procedure applying itself": "(define (f g) (g g)) (f f)",
     "through apply": "(define (f . xs) (apply f xs)) (f 1 2)",
     "through map": "(define (f xs) (map (lambda (x) (f xs)) xs)) (f '(1))",
