@@ -17,6 +17,7 @@ import re
 import select
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 
 from harness.scheme.datatypes import DEFAULT, EOF, Bytevector, Char, String
@@ -867,12 +868,33 @@ def _open_text_input(who: str, path: object) -> TextInputPort:
     return TextInputPort(fill=lambda: f.read(_READ_CHUNK), name=name, release=f.close)
 
 
+#: the files output file ports opened and may not have closed. A program that never
+#: closes its port leaves what it wrote in the file object's buffer; if the port is held
+#: in a reference cycle (any procedure the program defined holds its globals), the object
+#: is not finalized at exit and the buffer was lost. ``flush_open_files`` writes them out.
+_written_files: weakref.WeakSet = weakref.WeakSet()
+
+
+def flush_open_files() -> list[str]:
+    """Flush every file an output file port opened and has not closed (at the end of a
+    program: ``harness run``/``eval``); return a message for each that could not be."""
+    failures = []
+    for f in list(_written_files):
+        if not f.closed:
+            try:
+                f.flush()
+            except (OSError, ValueError) as exc:
+                failures.append(f"cannot write {f.name}: {exc}")
+    return failures
+
+
 def _open_text_output(who: str, path: object) -> StreamOutputPort:
     name = _path(who, path)
     try:
         f = open(name, "w", encoding="utf-8", newline="")  # noqa: SIM115 — the port owns it
     except OSError as exc:
         raise _file_error(who, path, exc) from None
+    _written_files.add(f)
     return StreamOutputPort(lambda: f, name)
 
 
@@ -903,6 +925,7 @@ def open_binary_output_file(path: object) -> BinaryFileOutputPort:
         f = open(name, "wb")  # noqa: SIM115 — the port owns it
     except OSError as exc:
         raise _file_error("open-binary-output-file", path, exc) from None
+    _written_files.add(f)
     return BinaryFileOutputPort(f, name)
 
 
