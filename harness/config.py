@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
-from harness.tools.execution import DEFAULT_LIMITS, Limits
+from harness.tools.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:  # imported by _endpoint: a home without [model] never needs harness.model
     from harness.model import Endpoint

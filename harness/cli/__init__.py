@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+#: the module of ``harness.cli`` that registers each subcommand, in the order a user meets
+#: them (and the README's command table lists them)
+_COMMANDS = {
+    "hook_commands": ("fire", "call", "tools", "hooks", "sample", "serve"),
+    "check_command": ("check",),
+    "test_command": ("test",),
+    "claude_command": ("claude-hook",),
+    "scheme_commands": ("run", "eval"),
+    "demo": ("demo",),
+}
 
-def build_parser():
-    """The parser of every subcommand (each module registers its own)."""
-    from harness.cli import (
-        check_command,
-        claude_command,
-        demo,
-        hook_commands,
-        scheme_commands,
-        test_command,
-    )
+
+def build_parser(command: str | None = None):
+    """The parser of every subcommand (each module registers its own); given the
+    ``command`` argv names, only the parsers of the module that holds it. A process runs
+    one command, and importing every command's module and building every parser cost
+    ``harness run`` a third of its start-up (bench/commands.py); a subcommand's parser,
+    its ``--help`` and its errors are the same either way (tests/cli/test_parser.py)."""
+    import argparse
+    import importlib
+
     from harness.cli.parser import HarnessParser
     parser = HarnessParser(
         prog="harness", description="An embeddable, Scheme-scripted hook runtime for LLM "
         "agent hosts.", epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    # in the order a user meets them (and the README's command table lists them)
-    hook_commands.register(sub)
-    check_command.register(sub)
-    test_command.register(sub)
-    claude_command.register(sub)
-    scheme_commands.register(sub)
-    demo.register(sub)
+    owners = [module for module, names in _COMMANDS.items() if command in names]
+    for module in owners or _COMMANDS:
+        importlib.import_module(f"harness.cli.{module}").register(sub)
     return parser
 
 
@@ -47,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
         from harness.cli import claude_command
         return claude_command.main(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = None
+    if argv[:1] == ["run"]:  # the commonest command: see plain_run_args
+        from harness.cli.scheme_commands import plain_run_args
+        args = plain_run_args(argv[1:])
+    if args is None:
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.run(args) or 0
     except KeyboardInterrupt:

@@ -7,8 +7,9 @@ import os
 import sys
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
-from harness.tools.execution import DEFAULT_LIMITS
+from harness.tools.limits import DEFAULT_LIMITS
 
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
 # that a deep recursion through a C boundary cannot overflow the default 8 MiB stack.
@@ -36,6 +37,18 @@ def register(sub) -> None:
                          "sandboxed)")
     _limit_options(ev)
     ev.set_defaults(run=_eval)
+
+
+def plain_run_args(words: list[str]) -> SimpleNamespace | None:
+    """What the parser of ``harness run`` makes of ``words`` (the words after ``run``)
+    when none of them is an option: ``FILE ARG...``, no word starting with ``-``; else
+    None (the parser reads them). Importing argparse and building the parser was a tenth
+    of a one-line program's start (bench/commands.py); tests/cli/test_parser.py checks
+    that both read such words alike."""
+    if not words or any(word.startswith("-") for word in words):
+        return None
+    return SimpleNamespace(command="run", file=words[0], args=words[1:], unsandboxed=False,
+                           steps=None, timeout=None, run=_run)
 
 
 def _limit_options(parser) -> None:

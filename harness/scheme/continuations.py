@@ -28,7 +28,6 @@ import os
 import sys
 import threading
 from functools import partial
-from inspect import CO_VARARGS
 from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
@@ -138,6 +137,9 @@ def call_cc(proc):
         k.capture(sys._getframe(1))
     return result
 
+
+#: inspect.CO_VARARGS (importing inspect costs ~3 ms of every start-up)
+CO_VARARGS = 0x04
 
 # sys.getrefcount(k) in call_cc when nothing else holds k: the local and the argument
 _UNREFERENCED = 2

@@ -29,7 +29,12 @@ from __future__ import annotations
 
 import weakref
 from fractions import Fraction
-from typing import ClassVar
+
+# typing is for type checkers only: importing it costs ~2 ms of every harness
+# process's start-up (tests/cli/test_startup_imports.py keeps it out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 __all__ = [
     "DEFAULT",

@@ -9,16 +9,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True, slots=True)
 class SourcePos:
-    """A place in a source text: ``file`` name, 1-based ``line`` and ``col``."""
+    """A place in a source text: ``file`` name, 1-based ``line`` and ``col``. Frozen: equal
+    places compare and hash alike. (A plain class, not a dataclass: ``dataclasses`` imports
+    ``inspect``, a tenth of ``harness run``'s start-up; bench/commands.py.)"""
+
+    __slots__ = ("col", "file", "line")
 
     file: str
     line: int
     col: int
+
+    def __init__(self, file: str, line: int, col: int) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "col", col)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a SourcePos is frozen: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not SourcePos:
+            return NotImplemented
+        return (self.file, self.line, self.col) == (other.file, other.line, other.col)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line, self.col))
+
+    def __repr__(self) -> str:
+        return f"SourcePos(file={self.file!r}, line={self.line!r}, col={self.col!r})"
+
+    def __reduce__(self):
+        return SourcePos, (self.file, self.line, self.col)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"

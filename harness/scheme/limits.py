@@ -57,7 +57,12 @@ import os
 import sys
 import threading
 import time
-from typing import Self
+
+# typing is for type checkers only: importing it costs ~2 ms of every harness
+# process's start-up (tests/cli/test_startup_imports.py keeps it out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
 
 from harness.scheme.errors import (
     ResourceLimitExceeded,

@@ -18,13 +18,17 @@ temporary file and renamed, so concurrent writers never leave half an entry.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+
+try:  # hashlib's own blake2b, without hashlib loading OpenSSL (~2.5 ms of every start)
+    from _blake2 import blake2b
+except ImportError:  # a Python without that module: the public name
+    from hashlib import blake2b
 
 from harness.atomic_file import write_atomically
 from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vector
@@ -70,7 +74,8 @@ class ParseCache:
         fingerprint = _reader_fingerprint()
         if fingerprint is None:
             return read_all(text, name)
-        key = hashlib.sha256(fingerprint + text.encode("utf-8", "surrogatepass")).hexdigest()
+        key = blake2b(fingerprint + text.encode("utf-8", "surrogatepass"),
+                      digest_size=32).hexdigest()
         self.used.add(key)
         path = self.directory / (key + _SUFFIX)
         cached = _load(path, text, name)
@@ -111,7 +116,7 @@ class ParseCache:
 def _reader_fingerprint() -> bytes | None:
     """A digest of the sources that decide what the reader returns (None when they cannot
     be read, as in a bytecode-only install: then nothing is cached)."""
-    digest = hashlib.sha256(_MAGIC)
+    digest = blake2b(_MAGIC)
     try:
         for name in _READER_SOURCES:
             digest.update((_HERE / name).read_bytes())
@@ -130,7 +135,7 @@ def _load(path: Path, text: str, name: str) -> tuple[list, SourceMap] | None:
     if not blob.startswith(_MAGIC):
         return None
     payload = blob[header:]
-    if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_MAGIC):header]:
+    if blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_MAGIC):header]:
         return None
     smap = SourceMap(name, text)
     try:
@@ -146,7 +151,7 @@ def _encode_entry(forms: list, smap: SourceMap) -> bytes | None:
         payload = marshal.dumps(tuple(_encode(f, smap, 0, set()) for f in forms))
     except (_Uncacheable, ValueError):  # ValueError: marshal's own nesting limit
         return None
-    return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+    return _MAGIC + blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
 
 
 # -- encoding -----------------------------------------------------------------------------------

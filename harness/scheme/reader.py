@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness.scheme.datatypes import (
     EOF,
@@ -32,6 +31,9 @@ from harness.scheme.limits import CHUNK, charge
 #: guard is the deadline checked with each charge; at 10 a 1 MB tool file costs ~2.5 M steps
 STEPS_PER_DATUM = 10
 
+# lark is imported where a text is parsed (a cached program never needs it), and typing not
+# at all: it costs ~2 ms of every harness process's start-up (test_startup_imports.py)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lark import Lark, Token
     from lark.exceptions import UnexpectedInput

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Self
 
 from harness.scheme.continuations import prompt
@@ -15,37 +14,7 @@ from harness.scheme.primitives.ports import (
     redirect,
     restore,
 )
-
-#: the least limits under which straight-line hooks run without a budget
-ROOMY_STEPS = 100_000
-ROOMY_SECONDS = 0.1
-ROOMY_MEMORY = 64 << 20
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The budget of one Scheme call: ``steps`` (None: unlimited) and ``seconds``."""
-
-    steps: int | None = 10_000_000
-    seconds: float | None = 5.0
-    max_output: int = 1 << 20
-    max_memory: int | None = 512 << 20
-
-    @cached_property
-    def leave_room(self) -> bool:
-        """Whether these limits are loose enough to run a straight-line hook without them
-        (harness.tools.hook_bounds: its work is bounded, and far below these)."""
-        return ((self.steps is None or self.steps >= ROOMY_STEPS)
-                and (self.seconds is None or self.seconds >= ROOMY_SECONDS)
-                and (self.max_memory is None or self.max_memory >= ROOMY_MEMORY))
-
-
-#: the limits of each tier when harness.toml says nothing (``harness run`` uses these; here,
-#: not in harness.config, so that ``harness run`` need not import the hook runtime)
-DEFAULT_LIMITS = {
-    "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
-    "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
-}
+from harness.tools.limits import Limits
 
 
 @dataclass

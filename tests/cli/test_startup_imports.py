@@ -73,4 +73,25 @@ def test_run_of_a_program_read_before_imports_neither_lark_nor_the_hook_runtime(
     assert (done.returncode, done.stdout) == (0, "hello")
     assert sorted(modules.intersection((
         "lark", "orjson", "harness.runtime", "harness.config", "harness.bridge",
-        "harness.hooks.dispatcher", "harness.plugins", "harness.handlers"))) == []
+        "harness.hooks.dispatcher", "harness.plugins", "harness.handlers",
+        *NOT_FOR_A_PROGRAM, *NOT_FOR_A_PROGRAM_READ_BEFORE))) == []
+
+
+#: what running a Scheme program never needs: the other commands' modules (harness.cli
+#: builds the parser of the command it runs only) and the host's call machinery
+NOT_FOR_A_PROGRAM = (
+    "harness.cli.hook_commands", "harness.cli.check_command", "harness.cli.test_command",
+    "harness.cli.claude_command", "harness.cli.demo", "harness.tools.execution",
+)
+#: and, for a program the parse cache has, run without options, standard modules that cost
+#: ms of its start (lark needs some, the Scheme runtime none): dataclasses brings inspect,
+#: dis and tokenize; hashlib loads OpenSSL; typing is for type checkers; argparse brings
+#: gettext, locale and shutil (harness run FILE ARG... is read without it)
+NOT_FOR_A_PROGRAM_READ_BEFORE = ("dataclasses", "inspect", "typing", "hashlib", "_hashlib",
+                                 "argparse")
+
+
+def test_eval_imports_none_of_the_other_commands():
+    done, modules = modules_of("eval", "(+ 1 2)")
+    assert (done.returncode, done.stdout) == (0, "3\n")
+    assert sorted(modules.intersection(NOT_FOR_A_PROGRAM)) == []

@@ -18,7 +18,6 @@ import select
 import sys
 import threading
 from collections.abc import Callable
-from typing import BinaryIO, Protocol, TextIO
 
 from harness.scheme.datatypes import DEFAULT, EOF, Bytevector, Char, String
 from harness.scheme.errors import SchemeError, SizeLimitExceeded, error, wrong_type
@@ -38,6 +37,22 @@ from harness.scheme.printer import (
     write_string,
     write_truncated,
 )
+
+# typing is for type checkers only: importing it costs ~2 ms of every harness
+# process's start-up (tests/cli/test_startup_imports.py keeps it out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO, Protocol, TextIO
+
+    class StandardPorts(Protocol):
+        """Where a thread's current ports go while it is redirected (see ``redirect``)."""
+
+        def input_port(self) -> object: ...
+
+        def output_port(self) -> object: ...
+
+        def error_port(self) -> object: ...
+
 
 #: the most characters (or bytes) one string or bytevector output port may collect
 MAX_OUTPUT = 64 * 1024 * 1024
@@ -390,16 +405,6 @@ def _port_checker(who: str, kind: type | tuple, expected: str) -> Callable[[obje
             raise wrong_type(who, expected, port)
         return port
     return check
-
-
-class StandardPorts(Protocol):
-    """Where a thread's current ports go while it is redirected (see ``redirect``)."""
-
-    def input_port(self) -> object: ...
-
-    def output_port(self) -> object: ...
-
-    def error_port(self) -> object: ...
 
 
 _redirect = threading.local()
