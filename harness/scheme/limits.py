@@ -90,6 +90,8 @@ MEMORY_POLL = 0.05
 POLLING_GRACE = 1.0
 
 _CHUNK_ITEMS = [None] * CHUNK
+#: what a refill adds: the step that found the list empty is one of the chunk it charges
+_REFILL_ITEMS = [None] * (CHUNK - 1)
 _step_items: list = list(_CHUNK_ITEMS)
 step = _step_items.pop  # h_step in compiled code
 #: levels of a tree recursion per budget check (compiler.py: twins)
@@ -227,7 +229,7 @@ def current() -> Budget | None:
 
 def refill() -> None:
     """The step list ran dry: charge this thread's budgets and check their limits."""
-    _step_items.extend(_CHUNK_ITEMS)
+    _step_items.extend(_REFILL_ITEMS)
     charge(CHUNK)
 
 
@@ -239,7 +241,7 @@ def pending_steps() -> int:
 
 def refill_twin() -> None:
     """The twins' step list ran dry: as ``refill``, each item TWIN_LEVELS steps."""
-    _twin_items.extend(_CHUNK_ITEMS)
+    _twin_items.extend(_REFILL_ITEMS)
     charge(TWIN_LEVELS * CHUNK)
 
 

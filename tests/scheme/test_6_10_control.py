@@ -311,6 +311,18 @@ def test_reentered_filters_leave_earlier_results_alone(scheme):
     assert scheme(src.format("remove")) == "(((2)) (()) (()))"
 
 
+def test_a_filter_of_a_long_list_reentered_past_its_first_chunk(scheme):
+    # filter checks a list longer than a chunk when its walk reaches the chunk's end; a
+    # continuation taken after that (at 1500) and re-entered resumes the rest of the walk
+    src = ("(let ((k #f) (n 0) (results '())) "
+           "(let ((r (length (filter (lambda (x) (if (= x 1500) "
+           "(call/cc (lambda (c) (set! k c) #t)) (even? x))) (iota 3000))))) "
+           "(set! results (cons r results)) (set! n (+ n 1)) (if (< n 3) (k (= n 1))) "
+           "results))")
+    # newest first: 1500 kept the first time (#t), kept again (#t), then left out (#f)
+    assert scheme(src) == "(1499 1500 1500)"
+
+
 def test_a_filter_reentered_after_its_predicate_spoiled_the_list_reports_it(scheme):
     # at 1 the predicate makes the list (1 2 . 9); k is taken at 2: both the first pass and
     # the re-entry end in the error, not in a list

@@ -100,3 +100,30 @@ def test_a_runaway_tree_recursion_stops_at_the_step_budget_and_the_deadline():
         interp.eval_string("(f 5)")
     with Budget(steps=None, seconds=0.2), pytest.raises(TimeLimitExceeded):
         interp.eval_string("(define (g n) (if (< n 0) 0 (+ (g (- n 1)) (g (- n 1))))) (g 60)")
+
+
+def test_a_loop_of_filters_with_a_leaf_predicate_stops_at_the_deadline():
+    # the predicate counts no step (a leaf: only an inlined `remainder`), a filter of a
+    # chunk-long list none either; the loop's own check still meets the deadline
+    from harness.scheme.errors import TimeLimitExceeded
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define l (iota 1000)) (define (keep? x) (= 0 (remainder x 7)))")
+    assert not _checks(interp, "keep?")
+    with Budget(steps=10**12, seconds=0.3), pytest.raises(TimeLimitExceeded):
+        interp.eval_string("(let loop () (filter keep? l) (loop))")
+
+
+def test_a_step_budget_allows_as_many_steps_as_it_says():
+    # a refill charges a chunk and serves the step that found the list empty: a step per
+    # chunk was once free (a budget of N ran N + N/1000 iterations)
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define n 0)")
+
+    def iterations(steps: int) -> int:
+        interp.eval_string("(set! n 0)")
+        with Budget(steps=steps, seconds=30), pytest.raises(StepLimitExceeded):
+            interp.eval_string("(let loop () (set! n (+ n 1)) (loop))")
+        return interp.eval_string("n")
+
+    # the difference takes off the steps already in the list when a budget starts
+    assert abs(iterations(200_000) - iterations(50_000) - 150_000) <= 2
