@@ -103,8 +103,10 @@ def _cwd() -> str | None:
 
 def _answer_here(home: str | None, data: bytes) -> int:
     from harness.claude_hook import answer_event
+    from harness.cli.frozen_imports import freeze_imports
     from harness.config import ConfigError
     from harness.runtime import Runtime, resolve_home
+    freeze_imports()
     path = resolve_home(home)
     if not path.is_dir():
         return _emit(FAILED, "", f"harness claude-hook: the home {path} does not exist "

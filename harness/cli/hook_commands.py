@@ -158,7 +158,9 @@ def to_json(value: object, compact: bool = False) -> str:
 
 def open_runtime(args, permission_handler=None):
     """The Runtime of ``--home``; what failed to load is reported on stderr."""
+    from harness.cli.frozen_imports import freeze_imports
     from harness.runtime import Runtime
+    freeze_imports()
     rt = Runtime(args.home, permission_handler=permission_handler)
     report_load_problems(rt)
     return rt

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
+from harness.cli.frozen_imports import freeze_imports
 from harness.tools.limits import DEFAULT_LIMITS
 
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
@@ -89,6 +90,7 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
     from harness.scheme.primitives import system
     from harness.scheme.reader import read_all
 
+    freeze_imports()
     tier = "unsandboxed" if unsandboxed else "sandboxed"
     memory = None
     if not unsandboxed:

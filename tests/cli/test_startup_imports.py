@@ -95,3 +95,19 @@ def test_eval_imports_none_of_the_other_commands():
     done, modules = modules_of("eval", "(+ 1 2)")
     assert (done.returncode, done.stdout) == (0, "3\n")
     assert sorted(modules.intersection(NOT_FOR_A_PROGRAM)) == []
+
+
+def test_run_freezes_the_runtime_once_and_never_a_programs_objects(tmp_path):
+    """harness run/eval put the runtime's objects out of the collector's reach
+    (harness.cli.frozen_imports) once per process: a second program's objects, and
+    what the first left behind, stay collectable."""
+    script = ("import gc, sys\nfrom harness.cli import main\n"
+              "main(['eval', '(define (f) f) (vector-length (make-vector 3))'])\n"
+              "first = gc.get_freeze_count()\n"
+              "main(['eval', '(define big (make-list 50000 (list 1 2))) (length big)'])\n"
+              "print(first, gc.get_freeze_count())\n")
+    done = subprocess.run([sys.executable, "-c", script], env=os.environ, capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert done.stdout.splitlines()[:2] == ["3", "50000"]
+    first, second = map(int, done.stdout.splitlines()[2].split())
+    assert first > 10_000 and second == first
