@@ -40,7 +40,7 @@ class SourcePos:
     def __repr__(self) -> str:
         return f"SourcePos(file={self.file!r}, line={self.line!r}, col={self.col!r})"
 
-    def __reduce__(self):
+    def __reduce__(self):  # copy and pickle build a new one (setting fields would raise)
         return SourcePos, (self.file, self.line, self.col)
 
     def __str__(self) -> str:

@@ -149,12 +149,15 @@ def _builtin(key: tuple) -> Library | None:
 
 
 def _library_path(key: tuple) -> Path | None:
-    """``scheme_lib/PART/.../LAST.sld`` for a library name whose parts are plain names, or
-    None: a part like ``..`` or ``a/b`` must not reach outside scheme_lib/."""
+    """``scheme_lib/PART/.../LAST.sld`` when that file exists for a library name whose
+    parts are plain names, else None: a part like ``..`` or ``a/b`` must not reach outside
+    scheme_lib/."""
     for part in key:
         if not part or part.startswith(".") or any(c in part for c in "/\\\0:"):
             return None
     path = SCHEME_LIB.joinpath(*key[:-1], key[-1] + ".sld")
+    if not path.is_file():  # most names (every built-in library): no file, nothing to resolve
+        return None
     try:
         path.resolve().relative_to(SCHEME_LIB.resolve())
     except (ValueError, OSError):
@@ -163,8 +166,7 @@ def _library_path(key: tuple) -> Path | None:
 
 
 def _library_file(key: tuple) -> bool:
-    path = _library_path(key)
-    return path is not None and path.is_file()
+    return _library_path(key) is not None
 
 
 def library_exists(key: tuple) -> bool:

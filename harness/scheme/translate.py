@@ -85,18 +85,20 @@ def _operator_at(where: SourcePos | None) -> str | None:
     return m.group(1) if m else None
 
 
+# Python's arity messages, as patterns: re compiles one (and caches it) when a call first
+# fails, not at every start
 _ARITY = [
-    (re.compile(r"(\S+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given"),
+    (r"(\S+)\(\) takes (\d+) positional arguments? but (\d+) (?:was|were) given",
      lambda m: (m[1], f"expected {m[2]} argument{'s' if m[2] != '1' else ''}, got {m[3]}")),
-    (re.compile(r"(\S+)\(\) takes from (\d+) to (\d+) positional arguments but (\d+) were given"),
+    (r"(\S+)\(\) takes from (\d+) to (\d+) positional arguments but (\d+) were given",
      lambda m: (m[1], f"expected {m[2]} to {m[3]} arguments, got {m[4]}")),
-    (re.compile(r"(\S+)\(\) missing (\d+) required positional arguments?: (.*)"),
+    (r"(\S+)\(\) missing (\d+) required positional arguments?: (.*)",
      lambda m: (m[1], f"missing {m[2]} argument{'s' if m[2] != '1' else ''}")),
-    (re.compile(r"(\S+)\(\) takes no arguments \((\d+) given\)"),
+    (r"(\S+)\(\) takes no arguments \((\d+) given\)",
      lambda m: (m[1], f"expected no arguments, got {m[2]}")),
-    (re.compile(r"(\S+) expected at most (\d+) arguments?, got (\d+)"),
+    (r"(\S+) expected at most (\d+) arguments?, got (\d+)",
      lambda m: (m[1], f"expected at most {m[2]} arguments, got {m[3]}")),
-    (re.compile(r"(\S+) expected (?:at least )?(\d+) arguments?, got (\d+)"),
+    (r"(\S+) expected (?:at least )?(\d+) arguments?, got (\d+)",
      lambda m: (m[1], f"expected {m[2]} arguments, got {m[3]}")),
 ]
 
@@ -135,7 +137,7 @@ def _native_message(exc: BaseException, msg: str, where: SourcePos | None) -> st
         return f"{_operator_at(where)}: index out of range"
     if isinstance(exc, TypeError):
         for pattern, fmt in _ARITY:
-            m = pattern.search(msg)
+            m = re.search(pattern, msg)
             if m:
                 who, detail = fmt(m)
                 return f"{_proc_name(who)}: {detail}"

@@ -54,6 +54,9 @@ class Limits:
     def __hash__(self) -> int:
         return hash(self._fields())
 
+    def __reduce__(self):  # copy and pickle build a new one (setting fields would raise)
+        return Limits, self._fields()
+
     def __repr__(self) -> str:
         return (f"Limits(steps={self.steps!r}, seconds={self.seconds!r}, "
                 f"max_output={self.max_output!r}, max_memory={self.max_memory!r})")
