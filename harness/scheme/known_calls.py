@@ -13,8 +13,10 @@ callee is known, less is needed. This pass finds, before the compiler runs:
   that is only ever tail-called needs no public function at all (``Lambda.only_body``).
 * **Continuation parameters**: a parameter of a private known procedure that is only ever
   tail-called, or passed on to such a parameter (``Var.raw``), and every call of which
-  passes a ``lambda`` or such a parameter. It only ever holds bodies, so each ``lambda``
-  passed there is compiled as its body alone (``only_body``): in continuation-passing code
+  passes a ``lambda``, such a parameter or a known procedure that is only ever tail-called
+  or passed to such parameters (a named continuation). It only ever holds bodies, so each
+  ``lambda`` and named continuation passed there is compiled as its body alone
+  (``only_body``): in continuation-passing code
   (``(tak x y z (lambda (v) ...))``) each continuation is one Python function, not a body,
   a public function and the link between them, and calling it is one bounce.
 * **Values, not cells**: a continuation ``lambda`` that every call it can reach passes its
@@ -134,9 +136,10 @@ def analyze(root: Node, loops: Callable[[Lambda, Call], bool],
 
 
 def _continuation_parameters(uses: _Uses) -> bool:
-    """Mark the parameters that only ever hold bodies, and the lambdas passed to them: a
-    fixed point, from every parameter of a private known procedure that is never assigned
-    nor used as a value, dropping those used or bound otherwise. True if some of those
+    """Mark the parameters that only ever hold bodies, and the lambdas and named
+    continuations passed to them: a fixed point, from every parameter of a private known
+    procedure that is never assigned nor used as a value, and every known procedure only
+    tail-called or passed, dropping those used or bound otherwise. True if some of those
     lambdas take values (``captures``)."""
     candidates: dict[Var, tuple[Var, int]] = {}  # parameter -> (its procedure's var, index)
     for var, lam in uses.bound.items():
@@ -146,13 +149,23 @@ def _continuation_parameters(uses: _Uses) -> bool:
         for i, p in enumerate(lam.params):
             if not p.assigned and p not in uses.valued:
                 candidates[p] = (var, i)
+    named = {var for var in uses.bound if var in uses.passed and var not in uses.valued
+             and all(tail for _, tail in uses.calls.get(var, ()))}
+
+    def passed_to_bodies(var: Var) -> bool:
+        return all(_param(uses, c, j) in candidates for c, j in uses.passed.get(var, ()))
+
+    def holds_body(arg: Node) -> bool:
+        if arg.__class__ is Lambda:
+            return arg.rest is None
+        return arg.__class__ is LocalRef and (arg.var in candidates or arg.var in named)
 
     def keeps_bodies(p: Var, proc: Var, i: int) -> bool:
         if not all(tail for _, tail in uses.calls.get(p, ())):
             return False  # called other than in tail position: it must return a value
-        if not all(_param(uses, c, j) in candidates for c, j in uses.passed.get(p, ())):
+        if not passed_to_bodies(p):
             return False  # passed on where a procedure is expected
-        return all(_holds_body(c.args[i], candidates) for c, _ in uses.calls.get(proc, ()))
+        return all(holds_body(c.args[i]) for c, _ in uses.calls.get(proc, ()))
 
     changed = True
     while changed:
@@ -161,6 +174,12 @@ def _continuation_parameters(uses: _Uses) -> bool:
             if not keeps_bodies(p, proc, i):
                 del candidates[p]
                 changed = True
+        for var in list(named):
+            if not passed_to_bodies(var):
+                named.discard(var)
+                changed = True
+    for var in named:
+        uses.bound[var].only_body = True
     by_value = False
     free = None
     for p, (proc, i) in candidates.items():
@@ -244,12 +263,6 @@ def _param(uses: _Uses, call: Call, index: int) -> Var | None:
     if lam is None or index >= len(lam.params):
         return None
     return lam.params[index]
-
-
-def _holds_body(arg: Node, candidates: dict) -> bool:
-    if arg.__class__ is Lambda:
-        return arg.rest is None
-    return arg.__class__ is LocalRef and arg.var in candidates
 
 
 def _direct_calls(uses: _Uses) -> None:

@@ -80,6 +80,18 @@ def test_continuations_take_their_variables_by_value_and_the_procedure_loops():
     assert not any(p.captured for p in tak.params)  # no cell: tak's self call loops
 
 
+NAMED = ("(define (g) (define (walk n k) (if (= n 0) (k 0) (walk (- n 1) (lambda (v) "
+         "(k (+ v n)))))) (define (done v) (twice v)) (define (twice v) (* v 2)) {}) (g)")
+
+
+def test_a_named_continuation_is_its_body_alone_unless_used_as_a_value():
+    def done(src):
+        return next(init for let in _nodes(_compiled_tree(src), Let)
+                    for var, init in zip(let.vars, let.inits) if var.name == "done")
+    assert done(NAMED.format("(walk 3 done)")).only_body
+    assert not done(NAMED.format("(list (walk 3 done) (procedure? done))")).only_body
+
+
 def test_a_local_procedure_used_as_a_value_stays_public():
     tree = _compiled_tree("(define (g) (define (f x) (h x)) (define (h x) x) (list f (f 1)))")
     f = next(n for n in _nodes(tree, Let)).inits[0]
@@ -131,6 +143,10 @@ CASES = [
      "(1 2)"),
     ("a continuation given to apply",
      "(define (g) (define (f k) (apply k '(1))) (f (lambda (x) (+ x 1)))) (g)", "2"),
+    # a named continuation (an internal define passed where only bodies go)
+    ("a named continuation", NAMED.format("(walk 100000 done)"), "10000100000"),
+    ("a named continuation also used as a value",
+     NAMED.format("(list (walk 3 done) (procedure? done))"), "(12 #t)"),
     # a letrec variable may not be set when the continuation is made: it stays a cell
     ("a continuation using a later internal define",
      ("(define (g) (define (f k) (k 1)) (define a (f (lambda (v) (lambda () later)))) "
@@ -163,6 +179,11 @@ REENTRY = [
       "(set! saved c)))) (walk (- n 1) (lambda (v) (k (+ v n))))))) (walk 4 (lambda (v) v))) "
       "(let ((r (run))) (set! runs (+ runs 1)) (if (< runs 3) (saved #f) "
       "(list r runs (reverse log))))"), "(10 3 (4 3 2 1 1 1))"),
+    # captured in a known procedure about to bounce to a named continuation
+    (("(define saved #f) (define runs 0) (define (run) (define (walk n k) (if (= n 0) "
+      "(k (call/cc (lambda (c) (set! saved c) 0))) (walk (- n 1) k))) (define (done v) "
+      "(* v 10)) (walk 3 done)) (let ((r (run))) (set! runs (+ runs 1)) (if (< runs 3) "
+      "(saved runs) (list r runs)))"), "(20 3)"),
     (("(define saved #f) (define runs 0) (define (run) (define (inner k) (k (call/cc "
       "(lambda (c) (set! saved c) 1)))) (define (outer n) (if (= n 0) (inner (lambda (v) "
       "(* v 100))) (outer (- n 1)))) (outer 2)) (let ((r (run))) (set! runs (+ runs 1)) "
@@ -190,6 +211,10 @@ def test_a_continuation_called_with_the_wrong_number_of_arguments_is_an_error(sc
     # parameter would take the second argument)
     src = "(define (g y) (define (f k) (k 1 2)) (f (lambda (x) (+ x y)))) (g 1)"
     assert "expected 1 argument, got 2" in scheme.error(src)
+    # a named continuation too
+    src = ("(define (g) (define (walk n k) (if (= n 0) (k 0 1) (walk (- n 1) k))) "
+           "(define (done v) (+ v 1)) (walk 5 done)) (g)")
+    assert "done: expected 1 argument, got 2" in scheme.error(src)
     # a local procedure called with the wrong count is named
     src = "(define (g) (define (f a) a) (define (h) (f 1 2)) (h)) (g)"
     assert "f: expected 1 argument, got 2" in scheme.error(src)
