@@ -677,3 +677,18 @@ def test_r7rs_port_procedures(scheme, src, expected):
 ])
 def test_r7rs_port_errors(scheme, src, message):
     assert message in scheme.error(src)
+
+
+def test_a_host_process_that_exits_keeps_what_an_unclosed_file_port_got(tmp_path):
+    # the port is held in a cycle (the procedure `ports` holds the globals), which the
+    # process never finalizes: the exit flushes it (ports._flush_at_exit)
+    import subprocess
+    out = tmp_path / "out.txt"
+    program = (f'(define p (open-output-file "{out}")) (define (ports) p) '
+               '(write-string "kept" p)')
+    host = ("from harness.scheme.interpreter import Interpreter\n"
+            f"Interpreter(tier='unsandboxed').eval_string({program!r})\n")
+    done = subprocess.run([sys.executable, "-c", host], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == "kept"

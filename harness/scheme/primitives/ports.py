@@ -12,6 +12,7 @@ the runtime parameterizes them with string ports to capture what one call prints
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import select
@@ -871,13 +872,15 @@ def _open_text_input(who: str, path: object) -> TextInputPort:
 #: the files output file ports opened and may not have closed. A program that never
 #: closes its port leaves what it wrote in the file object's buffer; if the port is held
 #: in a reference cycle (any procedure the program defined holds its globals), the object
-#: is not finalized at exit and the buffer was lost. ``flush_open_files`` writes them out.
+#: is not finalized at exit and the buffer was lost. ``flush_open_files`` writes them out:
+#: at the end of ``harness run``/``eval``, and at the exit of any process that opened one
+#: (a host, ``harness fire``, ``serve``: ``_flush_at_exit``).
 _written_files: weakref.WeakSet = weakref.WeakSet()
 
 
 def flush_open_files() -> list[str]:
-    """Flush every file an output file port opened and has not closed (at the end of a
-    program: ``harness run``/``eval``); return a message for each that could not be."""
+    """Flush every file an output file port opened and has not closed; return a message
+    for each that could not be."""
     failures = []
     for f in list(_written_files):
         if not f.closed:
@@ -886,6 +889,14 @@ def flush_open_files() -> list[str]:
             except (OSError, ValueError) as exc:
                 failures.append(f"cannot write {f.name}: {exc}")
     return failures
+
+
+def _flush_at_exit() -> None:
+    for message in flush_open_files():
+        print(f"harness: {message}", file=sys.stderr)
+
+
+atexit.register(_flush_at_exit)
 
 
 def _open_text_output(who: str, path: object) -> StreamOutputPort:
