@@ -165,9 +165,8 @@ def _described(exc: BaseException, command: str) -> str:
 
 def _flush() -> None:
     """The end of a program: what it wrote to files it never closed, then stdout."""
-    from harness.scheme.primitives.ports import flush_open_files
-    for message in flush_open_files():
-        print(f"harness: {message}", file=sys.stderr)
+    from harness.scheme.primitives.ports import report_unflushed_files
+    report_unflushed_files()
     try:
         sys.stdout.flush()
     except (OSError, ValueError):

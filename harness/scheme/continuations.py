@@ -32,7 +32,7 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list, is_true
 from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
@@ -1475,10 +1475,6 @@ def _hashed(table, key, h):
     return table.slot_in_bucket(key, h, tuple(table.buckets.get(h, ())), 0)
 
 
-def _is_true(value) -> bool:
-    return value is not False
-
-
 def _dropping(v):
     """drop_unless_in / drop_if_in past their lookup in t2: in t1's."""
     return _Then(partial(hashtables_srfi125.discard_at, v["t1"])) if "found" in v else None
@@ -1698,7 +1694,7 @@ _RECORDS = {
     **_reruns(hashtables.hash_table_update_x_default, past=_update_default_record),
     **_reruns(hashtables_srfi125.hash_table_intern_x, past=_intern_record),
     **_reruns(hashtables_srfi125.same_entry, "t2",
-              past=lambda v: _Then(_is_true) if "entry" in v else None),
+              past=lambda v: _Then(is_true) if "entry" in v else None),
     **_reruns(hashtables_srfi125.drop_unless_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125.drop_if_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125._store, "table"),

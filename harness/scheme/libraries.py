@@ -165,16 +165,12 @@ def _library_path(key: tuple) -> Path | None:
     return path
 
 
-def _library_file(key: tuple) -> bool:
-    return _library_path(key) is not None
-
-
 def library_exists(key: tuple) -> bool:
     """Whether ``key`` names a library harness has, without loading it."""
     from harness.scheme.primitives import load_all
     key = _ALIASES.get(key, key)
     return (key in _libraries or key in SYNTAX_EXPORTS or key in load_all()
-            or key in LARGE_NAMES or _library_file(key))
+            or key in LARGE_NAMES or _library_path(key) is not None)
 
 
 def find_library(key: tuple) -> Library | None:
@@ -183,9 +179,10 @@ def find_library(key: tuple) -> Library | None:
         lib = _libraries.get(key)
         if lib is not None:
             return lib
-        if _library_file(key):
+        path = _library_path(key)
+        if path is not None:
             from harness.scheme.interpreter import load_library_file
-            load_library_file(_library_path(key))
+            load_library_file(path)
             lib = _libraries.get(key)
             if lib is not None:
                 return lib

@@ -681,7 +681,7 @@ def test_r7rs_port_errors(scheme, src, message):
 
 def test_a_host_process_that_exits_keeps_what_an_unclosed_file_port_got(tmp_path):
     # the port is held in a cycle (the procedure `ports` holds the globals), which the
-    # process never finalizes: the exit flushes it (ports._flush_at_exit)
+    # process never finalizes: the exit flushes it (ports.report_unflushed_files)
     import subprocess
     out = tmp_path / "out.txt"
     program = (f'(define p (open-output-file "{out}")) (define (ports) p) '

@@ -353,7 +353,6 @@ def find_then(proc: object, entries: list, failure: object, start: int = 0) -> o
     """The first true ``(proc key value)`` of ``entries[start:]``, else ``(failure)``; ``i``
     is the entry waited for, -1 in failure: a continuation captured in either resumes it
     (continuations.py)."""
-    i = start
     for i in range(start, len(entries)):
         result = call_n(proc, entries[i])
         if result is not False:

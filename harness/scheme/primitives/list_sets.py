@@ -135,7 +135,7 @@ def union_then(same: Callable, lists: tuple, base: object, kept: list, n0: int,
             base, kept, n0 = lst, new, len(new)
         elif lst is not base or len(kept) != n0:  # (eq? list result): nothing to add
             kept = adjoin(same, new, kept, _itself)
-    return from_items(kept[:n0 - 1:-1] if n0 else kept[::-1], base)
+    return _adjoined(base, n0, kept)
 
 
 def xor_then(same: Callable, lists: tuple, acc: list, start: int = 0, b: list | None = None,

@@ -874,7 +874,7 @@ def _open_text_input(who: str, path: object) -> TextInputPort:
 #: in a reference cycle (any procedure the program defined holds its globals), the object
 #: is not finalized at exit and the buffer was lost. ``flush_open_files`` writes them out:
 #: at the end of ``harness run``/``eval``, and at the exit of any process that opened one
-#: (a host, ``harness fire``, ``serve``: ``_flush_at_exit``).
+#: (a host, ``harness fire``, ``serve``: ``report_unflushed_files``).
 _written_files: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -891,12 +891,13 @@ def flush_open_files() -> list[str]:
     return failures
 
 
-def _flush_at_exit() -> None:
+def report_unflushed_files() -> None:
+    """``flush_open_files``, each failure reported on stderr."""
     for message in flush_open_files():
         print(f"harness: {message}", file=sys.stderr)
 
 
-atexit.register(_flush_at_exit)
+atexit.register(report_unflushed_files)
 
 
 def _open_text_output(who: str, path: object) -> StreamOutputPort:
