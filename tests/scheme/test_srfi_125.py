@@ -159,3 +159,14 @@ def test_walks_over_big_tables_count_against_the_budget(h):
       "(do ((i 0 (+ i 1))) ((= i 20000)) (hash-table-set! big i i))")
     with Budget(steps=30_000, seconds=None), pytest.raises(StepLimitExceeded):
         h.interp.eval_string("(hash-table-map! max big) (hash-table-map! max big)")
+
+
+def test_a_walk_counts_a_step_an_entry_once(h):
+    from harness.scheme.limits import pending_steps
+    h("(define counted (make-hash-table eqv))"
+      "(do ((i 0 (+ i 1))) ((= i 5000)) (hash-table-set! counted i i))")
+    pending = pending_steps()
+    with Budget(steps=10**9, seconds=None) as budget:
+        h.interp.eval_string("(hash-table-for-each max counted)")
+    used = 10**9 - budget.steps - (pending_steps() - pending)
+    assert 5000 <= used < 6000

@@ -81,3 +81,11 @@ def test_errors(fl):
         "make-fllog-base: expected a flonum above 1.0, got 1.0"
     assert fl.error("(flfirst-bessel 1.5 1.0)") == \
         "flfirst-bessel: expected an exact integer order, got 1.5"
+
+
+def test_an_overflow_keeps_its_sign_and_rounding_keeps_a_negative_zero(fl):
+    # (C's answers: -inf.0 for a negative overflow; round, floor... of -0.4 is -0.0)
+    assert fl("(list (flonum (- (expt 10 400))) (make-flonum -1.0 5000) "
+              "(fl+* -1e308 10.0 0.0))") == "(-inf.0 -inf.0 -inf.0)"
+    assert fl("(list (flround -0.4) (flceiling -0.5) (fltruncate -0.5) (flfloor -0.0) "
+              "(flround 0.4))") == "(-0.0 -0.0 -0.0 -0.0 0.0)"

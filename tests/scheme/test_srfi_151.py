@@ -88,3 +88,12 @@ def test_shifts_and_fields_cannot_exhaust_memory(b):
         b("(bit-field-set 0 0 (expt 10 12))")
     assert b("(arithmetic-shift 5 (- (expt 10 12)))") == "0"
     assert b("(arithmetic-shift 0 (expt 10 12))") == "0"
+
+
+def test_bits_as_booleans_of_long_and_negative_integers(b):
+    assert b("(bits->list -6 5)") == "(#f #t #f #t #t)"
+    assert b("(bits->list 6)") == "(#f #t #t)"
+    assert b("(bits->list 0)") == "()"
+    # a long integer is read in one pass (shifting it per bit was quadratic)
+    assert b("(let ((bits (bits->list (- (expt 2 200000) 1)))) "
+             "(list (length bits) (car bits) (list-ref bits 199999)))") == "(200000 #t #t)"

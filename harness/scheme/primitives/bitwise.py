@@ -260,7 +260,9 @@ def _booleans(who: str, i: object, length: object) -> list[bool]:
     n = integer(who, i)
     width = (n if n >= 0 else ~n).bit_length() if length is None else index(who, length)
     check_alloc(who, width, PAIR_BYTES)
-    return [(n >> k) & 1 == 1 for k in range(width)]
+    # one pass over the digits: shifting n for each bit was quadratic in its length
+    digits = format(n & ((1 << width) - 1), f"0{width}b") if width else ""
+    return [d == "1" for d in reversed(digits)]
 
 
 def _from_booleans(items: list) -> int:

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from harness.scheme.datatypes import Values
 from harness.scheme.errors import error, wrong_type
+from harness.scheme.numparse import to_inexact
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.numbers import as_int
 
@@ -89,7 +90,7 @@ def flonum(x: object) -> float:
     """The flonum nearest the real number ``x``."""
     if type(x) not in (int, float, Fraction):
         raise wrong_type("flonum", "a real number", x)
-    return ieee(float, x)
+    return to_inexact(x)  # an overflow keeps its sign
 
 
 _binary("fladjacent", math.nextafter, "the flonum next to x toward y")
@@ -103,7 +104,11 @@ def make_flonum(x: object, n: object) -> float:
     if type(e) is not int:
         raise wrong_type("make-flonum", "an exact integer", n)
     e = max(-100_000, min(100_000, e))  # beyond these, every flonum underflows or overflows
-    return ieee(math.ldexp, flonum_arg("make-flonum", x), e)
+    m = flonum_arg("make-flonum", x)
+    try:
+        return math.ldexp(m, e)
+    except OverflowError:
+        return math.copysign(_INF, m)
 
 
 def _integer_fraction(x: float) -> Values:
@@ -237,7 +242,7 @@ def fl_add_mul(x: object, y: object, z: object) -> float:
     a, b, c = (flonum_arg("fl+*", v) for v in (x, y, z))
     if not all(map(math.isfinite, (a, b, c))):
         return a * b + c
-    return ieee(float, Fraction(a) * Fraction(b) + Fraction(c))
+    return to_inexact(Fraction(a) * Fraction(b) + Fraction(c))  # an overflow keeps its sign
 
 
 @primitive(LIB)
@@ -253,7 +258,8 @@ def flmin(*args: object) -> float:
 
 
 def _round(fn: Callable[[float], int]) -> Callable[[float], float]:
-    return lambda x: float(fn(x)) if math.isfinite(x) else x
+    # through an integer the sign of a zero is lost: (flround -0.4) is -0.0
+    return lambda x: math.copysign(float(fn(x)), x) if math.isfinite(x) else x
 
 
 def _numerator(x: float) -> float:
