@@ -92,9 +92,14 @@ def register(sub) -> None:
                     "and claude_hook {event, cwd, env}. The home is watched: every reload is "
                     "sent as a reload notification, and load_errors whenever what failed to "
                     "load changes.")
-    serve.add_argument("--socket", default=None, metavar="PATH",
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument("--socket", default=None, metavar="PATH",
                        help="serve on a Unix socket instead (any number of clients, e.g. "
-                            "harness claude-hook --socket PATH) until SIGTERM")
+                            "harness hook HOST --socket PATH) until SIGTERM")
+    where.add_argument("--http", default=None, metavar="[HOST:]PORT",
+                       help="answer every host's hook events over HTTP (POST /<host>, "
+                            "token in HOME/serve.token; loopback unless HOST is given; "
+                            "docs/hosts.md) until SIGTERM")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
     home_option(serve)
@@ -319,5 +324,8 @@ def _serve(args) -> int:
     if args.socket is not None:
         from harness.cli.serve_socket import serve_socket
         return serve_socket(runtime, args.socket)
+    if args.http is not None:
+        from harness.cli.serve_http import serve_http
+        return serve_http(runtime, args.http)
     from harness.cli.serve import serve_stdio
     return serve_stdio(runtime)

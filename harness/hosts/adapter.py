@@ -16,6 +16,7 @@ reads from a 200 response.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from harness.bridge import dumps
 from harness.hosts.guard import (
@@ -72,9 +73,9 @@ class HostAdapter:
 
     name: str = ""
     title: str = ""
-    events: dict[str, HostEvent] = {}
+    events: ClassVar[dict[str, HostEvent]] = {}
     #: answer -> why the host does not honour it (``harness check`` warns with these)
-    ignored: dict[str, str] = {}
+    ignored: ClassVar[dict[str, str]] = {}
     #: payload key naming the event (None: the host does not say; ``--event`` must)
     event_key: str | None = "hook_event_name"
 

@@ -66,14 +66,19 @@ TOOLS = v.ToolMap({
 GUARD_EVENTS = ("PreToolUse", "PermissionRequest", "UserPromptSubmit")
 
 
+_EVENTS = {name: HostEvent(name, "claude", name in GUARD_EVENTS) for name in CLAUDE_EVENTS}
+#: answers the host reads but does not honour, and why
+_IGNORED = {"pre_message prompt": "Claude Code cannot rewrite a prompt (UserPromptSubmit "
+                                 "can block it or add context)"}
+
+
 class ClaudeCode(HostAdapter):
     """Claude Code: every event of CLAUDE_EVENTS is a hook point of its own (SPEC §13)."""
 
     name = "claude-code"
     title = "Claude Code"
-    events = {name: HostEvent(name, "claude", name in GUARD_EVENTS) for name in CLAUDE_EVENTS}
-    ignored = {"pre_message prompt": "Claude Code cannot rewrite a prompt (UserPromptSubmit "
-                                     "can block it or add context)"}
+    events = _EVENTS
+    ignored = _IGNORED
 
     def event_of(self, payload: dict, given: str | None = None) -> HostEvent:
         from harness.hosts.adapter import UnknownEvent

@@ -59,18 +59,22 @@ _EVENTS = {
 }
 
 
+#: answers the host reads but does not honour, and why
+_IGNORED = {
+    "ask": "Codex PreToolUse does not support ask: it marks the hook failed and runs "
+           "the tool",
+    "rewrite on PermissionRequest": "updatedInput is reserved on PermissionRequest "
+                                    "(Codex fails closed): harness never sends it",
+    "pre_message prompt": "Codex cannot rewrite a prompt",
+}
+
+
 class Codex(HostAdapter):
     name = "codex"
     title = "Codex"
     events = _EVENTS
     tools = _TOOLS
-    ignored = {
-        "ask": "Codex PreToolUse does not support ask: it marks the hook failed and runs "
-               "the tool",
-        "rewrite on PermissionRequest": "updatedInput is reserved on PermissionRequest "
-                                        "(Codex fails closed): harness never sends it",
-        "pre_message prompt": "Codex cannot rewrite a prompt",
-    }
+    ignored = _IGNORED
 
     def render(self, event: HostEvent, payload: dict, verdict: Verdict) -> HostReply:
         notes = list(verdict.notes)

@@ -58,16 +58,20 @@ _EVENTS = {
 }
 
 
+#: answers the host reads but does not honour, and why
+_IGNORED = {
+    "removed arguments": "Gemini merges hookSpecificOutput.tool_input into the "
+                         "arguments: a rewrite can change or add keys, not remove them",
+    "pre_message prompt": "Gemini CLI cannot rewrite a prompt",
+}
+
+
 class Gemini(HostAdapter):
     name = "gemini"
     title = "Gemini CLI"
     events = _EVENTS
     tools = _TOOLS
-    ignored = {
-        "removed arguments": "Gemini merges hookSpecificOutput.tool_input into the "
-                             "arguments: a rewrite can change or add keys, not remove them",
-        "pre_message prompt": "Gemini CLI cannot rewrite a prompt",
-    }
+    ignored = _IGNORED
 
     def render(self, event: HostEvent, payload: dict, verdict: Verdict) -> HostReply:
         answer: dict = {}

@@ -76,7 +76,9 @@ _URL = re.compile(r"https?://[^\s\"'<>)]+")
 
 def urls_in(text: object) -> list[str]:
     """The http(s) URLs written in `text` (Gemini's web_fetch takes a prompt with URLs)."""
-    return _URL.findall(text) if isinstance(text, str) else []
+    if not isinstance(text, str):
+        return []
+    return [url.rstrip(".,;:!?") for url in _URL.findall(text)]
 
 
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$")
