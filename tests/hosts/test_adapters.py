@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import make_guard_home, reply_json
+from guard_home import make_guard_home, reply_json
 
 from harness import hosts
 from harness.runtime import Runtime
