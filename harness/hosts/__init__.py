@@ -1,7 +1,8 @@
 """Host adapters (SPEC §14): harness as the hook of every coding-agent host.
 
 One module per host (``claude_code``, ``codex``, ``gemini``, ``cursor``, ``copilot``,
-``windsurf``, ``cline``, ``kiro``), the cross-host vocabulary (``vocabulary``), the firing
+``windsurf``, ``cline``, ``kiro``, ``opencode`` — with the plugin
+``opencode-plugin.js`` that forwards OpenCode's events to ``harness serve --http``), the cross-host vocabulary (``vocabulary``), the firing
 they share (``guard``), and this registry. The interface other parts of harness call:
 
 - ``HOSTS``: the host names (``harness hook HOST``, ``POST /HOST``).
@@ -40,6 +41,7 @@ _ADAPTERS = {
     "windsurf": ("windsurf", "Windsurf"),
     "cline": ("cline", "Cline"),
     "kiro": ("kiro", "Kiro"),
+    "opencode": ("opencode", "OpenCode"),
 }
 HOSTS = tuple(_ADAPTERS)
 _FAIL_OPEN = "HARNESS_FAIL_OPEN"

@@ -58,6 +58,11 @@ def kiro(command):
             "tool_input": {"command": command}}
 
 
+def opencode(command):
+    return {"hook_event_name": "tool.execute.before", "tool": "bash", "sessionID": "s",
+            "callID": "c", "args": {"command": command}}
+
+
 def denied_by_json(path):
     def check(reply):
         answer = reply_json(reply)
@@ -83,6 +88,7 @@ SHELL_CASES = {
     "windsurf": (windsurf, exit_2),
     "cline": (cline, denied_by_json([("cancel", True)])),
     "kiro": (kiro, exit_2),
+    "opencode": (opencode, denied_by_json([("decision", "deny")])),
 }
 
 
