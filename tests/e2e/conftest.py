@@ -1,0 +1,7 @@
+"""The end-to-end host tests import their drivers from this folder."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "hosts"))
