@@ -1,4 +1,5 @@
-"""A scripted OpenAI Responses API server on 127.0.0.1, for driving a real Codex offline.
+"""A scripted OpenAI Responses API server on 127.0.0.1, for driving a real Codex or Copilot
+CLI offline.
 
 Each ``POST .../responses`` gets the next scripted turn as a Server-Sent Events stream
 (``response.created``, one ``response.output_item.done`` per item, ``response.completed``);
@@ -24,7 +25,8 @@ def message(text: str) -> dict:
 
 def shell_call(command: str, call_id: str) -> dict:
     """A call of the shell tool with `command`: the arguments are filled in per request
-    for the shell tool that request offers (``exec_command``, ``shell`` or ``local_shell``)."""
+    for the shell tool that request offers (Codex's ``exec_command``, Copilot's ``bash``, else
+    ``shell``)."""
     return {"type": "shell_call", "command": command, "call_id": call_id}
 
 
@@ -32,8 +34,10 @@ def _item_for(item: dict, tools: list) -> dict:
     if item.get("type") != "shell_call":
         return item
     names = {t.get("name") or t.get("type") for t in tools}
-    if "exec_command" in names:
+    if "exec_command" in names:  # Codex
         name, arguments = "exec_command", {"cmd": item["command"]}
+    elif "bash" in names:  # Copilot CLI
+        name, arguments = "bash", {"command": item["command"], "description": "run it"}
     elif "shell_command" in names:
         name, arguments = "shell_command", {"command": item["command"]}
     else:
@@ -72,11 +76,17 @@ class ResponsesServer:
                     server.requests.append(request)
                     turn = server.turns.pop(0) if len(server.turns) > 1 else server.turns[0]
                 items = [_item_for(i, request.get("tools") or []) for i in turn]
-                events = [{"type": "response.created", "response": {"id": "resp_1"}}]
-                events += [{"type": "response.output_item.done", "output_index": n, "item": i}
-                           for n, i in enumerate(items)]
+                events = [{"type": "response.created", "response": {
+                    "id": "resp_1", "object": "response", "status": "in_progress",
+                    "model": request.get("model"), "output": []}}]
+                for n, item in enumerate(items):
+                    events.append({"type": "response.output_item.added", "output_index": n,
+                                   "item": item})
+                    events.append({"type": "response.output_item.done", "output_index": n,
+                                   "item": item})
                 events.append({"type": "response.completed", "response": {
-                    "id": "resp_1", "usage": {"input_tokens": 10, "output_tokens": 5,
+                    "id": "resp_1", "object": "response", "status": "completed",
+                    "model": request.get("model"), "output": items, "usage": {"input_tokens": 10, "output_tokens": 5,
                                               "total_tokens": 15,
                                               "input_tokens_details": {"cached_tokens": 0},
                                               "output_tokens_details":
