@@ -14,7 +14,9 @@ a socket belongs to another user — a guard event (a tool call, a permission, a
 denied in the host's format, with the reason; any other event gets exit 1 (reported,
 blocks nothing). ``HARNESS_FAIL_OPEN=1`` turns those denies into exit 1, loudly.
 
-The client paths (1, 2) import only the standard library (harness.cli.hook_client).
+The client paths (1, 2) import only the standard library (harness.cli.hook_client), which
+also runs as a script of its own without harness's package, the lightest per-event client:
+``python3 -S -I .../harness/cli/hook_client.py HOST --http URL`` (bench/hosts.py).
 """
 
 from __future__ import annotations
@@ -95,32 +97,28 @@ def run(args) -> int:
     path = args.socket or (None if url else os.environ.get("HARNESS_SOCKET"))
     if url or path:
         from harness.cli import hook_client as client
-        timeout = args.timeout or _DEFAULT_TIMEOUT
         try:
-            if url:
-                reply = client.over_http(url, host, data, args.event, _token(args.home),
-                                         timeout)
-            else:
-                reply = client.over_socket(path, host, data, args.event, timeout)
-            return _emit(reply["exit_code"], reply["stdout"], reply["stderr"])
-        except client.Unreachable:
-            pass  # nobody there: answer it here
-        except client.ClientFailure as exc:
-            return _edge(host, data, str(exc), args.event)
+            reply = client.ask(host, data, url, path, args.event, _token(args.home),
+                               args.timeout or _DEFAULT_TIMEOUT)
+        except (client.Unreachable, client.ClientFailure) as exc:
+            return after_client(host, args, data, str(exc),
+                                isinstance(exc, client.Unreachable))
+        return _emit(reply["exit_code"], reply["stdout"], reply["stderr"])
     return _answer_here(host, args, data)
 
 
+def after_client(host: str, args, data: bytes, reason: str, unreachable: bool) -> int:
+    """What to answer when the daemon could not, for `reason`: the event answered here
+    when nothing listens there (`unreachable`), else an edge failure (a deny on a guard
+    event)."""
+    if unreachable:
+        return _answer_here(host, args, data)
+    return _edge(host, data, reason, args.event)
+
+
 def _token(home: str | None) -> str | None:
-    token = os.environ.get("HARNESS_TOKEN")
-    if token:
-        return token.strip()
-    home = home or os.environ.get("HARNESS_HOME") or "~/.harness"
-    try:
-        with open(os.path.join(os.path.expanduser(home), "serve.token"),
-                  encoding="ascii") as file:
-            return file.read().strip()
-    except (OSError, ValueError):
-        return None
+    from harness.cli.hook_client import token
+    return token(home)
 
 
 def _answer_here(host: str, args, data: bytes) -> int:

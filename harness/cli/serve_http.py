@@ -8,7 +8,9 @@ Routes:
   Claude Code's ``http`` hook type POSTs, and Claude Code reads only a 200's JSON (a non-2xx
   status blocks nothing), so a deny is a 200 with a deny decision. With ``?reply=command``
   the body is ``{"exit_code", "stdout", "stderr"}`` instead: the command-hook answer that
-  ``harness hook HOST --http URL`` prints for a host that only runs commands.
+  ``harness hook HOST --http URL`` prints for a host that only runs commands; with
+  ``?reply=raw`` the same without JSON (headers ``X-Harness-Exit`` and
+  ``X-Harness-Stdout-Length``, the body stdout then stderr), what that client reads.
 - ``GET /health``: ``{"status": "ok", "hosts": [...], "load_errors": N}``, without a token.
 
 Every other request needs ``Authorization: Bearer <token>``, the token being the contents of
@@ -118,7 +120,7 @@ class _Request(BaseHTTPRequestHandler):
         body = self._body()
         if body is None:
             return
-        self._answer(host, event, body, "command" in parse_qs(url.query).get("reply", ()))
+        self._answer(host, event, body, parse_qs(url.query).get("reply", ["host"])[-1])
 
     def do_PUT(self) -> None:
         self._refuse(405, "use POST /<host> or GET /health")
@@ -151,7 +153,7 @@ class _Request(BaseHTTPRequestHandler):
             return None
         return body
 
-    def _answer(self, host: str, event: str | None, body: bytes, command: bool) -> None:
+    def _answer(self, host: str, event: str | None, body: bytes, form: str) -> None:
         from harness.handlers import Invocation, using_invocation
         from harness.hosts import UnknownEvent, adapter, answer
         try:
@@ -172,7 +174,25 @@ class _Request(BaseHTTPRequestHandler):
                                 else None)
         with using_invocation(invocation):
             reply = answer(self.server.runtime, host, payload, event)
-        self._send(200, reply.to_json() if command else reply.answer)
+        if form == "raw":
+            self._send_raw(reply)
+        else:
+            self._send(200, reply.to_json() if form == "command" else reply.answer)
+
+    def _send_raw(self, reply) -> None:
+        """The command form without JSON: what the lightest client reads."""
+        stdout = reply.stdout.encode()
+        data = stdout + reply.stderr.encode()
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("X-Harness-Exit", str(reply.exit_code))
+            self.send_header("X-Harness-Stdout-Length", str(len(stdout)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            self.close_connection = True
 
     def _refuse(self, status: int, message: str) -> None:
         self.close_connection = True  # a body we did not read must not be taken for a request

@@ -199,3 +199,39 @@ def test_addresses_are_loopback_unless_given():
     assert parse_address("[::1]:9") == ("::1", 9)
     with pytest.raises(ValueError, match="is not"):
         parse_address("localhost:http")
+
+
+def test_the_lightest_client_runs_without_site_and_never_opens(daemon, tmp_path):
+    from harness.cli.hook_client import client_argv
+    argv = client_argv(sys.executable, "codex", http=daemon.url, home=str(daemon.home))
+    assert argv[1:3] == ["-S", "-I"]
+    done = subprocess.run(argv, input=json.dumps(RM), capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"] == \
+        "rm -rf is not allowed"
+    done = subprocess.run(argv, input=json.dumps(LS), capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "")
+    wrong = subprocess.run(argv, input=json.dumps(LS), capture_output=True, text=True,
+                           check=False, timeout=60, env={**os.environ, "HARNESS_TOKEN": "x"})
+    assert "answered HTTP 401" in json.loads(wrong.stdout)["hookSpecificOutput"][
+        "permissionDecisionReason"]
+    # nothing listens: harness is loaded and answers the event itself
+    nobody = client_argv(sys.executable, "codex", http="http://127.0.0.1:1",
+                         home=str(daemon.home))
+    done = subprocess.run(nobody, input=json.dumps(RM), capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"] == \
+        "rm -rf is not allowed"
+
+
+def test_the_raw_reply_form(daemon):
+    connection = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=30)
+    connection.request("POST", "/kiro?reply=raw", json.dumps(
+        {"hook_event_name": "preToolUse", "tool_name": "execute_bash",
+         "tool_input": {"command": "rm -rf /"}}), {"Authorization": f"Bearer {daemon.token}"})
+    response = connection.getresponse()
+    assert response.getheader("X-Harness-Exit") == "2"
+    assert response.getheader("X-Harness-Stdout-Length") == "0"
+    assert response.read() == b"rm -rf is not allowed\n"
+    connection.close()
