@@ -292,11 +292,17 @@ def _catalogue(as_json: bool) -> int:
                         "answer_keys": list(p.answer_keys), "combine": p.combine}
                        for p in HOOK_POINTS.values()]))
         return OK
-    rows = [(p.name, _answer_keys(p, CLAUDE_OUTPUT_KEYS), p.doc) for p in HOOK_POINTS.values()]
+    rows = [(p.name, _answer_keys(p, CLAUDE_OUTPUT_KEYS), p.doc)
+            for p in HOOK_POINTS.values() if p.combine != "host"]
     print(table(rows, ("HOOK", "ANSWER KEYS", "WHEN")))
     print("\nharness sample HOOK prints a hook point's payload; answers are objects of the "
           "answer keys (- : observe only).")
     print(f"+ : Claude Code's common keys too ({' '.join(CLAUDE_OUTPUT_KEYS)}).")
+    from harness.hooks.host_events import HOST_EVENTS
+    print("\nEach other host's own events, as HOST.EVENT (payloads and answers: the host's "
+          "own; docs/hosts.md):")
+    for host, events in HOST_EVENTS.items():
+        print(f"  {host}: {' '.join(events)}")
     return OK
 
 

@@ -21,6 +21,8 @@ from harness.hooks.catalogue import HookPoint, hook_point
 from harness.hooks.claude_combine import block_answer as claude_block_answer
 from harness.hooks.claude_combine import combine_claude
 from harness.hooks.claude_events import CLAUDE_EVENTS
+from harness.hooks.host_combine import block_answer as host_block_answer
+from harness.hooks.host_combine import combine_host
 from harness.hooks.outcome import NO_ANSWER, Problem, json_type, problem
 from harness.spelling import closest_name
 
@@ -83,7 +85,7 @@ class _Round:
         self.answers: list[tuple[str, dict]] = []
         self._found: list[tuple[int, Problem]] = []
         self._position: dict[int, int] = {}  # id(answer) -> its place in dispatch order
-        checks = point.combine not in ("observe", "advisory")
+        checks = point.combine not in ("observe", "advisory", "host")  # a host's own keys
         for position, (source, answer) in enumerate(answers):
             if answer is NO_ANSWER or answer is None:
                 continue
@@ -357,6 +359,7 @@ COMBINE_RULES: dict[str, Callable[[_Round], dict]] = {
     "cache_output": _cache_output,
     "send_message": _send_message,
     "claude": combine_claude,  # Claude Code's events: see claude_combine.py
+    "host": combine_host,  # the other hosts' own events: see host_combine.py
 }
 
 def _nothing(payload: dict) -> dict:
@@ -393,6 +396,8 @@ def block_answer(point: HookPoint, message: str) -> dict | None:
         return {"block": True, "message": message}
     if point.combine == "claude":
         return claude_block_answer(CLAUDE_EVENTS[point.name], message)
+    if point.combine == "host" and point.can_modify:
+        return host_block_answer(message)
     return None
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from harness.bridge import dumps
+from harness.hooks.host_events import HOST_EVENTS, host_point_name
 from harness.hosts.guard import (
     Verdict,
     guard_checks,
@@ -30,7 +31,7 @@ from harness.hosts.guard import (
 )
 from harness.hosts.vocabulary import ToolMap
 
-__all__ = ["FAILED", "HostAdapter", "HostEvent", "HostReply", "UnknownEvent"]
+__all__ = ["FAILED", "HostAdapter", "HostEvent", "HostReply", "UnknownEvent", "host_events"]
 
 #: a command hook's own failure that blocks nothing (observe-only events)
 FAILED = 1
@@ -61,6 +62,12 @@ class HostEvent:
     name: str
     role: str = "observe"
     guard: bool = False
+
+
+def host_events(host: str) -> dict[str, HostEvent]:
+    """`host`'s events, from harness.hooks.host_events (the table the catalogue reads)."""
+    return {name: HostEvent(name, role, guard)
+            for name, (role, guard) in HOST_EVENTS[host].items()}
 
 
 class UnknownEvent(ValueError):
@@ -122,9 +129,30 @@ class HostAdapter:
     #: the host's tools in the cross-host vocabulary
     tools: ToolMap = ToolMap({})
 
+    #: whether the host reads a JSON answer (Windsurf and Kiro read exit codes only)
+    json_answers: bool = True
+
     def respond(self, runtime, event: HostEvent, payload: dict) -> HostReply:
-        """Answer `event` (`payload`) with `runtime`, in the host's format."""
-        return self.render(event, payload, self.decide(runtime, event, payload))
+        """Answer `event` (`payload`) with `runtime`, in the host's format: the hooks of
+        the host's own event (``HOST.EVENT``) first; unless they said no, what the event
+        means in harness (`decide`); their other answers are passed on beside ours."""
+        own = runtime.fire(host_point_name(self.name, event.name), payload)
+        outcome = own["outcome"]
+        if outcome["blocked"]:
+            verdict = Verdict()
+            verdict.block(outcome["reason"])
+        else:
+            verdict = self.decide(runtime, event, payload)
+        errors = verdict.errors
+        verdict.errors = []
+        verdict.add_errors(own["errors"])
+        verdict.add_errors(errors)
+        reply = self.render(event, payload, verdict)
+        extra = {k: v for k, v in outcome["answer"].items() if k not in reply.answer}
+        if not extra or not self.json_answers:
+            return reply
+        answer = {**reply.answer, **extra}
+        return self.json_reply(answer, reply.stderr, reply.exit_code)
 
     def decide(self, runtime, event: HostEvent, payload: dict) -> Verdict:
         """Fire what `event` means in harness (by its role) and say what was decided."""

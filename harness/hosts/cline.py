@@ -24,7 +24,7 @@ rewrite a tool's parameters.
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Cline"]
@@ -37,16 +37,7 @@ _TOOLS = v.ToolMap({
     "web_fetch": ("fetch", lambda t, i: v.fetch(t, i.get("url"))),
 })
 
-_EVENTS = {
-    "PreToolUse": HostEvent("PreToolUse", "tool", True),
-    "UserPromptSubmit": HostEvent("UserPromptSubmit", "prompt", True),
-    "PostToolUse": HostEvent("PostToolUse", "post_tool"),
-    "TaskStart": HostEvent("TaskStart", "start"),
-    "TaskResume": HostEvent("TaskResume", "start"),
-    "TaskComplete": HostEvent("TaskComplete", "end"),
-    "TaskCancel": HostEvent("TaskCancel", "end"),
-    "PreCompact": HostEvent("PreCompact", "compact"),
-}
+_EVENTS = host_events("cline")
 
 
 def _section(payload: dict, key: str) -> dict:

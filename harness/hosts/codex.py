@@ -22,7 +22,7 @@ Codex cannot honour go in ``systemMessage``.
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Codex"]
@@ -46,17 +46,7 @@ _TOOLS = v.ToolMap({
     **{name: ("edit", _patch) for name in ("apply_patch", "Edit", "Write")},
 })
 
-_EVENTS = {
-    "PreToolUse": HostEvent("PreToolUse", "tool", True),
-    "PermissionRequest": HostEvent("PermissionRequest", "permission", True),
-    "UserPromptSubmit": HostEvent("UserPromptSubmit", "prompt", True),
-    "PostToolUse": HostEvent("PostToolUse", "post_tool"),
-    "SessionStart": HostEvent("SessionStart", "start"),
-    "SessionEnd": HostEvent("SessionEnd", "end"),
-    "PreCompact": HostEvent("PreCompact", "compact"),
-    **{name: HostEvent(name) for name in ("PostCompact", "Stop", "SubagentStart",
-                                          "SubagentStop", "Interrupt")},
-}
+_EVENTS = host_events("codex")
 
 
 #: answers the host reads but does not honour, and why

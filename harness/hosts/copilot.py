@@ -30,7 +30,7 @@ pre_fetch_url.
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Copilot"]
@@ -45,17 +45,7 @@ _TOOLS = v.ToolMap({
     "web_fetch": ("fetch", lambda t, i: v.fetch(t, i.get("url"))),
 })
 
-_EVENTS = {
-    "preToolUse": HostEvent("preToolUse", "tool", True),
-    "permissionRequest": HostEvent("permissionRequest", "permission", True),
-    "userPromptSubmitted": HostEvent("userPromptSubmitted", "prompt"),
-    "postToolUse": HostEvent("postToolUse", "post_tool"),
-    "sessionStart": HostEvent("sessionStart", "start"),
-    "sessionEnd": HostEvent("sessionEnd", "end"),
-    "preCompact": HostEvent("preCompact", "compact"),
-    **{name: HostEvent(name) for name in ("postToolUseFailure", "agentStop", "subagentStart",
-                                          "subagentStop", "errorOccurred", "notification")},
-}
+_EVENTS = host_events("copilot")
 #: the PascalCase names (VS Code-format payloads) of the same events
 _PASCAL = {name[0].upper() + name[1:]: event for name, event in _EVENTS.items()}
 

@@ -26,7 +26,7 @@ the tools with no event of their own (writes, edits, fetches).
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Cursor"]
@@ -47,21 +47,7 @@ _TOOLS = v.ToolMap({
     "WebFetch": ("fetch", lambda t, i: v.fetch(t, i.get("url"))),
 })
 
-_EVENTS = {
-    "preToolUse": HostEvent("preToolUse", "tool", True),
-    "beforeShellExecution": HostEvent("beforeShellExecution", "shell", True),
-    "beforeReadFile": HostEvent("beforeReadFile", "read", True),
-    "beforeMCPExecution": HostEvent("beforeMCPExecution", "tool", True),
-    "beforeSubmitPrompt": HostEvent("beforeSubmitPrompt", "prompt", True),
-    "postToolUse": HostEvent("postToolUse", "post_tool"),
-    "sessionStart": HostEvent("sessionStart", "start"),
-    "sessionEnd": HostEvent("sessionEnd", "end"),
-    "preCompact": HostEvent("preCompact", "compact"),
-    **{name: HostEvent(name) for name in (
-        "postToolUseFailure", "subagentStart", "subagentStop", "afterShellExecution",
-        "afterMCPExecution", "afterFileEdit", "stop", "afterAgentResponse",
-        "afterAgentThought", "beforeTabFileRead", "afterTabFileEdit", "workspaceOpen")},
-}
+_EVENTS = host_events("cursor")
 
 
 #: answers the host reads but does not honour, and why

@@ -21,7 +21,7 @@ pre_fetch_url for each URL in its prompt. Messages go in ``systemMessage``.
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Gemini"]
@@ -46,16 +46,7 @@ _TOOLS = v.ToolMap({
                                          for c in v.fetch(t, url)]),
 })
 
-_EVENTS = {
-    "BeforeTool": HostEvent("BeforeTool", "tool", True),
-    "BeforeAgent": HostEvent("BeforeAgent", "prompt", True),
-    "AfterTool": HostEvent("AfterTool", "post_tool"),
-    "SessionStart": HostEvent("SessionStart", "start"),
-    "SessionEnd": HostEvent("SessionEnd", "end"),
-    "PreCompress": HostEvent("PreCompress", "compact"),
-    **{name: HostEvent(name) for name in ("AfterAgent", "BeforeModel", "AfterModel",
-                                          "BeforeToolSelection", "Notification")},
-}
+_EVENTS = host_events("gemini")
 
 
 #: answers the host reads but does not honour, and why

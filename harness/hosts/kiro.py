@@ -22,7 +22,7 @@ fields are as the CLI's built-in tools document them; unconfirmed for the IDE.
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Kiro"]
@@ -48,13 +48,7 @@ _TOOLS = v.ToolMap({
     **{n: ("read", _reads) for n in ("fs_read", "fsRead")},
 })
 
-_CAMEL = {
-    "preToolUse": HostEvent("preToolUse", "tool", True),
-    "postToolUse": HostEvent("postToolUse", "post_tool"),
-    "userPromptSubmit": HostEvent("userPromptSubmit", "prompt"),
-    "agentSpawn": HostEvent("agentSpawn", "start"),
-    "stop": HostEvent("stop"),
-}
+_CAMEL = host_events("kiro")
 
 #: the IDE 1.x spells the same events in PascalCase
 _EVENTS = {**_CAMEL, **{n[0].upper() + n[1:]: e for n, e in _CAMEL.items()}}
@@ -73,6 +67,7 @@ class Kiro(HostAdapter):
     events = _EVENTS
     tools = _TOOLS
     ignored = _IGNORED
+    json_answers = False
 
     def render(self, event: HostEvent, payload: dict, verdict: Verdict) -> HostReply:
         notes = list(verdict.notes)

@@ -23,7 +23,7 @@ Tools: ``bash`` → pre_shell_exec, ``write`` → pre_file_write (with the conte
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["PLUGIN", "OpenCode"]
@@ -45,11 +45,7 @@ _TOOLS = v.ToolMap({
     "webfetch": ("fetch", lambda t, i: v.fetch(t, i.get("url"))),
 })
 
-_EVENTS = {
-    "tool.execute.before": HostEvent("tool.execute.before", "tool", True),
-    "permission.ask": HostEvent("permission.ask", "permission", True),
-    "tool.execute.after": HostEvent("tool.execute.after", "post_tool"),
-}
+_EVENTS = host_events("opencode")
 
 #: answers the host reads but does not honour, and why
 _IGNORED = {

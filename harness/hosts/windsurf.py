@@ -24,23 +24,12 @@ shape, for a client that prints it).
 from __future__ import annotations
 
 from harness.hosts import vocabulary as v
-from harness.hosts.adapter import HostAdapter, HostEvent, HostReply
+from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, host_events
 from harness.hosts.guard import Verdict
 
 __all__ = ["Windsurf"]
 
-_EVENTS = {
-    "pre_run_command": HostEvent("pre_run_command", "shell", True),
-    "pre_write_code": HostEvent("pre_write_code", "write", True),
-    "pre_read_code": HostEvent("pre_read_code", "read", True),
-    "pre_mcp_tool_use": HostEvent("pre_mcp_tool_use", "tool", True),
-    "pre_user_prompt": HostEvent("pre_user_prompt", "prompt", True),
-    **{name: HostEvent(name, "post_tool") for name in (
-        "post_run_command", "post_write_code", "post_read_code", "post_mcp_tool_use")},
-    **{name: HostEvent(name) for name in ("post_cascade_response",
-                                          "post_cascade_response_with_transcript",
-                                          "post_setup_worktree")},
-}
+_EVENTS = host_events("windsurf")
 _TOOL_OF = {"run_command": "run_command", "write_code": "write_code",
             "read_code": "read_code"}
 
@@ -64,6 +53,7 @@ class Windsurf(HostAdapter):
     events = _EVENTS
     event_key = "agent_action_name"
     ignored = _IGNORED
+    json_answers = False
 
     def tool_call(self, payload: dict) -> tuple[str, object]:
         info = _info(payload)

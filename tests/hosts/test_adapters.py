@@ -133,8 +133,6 @@ def test_an_internal_error_denies_a_guard_event_and_only_reports_another(runtime
     reply = hosts.answer(runtime, "codex", codex("ls"))
     assert reply_json(reply)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "internal error: RuntimeError: dispatcher on fire" in reply.stdout
-    reply = hosts.answer(runtime, "codex", {"hook_event_name": "Stop"})
-    assert reply.exit_code == 0  # Stop fires nothing: the broken fire is never reached
     reply = hosts.answer(runtime, "codex", {"hook_event_name": "PostToolUse",
                                             "tool_name": "Bash", "tool_input": {}})
     assert reply.exit_code == 1 and "dispatcher on fire" in reply.stderr
@@ -255,3 +253,41 @@ def test_each_host_lists_what_it_ignores():
         assert ignored and all(isinstance(why, str) and why for why in ignored.values())
     assert "ask" in hosts.ignored_answers("codex")
     assert "agent_message" in hosts.ignored_answers("cursor")
+
+
+OWN_EVENTS = """(import (scheme base) (harness hooks))
+(register-hook 'codex.PreToolUse
+  (lambda (event)
+    (if (equal? (cdr (assoc "tool_name" event)) "mcp__db__drop")
+        '(("hookSpecificOutput" . (("hookEventName" . "PreToolUse")
+                                   ("permissionDecision" . "deny")
+                                   ("permissionDecisionReason" . "no dropping"))))
+        '(("systemMessage" . "seen by codex.PreToolUse")))))
+(register-hook 'cursor.stop
+  (lambda (event) '(("followup_message" . "run the tests first"))))
+(register-hook 'windsurf.pre_mcp_tool_use
+  (lambda (event) '(("blocked" . #t) ("reason" . "no MCP here"))))
+"""
+
+
+def test_each_hosts_own_events_are_hook_points_answered_in_its_terms(tmp_path):
+    home = make_guard_home(tmp_path)
+    (home / "tools" / "own.scm").write_text(OWN_EVENTS)
+    runtime = Runtime(home)
+    try:
+        drop = {"hook_event_name": "PreToolUse", "tool_name": "mcp__db__drop",
+                "tool_input": {}}
+        assert reply_json(hosts.answer(runtime, "codex", drop))["hookSpecificOutput"][
+            "permissionDecisionReason"] == "no dropping"
+        # not a deny: passed on beside harness's own decision (rm -rf still denied)
+        answer = reply_json(hosts.answer(runtime, "codex", codex("rm -rf /")))
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert answer["systemMessage"] == "seen by codex.PreToolUse"
+        assert reply_json(hosts.answer(runtime, "cursor", {"hook_event_name": "stop"})) == {
+            "followup_message": "run the tests first"}
+        mcp = {"agent_action_name": "pre_mcp_tool_use", "tool_info": {
+            "mcp_server_name": "db", "mcp_tool_name": "query", "mcp_tool_arguments": {}}}
+        reply = hosts.answer(runtime, "windsurf", mcp)
+        assert (reply.exit_code, reply.stderr) == (2, "no MCP here\n")
+    finally:
+        runtime.close()
