@@ -17,6 +17,8 @@ they share (``guard``), and this registry. The interface other parts of harness 
   timeout of our own): a deny on a guard event, a non-blocking error on any other.
 - ``ignored_answers(host)`` -> ``{answer: why}``: what the host reads but does not honour
   (``harness check`` warns with it).
+- ``guard_events(host)`` -> the host's events where a deny stops something (what an
+  installer must hook for a guard to hold).
 - ``fail_open()``: whether ``HARNESS_FAIL_OPEN=1`` asks edge failures to let things
   through (the escape hatch: loud on stderr and in the host's message field).
 """
@@ -29,7 +31,7 @@ import os
 from harness.hosts.adapter import HostAdapter, HostEvent, HostReply, UnknownEvent
 
 __all__ = ["HOSTS", "HostAdapter", "HostEvent", "HostReply", "UnknownEvent", "UnknownHost",
-           "adapter", "answer", "edge_failure", "fail_open", "ignored_answers"]
+           "adapter", "answer", "edge_failure", "fail_open", "guard_events", "ignored_answers"]
 
 #: host name -> (module of harness.hosts, class)
 _ADAPTERS = {
@@ -76,6 +78,11 @@ def fail_open() -> bool:
 def ignored_answers(host: str) -> dict[str, str]:
     """What `host` reads but does not honour: ``{answer: why}``."""
     return dict(adapter(host).ignored)
+
+
+def guard_events(host: str) -> list[str]:
+    """The events of `host` where a deny stops something, in the host's spelling."""
+    return [name for name, event in adapter(host).events.items() if event.guard]
 
 
 def _payload(data: bytes | str | dict):

@@ -291,3 +291,11 @@ def test_each_hosts_own_events_are_hook_points_answered_in_its_terms(tmp_path):
         assert (reply.exit_code, reply.stderr) == (2, "no MCP here\n")
     finally:
         runtime.close()
+
+
+def test_guard_events_are_what_an_installer_hooks():
+    assert hosts.guard_events("codex") == ["PreToolUse", "PermissionRequest",
+                                           "UserPromptSubmit"]
+    assert hosts.guard_events("claude-code") == ["UserPromptSubmit", "PreToolUse",
+                                                 "PermissionRequest"]
+    assert "beforeShellExecution" in hosts.guard_events("cursor")
