@@ -82,7 +82,8 @@ def ignored_answers(host: str) -> dict[str, str]:
 
 def guard_events(host: str) -> list[str]:
     """The events of `host` where a deny stops something, in the host's spelling."""
-    return [name for name, event in adapter(host).events.items() if event.guard]
+    events = adapter(host).events.values()  # Copilot and Kiro spell some events twice
+    return list(dict.fromkeys(event.name for event in events if event.guard))
 
 
 def _payload(data: bytes | str | dict):

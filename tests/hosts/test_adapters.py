@@ -299,3 +299,4 @@ def test_guard_events_are_what_an_installer_hooks():
     assert hosts.guard_events("claude-code") == ["UserPromptSubmit", "PreToolUse",
                                                  "PermissionRequest"]
     assert "beforeShellExecution" in hosts.guard_events("cursor")
+    assert hosts.guard_events("copilot") == ["preToolUse", "permissionRequest"]
