@@ -11,7 +11,8 @@ For a home of four Scheme guards (one per permission point: tests/fixtures/hosts
    ``http`` hook pays per event, minus its own side.
 3. **Per-event processes** (a host that only runs commands): ``python -S -c pass`` (the
    floor of any Python client), curl posting the event, the lightest client
-   (``hook_client.py`` as a script, ``--http``), ``harness hook --http`` and ``--socket``
+   in Python (``hook_client.py`` as a script, ``--http``) and in bash
+   (``hook-client.sh``, its ``/dev/tcp``), ``harness hook --http`` and ``--socket``
    (the full command line through a daemon) and ``harness hook`` answering in its own
    process. Interleaved rounds; wall and CPU milliseconds (CPU of the child, steadier on a
    shared machine) and each one's ratio to the floor.
@@ -46,6 +47,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "fixtures" / "hosts"))
 from guard_home import make_guard_home
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["HARNESS_PYTHON"] = sys.executable
 DENY = {"session_id": "bench", "transcript_path": "/tmp/bench.jsonl", "cwd": "/tmp",
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "rm -rf build", "description": "clean"},
@@ -160,6 +162,9 @@ def processes(home: Path, url: str, socket_path: Path, token: str, n: int) -> No
         "curl POST (no never-open logic)": [
             "curl", "-s", "-X", "POST", "-H", f"Authorization: Bearer {token}",
             "--data-binary", "@-", f"{url}/claude-code"],
+        "hook-client.sh (bash /dev/tcp)": [
+            str(HERE.parent / "harness" / "hosts" / "hook-client.sh"), "claude-code", url,
+            str(home)],
         "hook_client.py --http (python -S -I)": [
             sys.executable, "-S", "-I", client, "claude-code", "--http", url, "--home",
             str(home)],

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["ClientFailure", "Unreachable", "ask", "client_argv", "handler_environment", "main",
-           "over_http", "over_socket", "token"]
+           "over_http", "over_socket", "shell_client_argv", "token"]
 
 _PASSED_PREFIXES = ("CLAUDE_", "HARNESS_", "CODEX_", "GEMINI_", "CURSOR_", "COPILOT_",
                     "WINDSURF_", "CLINE_", "KIRO_", "LC_")
@@ -244,7 +244,7 @@ def _parse_response(raw: bytes, url: str) -> tuple[int, dict[str, str], bytes]:
     return int(status_line[1]), headers, body
 
 
-_OPTIONS = ("--http", "--socket", "--home", "--event", "--timeout")
+_OPTIONS = ("--http", "--socket", "--home", "--event", "--timeout", "--failed")
 
 
 def client_argv(python: str, host: str, *, http: str | None = None,
@@ -260,8 +260,18 @@ def client_argv(python: str, host: str, *, http: str | None = None,
     return argv
 
 
+def shell_client_argv(host: str, url: str, home: str | None = None) -> list[str]:
+    """The command line of the bash client (harness/hosts/hook-client.sh): the fastest per
+    event; it hands over to this file's client whenever the daemon does not simply answer.
+    Set $HARNESS_PYTHON for it when python3 on PATH is not the one harness is installed in."""
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "hosts", "hook-client.sh")
+    return [script, host, url, *([home] if home else [])]
+
+
 def main(argv: list[str]) -> int:
-    """The script: HOST and the options of ``harness hook`` that a client needs."""
+    """The script: HOST and the options of ``harness hook`` that a client needs (and
+    ``--failed REASON``: the shell client gave up for REASON; answer as an edge failure)."""
     import sys
     if not argv or argv[0].startswith("-"):
         sys.stderr.write("usage: hook_client.py HOST (--http URL | --socket PATH) "
@@ -277,6 +287,8 @@ def main(argv: list[str]) -> int:
         rest = rest[2:]
     host = "claude-code" if host == "claude" else host
     data = sys.stdin.buffer.read()
+    if "failed" in options:  # hook-client.sh gave up for this reason: deny, ask nobody
+        return _with_harness(host, options, data, ClientFailure(options["failed"]))
     try:
         timeout = float(options.get("timeout", 60))
         reply = ask(host, data, options.get("http"), options.get("socket"),

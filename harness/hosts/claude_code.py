@@ -33,6 +33,8 @@ on PreToolUse, ``decision: block`` elsewhere.
 
 from __future__ import annotations
 
+import os
+
 from harness.bridge import loads
 from harness.handlers.handler_set import RECURSION_VARIABLE
 from harness.handlers.invocation import current_invocation
@@ -127,7 +129,8 @@ def answer_event(runtime, data: bytes | str) -> HostReply:
 
 
 def _answer(runtime, event: ClaudeEvent, payload: dict) -> HostReply:
-    env = current_invocation().environment()
+    given = current_invocation().env  # not .environment(): a copy of os.environ per event
+    env = os.environ if given is None else given
     if env.get(RECURSION_VARIABLE) == f"{payload.get('session_id')}/{event.name}":
         return HostReply(0, "", f"harness claude-hook: not answering {event.name}: it was "
                                 "started by a handler of this same event (a settings file "

@@ -235,3 +235,26 @@ def test_the_raw_reply_form(daemon):
     assert response.getheader("X-Harness-Stdout-Length") == "0"
     assert response.read() == b"rm -rf is not allowed\n"
     connection.close()
+
+
+def test_the_bash_client_answers_like_harness_hook_and_hands_over_on_trouble(daemon):
+    from harness.cli.hook_client import shell_client_argv
+    env = {**os.environ, "HARNESS_PYTHON": sys.executable}
+    argv = shell_client_argv("claude-code", daemon.url, str(daemon.home))
+
+    def run(argv, event, **extra):
+        return subprocess.run(argv, input=json.dumps(event), capture_output=True, text=True,
+                              check=False, timeout=60, env={**env, **extra})
+    done = run(argv, RM)
+    assert (done.returncode, done.stderr) == (2, "rm -rf is not allowed\n")
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert (run(argv, LS).returncode, run(argv, LS).stdout) == (0, "")
+    windsurf = run(shell_client_argv("windsurf", daemon.url, str(daemon.home)), {
+        "agent_action_name": "pre_run_command", "tool_info": {"command_line": "rm -rf x"}})
+    assert (windsurf.returncode, windsurf.stdout, windsurf.stderr) == (
+        2, "", "rm -rf is not allowed\n")
+    refused = run(argv, LS, HARNESS_TOKEN="wrong")
+    assert "answered HTTP 401" in json.loads(refused.stdout)["hookSpecificOutput"][
+        "permissionDecisionReason"]
+    nobody = run(shell_client_argv("claude-code", "http://127.0.0.1:1", str(daemon.home)), RM)
+    assert nobody.returncode == 2 and nobody.stderr.endswith("rm -rf is not allowed\n")
