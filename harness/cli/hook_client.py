@@ -260,13 +260,15 @@ def client_argv(python: str, host: str, *, http: str | None = None,
     return argv
 
 
-def shell_client_argv(host: str, url: str, home: str | None = None) -> list[str]:
+def shell_client_argv(host: str, url: str, home: str | None = None,
+                      event: str | None = None) -> list[str]:
     """The command line of the bash client (harness/hosts/hook-client.sh): the fastest per
     event; it hands over to this file's client whenever the daemon does not simply answer.
     Set $HARNESS_PYTHON for it when python3 on PATH is not the one harness is installed in."""
     script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "hosts", "hook-client.sh")
-    return [script, host, url, *([home] if home else [])]
+    home = home or os.environ.get("HARNESS_HOME") or os.path.expanduser("~/.harness")
+    return [script, host, url, home, *([event] if event else [])]
 
 
 def main(argv: list[str]) -> int:

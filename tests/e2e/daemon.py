@@ -9,13 +9,28 @@ import sys
 from pathlib import Path
 from typing import Self
 
-__all__ = ["HttpDaemon", "harness_command"]
+__all__ = ["CLIENTS", "HttpDaemon", "client_command", "harness_command"]
+
+#: the ways a host that runs commands reaches the daemon
+CLIENTS = ("harness hook --http", "hook-client.sh")
 
 
 def harness_command(*argv: str) -> str:
     """A shell command line that runs ``harness ARGV`` with this interpreter."""
     import shlex
     return " ".join(shlex.quote(a) for a in (sys.executable, "-m", "harness.cli", *argv))
+
+
+def client_command(client: str, host: str, url: str, home: Path, *extra: str) -> str:
+    """The command line of `client` (one of CLIENTS) asking the daemon at `url`."""
+    import shlex
+    if client == "harness hook --http":
+        return harness_command("hook", host, *extra, "--http", url, "--home", str(home))
+    from harness.cli.hook_client import shell_client_argv
+    event = extra[extra.index("--event") + 1] if "--event" in extra else None
+    argv = shell_client_argv(host, url, str(home), event)
+    return f"HARNESS_PYTHON={shlex.quote(sys.executable)} " + \
+        " ".join(shlex.quote(a) for a in argv)
 
 
 class HttpDaemon:

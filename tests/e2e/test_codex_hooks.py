@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from codex import codex_binary, run_codex
-from daemon import HttpDaemon, harness_command
+from daemon import CLIENTS, HttpDaemon, client_command, harness_command
 from guard_home import make_guard_home
 from responses_server import message, shell_call
 
@@ -47,12 +47,13 @@ def test_the_command_hook_stops_rm_rf_and_lets_ls_run(codex, tmp_path):
     check(run, folder)
 
 
-def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(codex, tmp_path):
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(codex, tmp_path, client):
     home = make_guard_home(tmp_path)
     folder = project(tmp_path)
     with HttpDaemon(home) as daemon:
-        run = run_codex(codex, tmp_path, folder, TURNS, hooks(harness_command(
-            "hook", "codex", "--http", daemon.url, "--home", str(home))))
+        run = run_codex(codex, tmp_path, folder, TURNS, hooks(client_command(
+            client, "codex", daemon.url, home)))
     check(run, folder)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from copilot import copilot_binary, run_copilot
-from daemon import HttpDaemon, harness_command
+from daemon import CLIENTS, HttpDaemon, client_command, harness_command
 from guard_home import make_guard_home
 from responses_server import message, shell_call
 
@@ -45,11 +45,11 @@ def test_the_command_hook_stops_rm_rf_and_lets_ls_run(copilot, tmp_path):
     check(run, folder)
 
 
-def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(copilot, tmp_path):
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(copilot, tmp_path, client):
     home = make_guard_home(tmp_path)
     folder = project(tmp_path)
     with HttpDaemon(home) as daemon:
-        run = run_copilot(copilot, tmp_path, folder, TURNS, hooks(harness_command(
-            "hook", "copilot", "--event", "preToolUse", "--http", daemon.url, "--home",
-            str(home))))
+        run = run_copilot(copilot, tmp_path, folder, TURNS, hooks(client_command(
+            client, "copilot", daemon.url, home, "--event", "preToolUse")))
     check(run, folder)

@@ -5,7 +5,7 @@ process and through the HTTP daemon."""
 from __future__ import annotations
 
 import pytest
-from daemon import HttpDaemon, harness_command
+from daemon import CLIENTS, HttpDaemon, client_command, harness_command
 from gemini import gemini_binary, run_gemini
 from gemini_server import shell_call, text
 from guard_home import make_guard_home
@@ -45,10 +45,11 @@ def test_the_command_hook_stops_rm_rf_and_lets_ls_run(gemini, tmp_path):
     check(run, folder)
 
 
-def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(gemini, tmp_path):
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(gemini, tmp_path, client):
     home = make_guard_home(tmp_path)
     folder = project(tmp_path)
     with HttpDaemon(home) as daemon:
-        run = run_gemini(gemini, tmp_path, folder, TURNS, hooks(harness_command(
-            "hook", "gemini", "--http", daemon.url, "--home", str(home))))
+        run = run_gemini(gemini, tmp_path, folder, TURNS, hooks(client_command(
+            client, "gemini", daemon.url, home)))
     check(run, folder)
