@@ -163,7 +163,7 @@ def processes(home: Path, url: str, socket_path: Path, token: str, n: int) -> No
             "curl", "-s", "-X", "POST", "-H", f"Authorization: Bearer {token}",
             "--data-binary", "@-", f"{url}/claude-code"],
         "hook-client.sh (bash /dev/tcp)": [
-            str(HERE.parent / "harness" / "hosts" / "hook-client.sh"), "claude-code", url,
+            "bash", str(HERE.parent / "harness" / "hosts" / "hook-client.sh"), "claude-code", url,
             str(home)],
         "hook_client.py --http (python -S -I)": [
             sys.executable, "-S", "-I", client, "claude-code", "--http", url, "--home",

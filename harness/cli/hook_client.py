@@ -268,7 +268,8 @@ def shell_client_argv(host: str, url: str, home: str | None = None,
     script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "hosts", "hook-client.sh")
     home = home or os.environ.get("HARNESS_HOME") or os.path.expanduser("~/.harness")
-    return [script, host, url, home, *([event] if event else [])]
+    # run by bash, not by its mode bits: an installed package may lose the executable bit
+    return ["bash", script, host, url, home, *([event] if event else [])]
 
 
 def main(argv: list[str]) -> int:
