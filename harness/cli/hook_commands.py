@@ -100,6 +100,9 @@ def register(sub) -> None:
                        help="answer every host's hook events over HTTP (POST /<host>, "
                             "token in HOME/serve.token; loopback unless HOST is given; "
                             "docs/hosts.md) until SIGTERM")
+    serve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="with --http: deny a guard event not answered within SECONDS "
+                            "(keep it below the host's own hook timeout)")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
     home_option(serve)
@@ -332,6 +335,6 @@ def _serve(args) -> int:
         return serve_socket(runtime, args.socket)
     if args.http is not None:
         from harness.cli.serve_http import serve_http
-        return serve_http(runtime, args.http)
+        return serve_http(runtime, args.http, deadline=args.timeout)
     from harness.cli.serve import serve_stdio
     return serve_stdio(runtime)

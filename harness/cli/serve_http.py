@@ -21,6 +21,8 @@ object, an unknown event). A client that sends less than it announced, or nothin
 ``_IDLE`` seconds, is dropped; the server goes on.
 
 One thread per connection (`ThreadingHTTPServer`): a slow hook holds its own client only.
+With ``--timeout S`` a guard event not answered within S seconds is denied (the host's own
+timeout would let it through: Claude Code's does, without ``onFailure: "block"``).
 HTTP/1.1 keep-alive, so a host that reuses its connection pays no new handshake. The home is
 watched and hot-reloaded as by ``harness serve``. Loopback by default; another address only
 when it is given.
@@ -158,8 +160,8 @@ class _Request(BaseHTTPRequestHandler):
         return body
 
     def _answer(self, host: str, event: str | None, body: bytes, form: str) -> None:
-        from harness.handlers import Invocation, using_invocation
-        from harness.hosts import UnknownEvent, adapter, answer
+        from harness.handlers import Invocation
+        from harness.hosts import UnknownEvent, adapter
         try:
             payload = orjson.loads(body)
         except orjson.JSONDecodeError as exc:
@@ -176,12 +178,31 @@ class _Request(BaseHTTPRequestHandler):
         cwd = self.headers.get("X-Harness-Cwd") or payload.get("cwd")
         invocation = Invocation(None, cwd if isinstance(cwd, str) and os.path.isdir(cwd)
                                 else None)
-        with using_invocation(invocation):
-            reply = answer(self.server.runtime, host, payload, event)
+        reply = self._within_deadline(lambda: _answer_as(invocation, self.server.runtime, host,
+                                                          payload, event), host, payload, event)
         if form == "raw":
             self._send_raw(reply)
         else:
             self._send(200, reply.to_json() if form == "command" else reply.answer)
+
+    def _within_deadline(self, work, host: str, payload: dict, event: str | None):
+        """`work()`, or, past ``--timeout`` on a guard event, the host's deny (the hook
+        goes on in the background; its answer is dropped)."""
+        deadline = self.server.deadline
+        if deadline is None:
+            return work()
+        from harness.hosts import adapter, edge_failure
+        if adapter(host).guard_event_of(payload, event) is None:
+            return work()
+        done: list = []
+        worker = threading.Thread(target=lambda: done.append(work()), daemon=True,
+                                  name="harness-http-answer")
+        worker.start()
+        worker.join(deadline)
+        if done:
+            return done[0]
+        return edge_failure(host, payload, f"no answer within --timeout {deadline:g} s",
+                            event)
 
     def _send_raw(self, reply) -> None:
         """The command form without JSON: what the lightest client reads."""
@@ -216,6 +237,14 @@ class _Request(BaseHTTPRequestHandler):
             self.close_connection = True  # the client left before its answer
 
 
+def _answer_as(invocation, runtime, host: str, payload: dict, event: str | None):
+    """One event answered for the caller `invocation` (its directory)."""
+    from harness.handlers import using_invocation
+    from harness.hosts import answer
+    with using_invocation(invocation):
+        return answer(runtime, host, payload, event)
+
+
 class HttpServer(ThreadingHTTPServer):
     """The daemon: `runtime` answering every host of harness.hosts over HTTP."""
 
@@ -224,13 +253,14 @@ class HttpServer(ThreadingHTTPServer):
     request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], runtime, token: str,
-                 max_body: int = DEFAULT_MAX_BODY) -> None:
+                 max_body: int = DEFAULT_MAX_BODY, deadline: float | None = None) -> None:
         from harness.hosts import HOSTS
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.runtime = runtime
         self.token = token
         self.max_body = max_body
+        self.deadline = deadline
         self.hosts = HOSTS
         super().__init__(address, _Request)
 
@@ -239,13 +269,14 @@ class HttpServer(ThreadingHTTPServer):
               f"{sys.exc_info()[1]!r}", file=sys.stderr, flush=True)
 
 
-def serve_http(runtime, address: str, max_body: int = DEFAULT_MAX_BODY) -> int:
+def serve_http(runtime, address: str, max_body: int = DEFAULT_MAX_BODY,
+               deadline: float | None = None) -> int:
     """Serve `runtime` over HTTP at `address` (``[HOST:]PORT``) until SIGTERM or SIGINT;
     the exit status."""
     try:
         where = parse_address(address)
         token = read_token(runtime.home)
-        server = HttpServer(where, runtime, token, max_body)
+        server = HttpServer(where, runtime, token, max_body, deadline)
     except (ValueError, OSError) as exc:
         print(f"harness serve: cannot serve on {address}: {exc}", file=sys.stderr)
         runtime.close()

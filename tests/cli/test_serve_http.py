@@ -258,3 +258,29 @@ def test_the_bash_client_answers_like_harness_hook_and_hands_over_on_trouble(dae
         "permissionDecisionReason"]
     nobody = run(shell_client_argv("claude-code", "http://127.0.0.1:1", str(daemon.home)), RM)
     assert nobody.returncode == 2 and nobody.stderr.endswith("rm -rf is not allowed\n")
+
+
+def test_a_deadline_denies_a_guard_event_a_hook_holds_too_long(tmp_path):
+    home = make_guard_home(tmp_path)
+    add_recorder(home)
+    process = subprocess.Popen([*HARNESS, "serve", "--home", str(home), "--http",
+                                "127.0.0.1:0", "--timeout", "1"], stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        port = re.search(r":(\d+) ", process.stderr.readline()).group(1)
+        token = (home / "serve.token").read_text().strip()
+        connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+        slow = {**LS, "tool_input": {"command": "sleep"}}  # the recorder sleeps 3 s
+        connection.request("POST", "/claude-code", json.dumps(slow),
+                           {"Authorization": f"Bearer {token}"})
+        answer = json.loads(connection.getresponse().read())
+        assert "no answer within --timeout 1 s" in answer["hookSpecificOutput"][
+            "permissionDecisionReason"]
+        connection.request("POST", "/claude-code", json.dumps(RM),
+                           {"Authorization": f"Bearer {token}"})
+        answer = json.loads(connection.getresponse().read())
+        assert answer["hookSpecificOutput"]["permissionDecisionReason"] == \
+            "rm -rf is not allowed"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(10)
