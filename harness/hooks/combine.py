@@ -92,6 +92,11 @@ class _Round:
                 self._position[id(answer)] = position
                 if checks:
                     self._check_keys(source, answer, position)
+                elif point.combine == "observe" and answer:
+                    keys = ", ".join(f"'{key}'" for key in answer)
+                    said = f"answer keys {keys} change" if len(answer) > 1 else \
+                        f"answer key {keys} changes"
+                    self.report(source, f"only observes: {said} nothing; ignored", position)
             elif checks:
                 self.report(source, f"answer is {json_type(answer)}, not an object; ignored",
                             position)
