@@ -27,7 +27,7 @@ from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, un
 from harness.tools.output_cache import cache_output, should_cache
 from harness.tools.permissions import gate, sandbox_refusal
 from harness.tools.tool_result import ToolResult
-from harness.vfs.paths import is_vfs_uri
+from harness.vfs.paths import is_vfs_uri, misspelt_uri
 
 
 class _Call:
@@ -94,6 +94,9 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
     tool = find_tool(runtime, name)
     if tool is None:
         return _finish(call, original, arguments, None, unknown_tool(runtime, name))
+    misspelt = next(filter(None, map(misspelt_uri, arguments.values())), None)
+    if misspelt is not None:
+        return _finish(call, original, arguments, None, f"argument {misspelt}")
     category = tool_category(tool, name)
     call.summary_params = tuple(getattr(tool, "summary_params", ()))
     if caller_tier == "sandboxed":
