@@ -96,9 +96,13 @@ class HomeNotFoundError(ConfigError):
     runtime that allows everything."""
 
     def __init__(self, home: Path) -> None:
-        what = "is not a directory" if home.exists() else "does not exist"
-        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
-                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        if home.exists():  # a file: creating tools/ in it cannot work
+            message = (f"harness home {home} is not a directory: give a directory with "
+                       f"--home DIR or $HARNESS_HOME")
+        else:
+            message = (f"harness home {home} does not exist: give an existing one with "
+                       f"--home DIR or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        super().__init__(message)
         self.home = home
 
 

@@ -207,8 +207,11 @@ def _match(where: str, spec: dict) -> str:
 def _check_keys(path: Path, where: str, entry: dict, allowed: set[str]) -> None:
     unknown = sorted(set(entry) - allowed)
     if unknown:
+        from harness.spelling import closest_name
+        close = closest_name(unknown[0], allowed)
+        hint = f"did you mean {json.dumps(close)}? " if close else ""
         raise FixtureError(f"{where}: unknown key {json.dumps(unknown[0])} "
-                           f"(allowed: {', '.join(sorted(allowed))})")
+                           f"({hint}allowed: {', '.join(sorted(allowed))})")
 
 
 # -- comparing ----------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from harness.tools.output_cache import pageable_text
 from builtin_helpers import make_home, runtime
+
+from harness.tools.output_cache import pageable_text
 
 
 def test_shell_output_is_cached_as_lines_the_model_can_page_through(tmp_path):
