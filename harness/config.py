@@ -194,7 +194,8 @@ def load_config(path: Path) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        from harness.toml_errors import toml_error
+        raise ConfigError(toml_error(path, text, str(exc))) from None
     config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
     _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
