@@ -30,8 +30,8 @@ def test_observers_decide_nothing_and_say_so_of_an_object_answer(name):
         assert problems == []
     else:  # a log line (text) or data ('note') is no mistake; a deciding key is
         assert messages(problems) == [
-            (A, f"{name}: only observes: answer key 'block' changes nothing here (it acts "
-                "on pre_tool, pre_tool_output, pre_spawn_agent, pre_cache_output); ignored")]
+            (A, (f"{name}: only observes: answer key 'block' changes nothing here (it acts "
+                "on pre_tool, pre_tool_output, pre_spawn_agent, pre_cache_output); ignored"))]
 
 
 def test_pre_vfs_write_is_advisory_even_when_asked_to_block():
