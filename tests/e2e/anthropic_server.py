@@ -20,7 +20,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class ScriptedAnthropicServer:
             self._httpd.server_close()
             self._httpd = None
 
-    def __enter__(self) -> ScriptedAnthropicServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

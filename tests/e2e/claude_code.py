@@ -159,8 +159,9 @@ class ClaudeCode:
         child_env.update(env or {})
         argv = [str(self.binary), "-p", prompt, "--output-format", "json",
                 "--allowedTools", allowed_tools, *(extra_args or [])]
-        done = subprocess.run(argv, cwd=self.project, env=child_env, capture_output=True,
-                              text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, check=False, cwd=self.project, env=child_env, capture_output=True,
+                              text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
         try:
             result = json.loads(done.stdout)
         except ValueError:
