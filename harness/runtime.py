@@ -184,7 +184,7 @@ class Runtime:
                         f"unloaded: the path is {tier} now)")
             last_good = None
         points = permission_points_named(path)
-        if last_good is None:
+        if last_good is None and self._in_tools(key):
             kept = self.last_good.recall(key)
             if kept is not None:
                 points |= set(kept.points)
@@ -206,6 +206,8 @@ class Runtime:
         """Keep the version of ``path`` that just loaded as its last good one (on disk,
         unless the store already has it: one lookup)."""
         key = str(path)
+        if not self._in_tools(key):  # (a REPL's ,load of a file elsewhere)
+            return
         saved = self.last_good.saved(key, reg.digest)
         if saved is None:
             try:
@@ -216,6 +218,10 @@ class Runtime:
                 saved = self.last_good.remember(key, reg.digest,
                                                 [h.point for h in reg.hooks], text)
         self._good_saved[key] = saved
+
+    def _in_tools(self, path: str) -> bool:
+        """Whether ``path`` is a file of the home's tools/ (those have kept versions)."""
+        return path.startswith(f"{self.tools_dir}{os.sep}")
 
     def _tool_file_changed(self, path: Path) -> None:
         """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,
