@@ -8,8 +8,9 @@ fails is reported and skipped; the others still run. Permission hooks fail close
 failed hook denies), all others fail open. While the in-process hooks of a point run on a
 thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
 plugins and declared handlers still fire. A file or plugin of the home that failed to load
-(and has no good version running) is listed in the errors of every dispatch until it is
-fixed, so a broken guard is never silent.
+is listed in the errors of every dispatch until it is fixed (a file running its last good
+version says so), so a broken guard is never silent; a file with no good version running
+never opens what it guards (``_unguarded_answers``, SPEC §14).
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
 with their output captured (``_scheme_hooks``), except a run of leaf hooks, whose code
