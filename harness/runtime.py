@@ -37,7 +37,6 @@ from harness.scheme.parse_cache import ParseCache
 from harness.scheme.source_text import decode_source
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
-from harness.tools.guarded_points import permission_points_named
 from harness.tools.last_good import LastGoodStore
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
 from harness.tools.python_calls import route_print_output
@@ -91,6 +90,7 @@ class Runtime:
         if not self.home.is_dir():
             raise HomeNotFoundError(self.home)
         self.tools_dir = self.home / "tools"
+        self._tools_prefix = f"{self.tools_dir}{os.sep}"
         self.plugins_dir = self.home / "plugins"
         self.config: Config = (config if config is not None
                                else load_config(self.home / "harness.toml"))
@@ -183,6 +183,7 @@ class Runtime:
             message += (f"\n(its last good version ran {last_good.tier} and was "
                         f"unloaded: the path is {tier} now)")
             last_good = None
+        from harness.tools.guarded_points import permission_points_named  # failures only
         points = permission_points_named(path)
         if last_good is None and self._in_tools(key):
             kept = self.last_good.recall(key)
@@ -221,7 +222,7 @@ class Runtime:
 
     def _in_tools(self, path: str) -> bool:
         """Whether ``path`` is a file of the home's tools/ (those have kept versions)."""
-        return path.startswith(f"{self.tools_dir}{os.sep}")
+        return path.startswith(self._tools_prefix)
 
     def _tool_file_changed(self, path: Path) -> None:
         """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,

@@ -44,8 +44,8 @@ class LastGoodStore:
     """The last-good folder of one home (``HOME/.harness-state/last-good``)."""
 
     def __init__(self, home: Path) -> None:
-        self.home = home
-        self.folder = home / STATE_DIR / "last-good"
+        self.home = str(home)
+        self.folder = Path(home) / STATE_DIR / "last-good"
         self._index: dict[str, dict] | None = None
         #: what went wrong reading or writing the store (a read-only home, ...)
         self.problems: list[str] = []
@@ -85,7 +85,10 @@ class LastGoodStore:
         return True
 
     def _key(self, path: str) -> str:
-        return os.path.relpath(path, self.home)
+        """``path`` relative to the home (the runtime keeps only files under tools/)."""
+        prefix = f"{self.home}{os.sep}"
+        return path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path,
+                                                                                 self.home)
 
     # -- what the runtime calls ----------------------------------------------------------
     def saved(self, path: str, digest: str) -> str | None:
@@ -147,7 +150,7 @@ class LastGoodStore:
         keys = {self._key(p) for p in present}
         gone = [k for k in self.index if k not in keys]
         for key in gone:
-            self.forget(str(self.home / key))
+            self.forget(os.path.join(self.home, key))
 
     def _drop_source(self, digest: str) -> None:
         """Delete ``<digest>.src`` unless another entry still uses it."""
