@@ -238,7 +238,8 @@ class Runtime:
         else:
             self.unload_file(path)
             with self._load_lock:
-                self.registry.remove_under(str(path))
+                for gone in self.registry.remove_under(str(path)):
+                    self.last_good.forget(gone)
 
     def _unsandboxed_tool_path(self, relative: str) -> bool:
         """True when a tool file at or below ``relative`` (under tools/) could get the

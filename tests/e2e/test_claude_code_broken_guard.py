@@ -49,3 +49,19 @@ def test_a_guard_saved_broken_still_stops_the_command(claude_code, harness_execu
         run = claude_code.run("echo", server, settings=settings)
     [result] = run.tool_results()
     assert "still-works" in json.dumps(result["content"]) and not result.get("is_error")
+
+
+def test_a_closed_guard_that_never_loaded_stops_every_call(claude_code, harness_executable,
+                                                          tmp_path):
+    home = tmp_path / "harness-home"
+    (home / "tools").mkdir(parents=True)
+    (home / "harness.toml").write_text('[failure]\ndefault = "closed"\n')
+    guard = home / "tools" / "guard.scm"
+    guard.write_text(BROKEN_GUARD)
+    settings = {"hooks": command_hook(f"{harness_executable} claude-hook --home {home}")}
+    with ScriptedAnthropicServer([bash("touch made.txt"), say("tried")]) as server:
+        run = claude_code.run("touch", server, settings=settings)
+    assert not (claude_code.project / "made.txt").exists()
+    [result] = run.tool_results()
+    assert result["is_error"] is True
+    assert f"{guard} does not load" in json.dumps(result["content"])

@@ -123,15 +123,26 @@ def test_unloading_a_file_forgets_its_good_version(tmp_path):
     assert Runtime(home).fire("pre_tool", RM)["outcome"]["blocked"] is False
 
 
-def test_a_python_file_keeps_its_last_good_version_too(tmp_path):
+HY_GUARD = """\
+(import harness.api [hook])
+
+(defn [(hook "pre_tool")] no-rm [payload]
+  (when (in "rm -rf" (.get (get payload "arguments") "command" ""))
+    {"block" True "message" "python says no"}))
+"""
+
+
+@pytest.mark.parametrize(("name", "text"), [("guard.py", PY_GUARD), ("guard.hy", HY_GUARD)])
+def test_python_and_hy_files_keep_their_last_good_version_too(tmp_path, name, text):
     toml = '[tools.tiers]\n"admin/" = "unsandboxed"\n'
-    home = make_home(tmp_path, {"admin/guard.py": PY_GUARD}, toml)
+    home = make_home(tmp_path, {f"admin/{name}": text}, toml)
     Runtime(home)
-    guard = home / "tools" / "admin" / "guard.py"
-    guard.write_text(PY_GUARD.replace("return {", "return {{"))
+    guard = home / "tools" / "admin" / name
+    guard.write_text(text.replace('"block"', '("block"'))
     result = Runtime(home).fire("pre_tool", RM)
     assert result["outcome"]["message"] == "python says no"
     assert result["errors"][0]["message"].startswith(f"running last good version of {guard}")
+    assert f"{guard}:" in result["errors"][0]["message"]
 
 
 def test_a_kept_version_that_does_not_match_its_digest_is_not_run(tmp_path):
