@@ -62,6 +62,7 @@ def test_fire_in_a_fresh_process_runs_the_last_good_version(home):
     [error] = result["errors"]
     assert error["message"].startswith(f"running last good version of {guard} (saved ")
     assert f"{guard}:1:1: unexpected end of input" in error["message"]
+    assert f"harness: load error: running last good version of {guard}" in done.stderr
 
 
 def test_fire_a_closed_guard_that_never_loaded_blocks(home):
