@@ -176,6 +176,8 @@ class Runtime:
         """``path`` did not load: keep (or bring back) its last good version, note the
         failure, return the message."""
         key = str(path)
+        if "needs the unsandboxed tier" in message:  # say how to give it
+            message += self._tier_fix(path)
         last_good = self.registry.get(key)
         if last_good is not None and last_good.tier == "unsandboxed" and \
                 tier != "unsandboxed":
@@ -223,6 +225,13 @@ class Runtime:
     def _in_tools(self, path: str) -> bool:
         """Whether ``path`` is a file of the home's tools/ (those have kept versions)."""
         return path.startswith(self._tools_prefix)
+
+    def _tier_fix(self, path: Path) -> str:
+        """How to give the tool file ``path`` the unsandboxed tier, said after a load error."""
+        real, root = os.path.realpath(path), os.path.realpath(self.tools_dir) + os.sep
+        relative = real[len(root):] if real.startswith(root) else path.name
+        return (f'\n(to allow it, give the file the unsandboxed tier in '
+                f'{self.home / "harness.toml"}: [tools.tiers] "{relative}" = "unsandboxed")')
 
     def _tool_file_changed(self, path: Path) -> None:
         """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,
