@@ -7,7 +7,8 @@ hook points it registered). A process whose copy of the file no longer loads (a 
 ``harness claude-hook`` has nothing in memory) runs the kept version instead; a file that is
 deleted loses its entry, so a deleted guard is gone while a broken one is not.
 
-Every write is atomic (harness.atomic_file). The store never raises: a read-only or broken
+Every write is atomic (harness.atomic_file); a ``.gitignore`` keeps the folder out of a
+home kept in git. The store never raises: a read-only or broken
 state folder leaves a note in ``problems`` (reported, never fatal) and the runtime goes on
 without it. A process reads the index once and writes only when a file's good version
 changed, so a start whose files are unchanged costs one small read.
@@ -78,6 +79,9 @@ class LastGoodStore:
 
     def _write(self, path: Path, data: bytes) -> bool:
         try:
+            ignore = self.folder.parent / ".gitignore"  # a home kept in git leaves it out
+            if not ignore.exists():
+                write_atomically(ignore, b"# harness's own state (see harness.tools.last_good)\n*\n")
             write_atomically(path, data)
         except OSError as exc:
             self.problems.append(f"{path}: cannot keep the last good version: {exc}")

@@ -79,6 +79,7 @@ def test_the_last_good_version_is_content_addressed_in_the_home(tmp_path):
     entry = index["tools/guard.scm"]
     assert entry["points"] == ["pre_tool"]
     assert (folder / f"{entry['digest']}.src").read_text() == GUARD
+    assert (home / ".harness-state" / ".gitignore").read_text().endswith("\n*\n")
     (home / "tools" / "guard.scm").write_text(GUARD.replace("here", "at all"))
     Runtime(home)
     new = json.loads((folder / "index.json").read_text())["tools/guard.scm"]
