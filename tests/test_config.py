@@ -72,7 +72,7 @@ concurrent_observers = false
     ("[limits]\nsandboxed = 3\n", "limits.sandboxed must be a table"),
     ("plugins = 3\n", "plugins must be a table"),
     ("[plugins]\nhook_timeout = 'soon'\n", "plugins.hook_timeout must be a positive number"),
-    ("[failure]\naudit = 'closed'\n", "keys are plugin:NAME"),
+    ("[failure]\naudit = 'closed'\n", "keys are default, plugin:NAME"),
     ("[plugins\n", "harness.toml"),
 ])
 def test_a_value_of_the_wrong_kind_is_an_error(tmp_path, text, message):
