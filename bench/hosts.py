@@ -19,6 +19,12 @@ For a home of four Scheme guards (one per permission point: tests/fixtures/hosts
 4. **Sustained load**: 4 client threads, each on a kept-alive connection, POST events for
    S seconds; events per second, and the daemon's resident memory before and after
    (growth means a leak). Goal: 1,000 events/s on 2 cores, no growth.
+5. **In a real Claude Code** (``--claude``; the pinned one of tests/e2e, offline): a run of
+   ``--calls`` Bash tool calls with no hook, with the ``http`` hook type posting to the
+   daemon, with the bash client, and with ``harness hook`` in its own process; for each,
+   the median time from one model request to the next and its excess over no hook
+   (interleaved rounds), beside a command hook that runs ``true`` (what Claude Code itself spends on any
+   command hook). Goals: http <= 5 ms, a command client through the daemon <= 20 ms.
 
 Children run with byte-code caching on (a PYTHONDONTWRITEBYTECODE here is not passed on),
 after a warm-up round.
@@ -40,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -235,11 +242,83 @@ def sustained(daemon: Daemon, url: str, token: str, seconds: float) -> None:
           f"({(rss_after - rss_before) / 1024:+.1f} MB)")
 
 
+def in_claude_code(home: Path, url: str, token: str, rounds: int, calls: int) -> None:
+    sys.path.insert(0, str(HERE.parent))
+    from tests.e2e.anthropic_server import ScriptedAnthropicServer, bash, say
+    from tests.e2e.claude_code import ClaudeCode, command_hook, install_claude_code
+    binary = install_claude_code()
+    harness = f"{sys.executable} -m harness.cli"
+    client = str(HERE.parent / "harness" / "hosts" / "hook-client.sh")
+    configs = {
+        "no hook": {},
+        "http hook -> daemon": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+            "type": "http", "url": f"{url}/claude-code", "timeout": 30,
+            "headers": {"Authorization": "Bearer $HARNESS_TOKEN"},
+            "allowedEnvVars": ["HARNESS_TOKEN"]}]}]},
+        "command: true (any command hook's cost)": command_hook("true"),
+        "command: hook-client.sh -> daemon": command_hook(
+            f"HARNESS_PYTHON={sys.executable} bash {client} claude-code {url} {home}"),
+        "command: harness hook (own process)": command_hook(
+            f"{harness} hook claude-code --home {home}"),
+    }
+    root = Path(tempfile.mkdtemp(prefix="harness-bench-claude-"))
+    gaps: dict[str, list[float]] = {name: [] for name in configs}
+    runs = 0
+    try:
+        for round_ in range(rounds + 1):  # round 0 warms caches and is not counted
+            for name, hooks in configs.items():
+                runs += 1
+                claude = ClaudeCode(binary, root / str(runs))
+                script = [bash("true") for _ in range(calls)] + [say("done")]
+                with ScriptedAnthropicServer(script) as server:
+                    server.requests = _TimedRequests()
+                    run = claude.run("go", server, settings={"hooks": hooks},
+                                     env={"HARNESS_TOKEN": token, **ENV_FOR_CLAUDE})
+                    times = server.requests.conversation_times()
+                if run.returncode != 0 or run.result.get("num_turns") != calls + 1:
+                    raise SystemExit(f"{name}: the run failed ({run.returncode}): "
+                                     f"{run.stderr[-500:]} {run.stdout[-500:]}")
+                if round_:
+                    gaps[name] += [(b - a) * 1000 for a, b in pairwise(times)]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    base = statistics.median(gaps["no hook"])
+    print(f"5. in a real Claude Code: {calls} Bash calls a run, {rounds} rounds; the time "
+          "from one model request to the next (tool call + hook + Claude Code's own work)")
+    print(f"   {'configuration':<40} {'ms/call':>8} {'extra ms':>9}")
+    for name, samples in gaps.items():
+        median = statistics.median(samples)
+        print(f"   {name:<40} {median:>8.1f} {median - base:>9.1f}")
+
+
+class _TimedRequests(list):
+    """The model server's request list, with the time each conversation request came."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[tuple[float, bool]] = []
+
+    def append(self, request) -> None:
+        self.times.append((time.perf_counter(), bool(request.body.get("tools"))))
+        super().append(request)
+
+    def conversation_times(self) -> list[float]:
+        return [at for at, conversation in self.times if conversation]
+
+
+#: what the hook commands inside Claude Code need of our environment
+ENV_FOR_CLAUDE = {k: v for k, v in ENV.items() if k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20, help="rounds of the process cases")
     parser.add_argument("--seconds", type=float, default=9.0, help="sustained load time")
     parser.add_argument("--skip-processes", action="store_true")
+    parser.add_argument("--claude", action="store_true",
+                        help="also measure in a real Claude Code (installs it once)")
+    parser.add_argument("--rounds", type=int, default=3, help="Claude Code rounds")
+    parser.add_argument("--calls", type=int, default=10, help="Bash calls per Claude run")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="harness-bench-hosts-"))
     home = make_guard_home(root)
@@ -258,6 +337,8 @@ def main() -> None:
                 time.sleep(0.05)
             processes(home, url, socket_path, token, args.n)
         sustained(http_daemon, url, token, args.seconds)
+        if args.claude:
+            in_claude_code(home, url, token, args.rounds, args.calls)
         print(f"({os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f})")
     finally:
         for daemon in daemons:
