@@ -147,12 +147,19 @@ class HostAdapter:
         verdict.errors = []
         verdict.add_errors(own["errors"])
         verdict.add_errors(errors)
+        passed, notes = self.honoured(event, dict(outcome["answer"]))
+        verdict.notes.extend(notes)
         reply = self.render(event, payload, verdict)
-        extra = {k: v for k, v in outcome["answer"].items() if k not in reply.answer}
+        extra = {k: v for k, v in passed.items() if k not in reply.answer}
         if not extra or not self.json_answers:
             return reply
         answer = {**reply.answer, **extra}
         return self.json_reply(answer, reply.stderr, reply.exit_code)
+
+    def honoured(self, event: HostEvent, answer: dict) -> tuple[dict, list[str]]:
+        """What of a ``HOST.EVENT`` hook's `answer` the host honours, and a note for each
+        part it would not (said in the host's message field instead of passed on)."""
+        return answer, []
 
     def decide(self, runtime, event: HostEvent, payload: dict) -> Verdict:
         """Fire what `event` means in harness (by its role) and say what was decided."""

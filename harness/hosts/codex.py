@@ -66,6 +66,23 @@ class Codex(HostAdapter):
     tools = _TOOLS
     ignored = _IGNORED
 
+    def honoured(self, event: HostEvent, answer: dict) -> tuple[dict, list[str]]:
+        """Codex PreToolUse fails open on ``ask``, ``continue``, ``stopReason`` and
+        ``suppressOutput`` (it marks the hook failed and runs the tool): never pass them."""
+        if event.name != "PreToolUse":
+            return answer, []
+        notes = [f"a codex.PreToolUse hook answered {key}, which Codex does not support on "
+                 "PreToolUse: ignored" for key in ("continue", "stopReason", "suppressOutput")
+                 if answer.pop(key, None) is not None]
+        specific = answer.get("hookSpecificOutput")
+        if isinstance(specific, dict) and specific.get("permissionDecision") == "ask":
+            answer["hookSpecificOutput"] = {k: v for k, v in specific.items()
+                                            if k not in ("permissionDecision",
+                                                         "permissionDecisionReason")}
+            notes.append("a codex.PreToolUse hook answered ask, which Codex does not "
+                         "support (it would run the tool unasked): ignored")
+        return answer, notes
+
     def render(self, event: HostEvent, payload: dict, verdict: Verdict) -> HostReply:
         notes = list(verdict.notes)
         if event.role == "permission" and verdict.arguments is not None:

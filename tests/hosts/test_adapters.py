@@ -300,3 +300,20 @@ def test_guard_events_are_what_an_installer_hooks():
                                                  "PermissionRequest"]
     assert "beforeShellExecution" in hosts.guard_events("cursor")
     assert hosts.guard_events("copilot") == ["preToolUse", "permissionRequest"]
+
+
+def test_codex_never_gets_an_ask_it_would_take_for_a_failed_hook(tmp_path):
+    home = make_guard_home(tmp_path)
+    (home / "tools" / "ask.scm").write_text(
+        "(import (scheme base) (harness hooks))\n(register-hook 'codex.PreToolUse (lambda (e)"
+        " '((\"suppressOutput\" . #t) (\"hookSpecificOutput\" . ((\"hookEventName\" . \"PreToolUse\")"
+        " (\"permissionDecision\" . \"ask\"))))))\n")
+    runtime = Runtime(home)
+    try:
+        answer = reply_json(hosts.answer(runtime, "codex", codex("ls")))
+    finally:
+        runtime.close()
+    assert "permissionDecision" not in answer.get("hookSpecificOutput", {})
+    assert "suppressOutput" not in answer
+    assert "answered ask, which Codex does not support" in answer["systemMessage"]
+    assert "answered suppressOutput, which Codex does not support" in answer["systemMessage"]
