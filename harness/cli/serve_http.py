@@ -141,9 +141,11 @@ class _Request(BaseHTTPRequestHandler):
             token.strip().encode(), self.server.token.encode())
 
     def _body(self) -> bytes | None:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._chunked_body()
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
-            self._refuse(411, "a Content-Length is required")
+            self._refuse(411, "a Content-Length (or a chunked body) is required")
             return None
         size = int(length)
         if size > self.server.max_body:
@@ -158,6 +160,31 @@ class _Request(BaseHTTPRequestHandler):
             self.close_connection = True
             return None
         return body
+
+    def _chunked_body(self) -> bytes | None:
+        """A ``Transfer-Encoding: chunked`` body, refused (413) as soon as it passes the
+        cap; None (connection dropped) when the client sends garbage or goes away."""
+        chunks, size = [], 0
+        try:
+            while True:
+                line = self.rfile.readline(1024).split(b";", 1)[0].strip()
+                length = int(line, 16)
+                if length == 0:
+                    while self.rfile.readline(1024).strip():
+                        pass  # trailers
+                    return b"".join(chunks)
+                size += length
+                if size > self.server.max_body:
+                    self._refuse(413, f"the body is over {self.server.max_body} bytes")
+                    return None
+                chunk = self.rfile.read(length)
+                self.rfile.readline(1024)
+                if len(chunk) < length:
+                    raise ValueError("short chunk")
+                chunks.append(chunk)
+        except (ValueError, TimeoutError, OSError):
+            self.close_connection = True
+            return None
 
     def _answer(self, host: str, event: str | None, body: bytes, form: str) -> None:
         from harness.handlers import Invocation

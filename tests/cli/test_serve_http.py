@@ -284,3 +284,20 @@ def test_a_deadline_denies_a_guard_event_a_hook_holds_too_long(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(10)
+
+
+def test_a_chunked_body_is_read_and_capped(daemon):
+    def send(chunks: list[bytes], body: bytes | None = None) -> bytes:
+        with socket.create_connection(("127.0.0.1", daemon.port), timeout=10) as connection:
+            if body is None:
+                body = b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + \
+                    b"0\r\n\r\n"
+            connection.sendall(f"POST /codex HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                               f"{daemon.token}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+                               + body)
+            return connection.recv(65536)
+    event = json.dumps(RM).encode()
+    answer = send([event[:10], event[10:]])
+    assert answer.startswith(b"HTTP/1.1 200") and b"rm -rf is not allowed" in answer
+    # a chunk announced over the cap is refused before its bytes are read
+    assert send([], body=b"%x\r\n" % (9 * 1024 * 1024)).startswith(b"HTTP/1.1 413")
