@@ -286,6 +286,18 @@ def test_a_deadline_denies_a_guard_event_a_hook_holds_too_long(tmp_path):
         process.wait(10)
 
 
+def read_response(connection) -> bytes:
+    """One whole HTTP response (headers and a Content-Length body) from a raw socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+    while len(body) < length:
+        body += connection.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
 def test_a_chunked_body_is_read_and_capped(daemon):
     def send(chunks: list[bytes], body: bytes | None = None) -> bytes:
         with socket.create_connection(("127.0.0.1", daemon.port), timeout=10) as connection:
@@ -295,7 +307,7 @@ def test_a_chunked_body_is_read_and_capped(daemon):
             connection.sendall(f"POST /codex HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                                f"{daemon.token}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
                                + body)
-            return connection.recv(65536)
+            return read_response(connection)
     event = json.dumps(RM).encode()
     answer = send([event[:10], event[10:]])
     assert answer.startswith(b"HTTP/1.1 200") and b"rm -rf is not allowed" in answer
