@@ -3,9 +3,10 @@
 A host module (``claude_code.py``, ``codex.py``, ...) defines a `HostAdapter` subclass.
 The adapter knows the host's events (`events`: name -> `HostEvent`), which of them are
 *guard events* (a deny there stops something: a tool call, a permission, a prompt), how to
-answer one event with a runtime (`respond`: `decide` by the event's role, then `render`) and how to say "no" in the host's format when
-harness cannot answer at all (`deny`: a broken home, an internal error, a daemon that does
-not answer). Everything else — reading the JSON, naming an unknown event, never failing
+answer one event with a runtime (`respond`: the host's own ``HOST.EVENT`` hook point, then
+`decide` by the event's role, then `render`) and how to say "no" in the host's format when
+harness cannot answer at all (`render_deny`: a broken home, an internal error, a daemon
+that does not answer). Everything else — reading the JSON, naming an unknown event, never failing
 open — is done once, here and in ``harness.hosts``.
 
 A reply (`HostReply`) has two forms: a command hook's exit code, stdout and stderr, and
@@ -56,8 +57,7 @@ class HostReply:
 @dataclass(frozen=True)
 class HostEvent:
     """One event of a host: its name, whether it is a guard event, and what it means in
-    harness (``role``: ``tool``, ``shell``, ``read``, ``write``, ``mcp``, ``prompt``,
-    ``permission``, ``post_tool``, ``start``, ``end``, ``compact`` or ``observe``)."""
+    harness (``role``: see harness.hooks.host_events)."""
 
     name: str
     role: str = "observe"
@@ -143,10 +143,7 @@ class HostAdapter:
             verdict.block(outcome["reason"])
         else:
             verdict = self.decide(runtime, event, payload)
-        errors = verdict.errors
-        verdict.errors = []
-        verdict.add_errors(own["errors"])
-        verdict.add_errors(errors)
+        verdict.add_errors(own["errors"])  # deduplicated: both list the load errors
         passed, notes = self.honoured(event, dict(outcome["answer"]))
         verdict.notes.extend(notes)
         reply = self.render(event, payload, verdict)
