@@ -15,6 +15,7 @@ from harness.checks.config_file import check_config_file
 from harness.checks.declared_handlers import check_declared_handlers
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
 from harness.checks.guard_layer import check_guard_layer
+from harness.checks.installed_hosts import check_installed_hosts
 from harness.checks.layout import check_layout
 from harness.checks.plugin_files import check_plugin_files
 from harness.checks.tool_files import check_tool_files
@@ -28,7 +29,8 @@ HomeCheck = Callable[[HomeUnderCheck], Iterable[Finding]]
 #: the checks of a home, in the order their findings are shown
 HOME_CHECKS: list[HomeCheck] = [check_layout, check_config_file, check_guard_layer,
                                 check_tool_files, check_plugin_files,
-                                check_declared_handlers, check_builtin_layer]
+                                check_declared_handlers, check_builtin_layer,
+                                check_installed_hosts]
 
 
 def check_home(home: str | os.PathLike | None = None) -> list[Finding]:
