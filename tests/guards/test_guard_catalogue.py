@@ -162,7 +162,7 @@ def test_check_reports_each_enabled_guard(tmp_path):
 
 
 def test_the_smallest_guard_of_the_docs_works(tmp_path):
-    docs = (Path(__file__).parents[2] / "docs" / "guards.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parents[2] / "docs" / "guides" / "guards.md").read_text(encoding="utf-8")
     example = docs.split("```scheme\n")[-1].split("```")[0]
     home = make_home(tmp_path, "", {"no-shutdown.scm": example})
     with Runtime(home) as runtime:
