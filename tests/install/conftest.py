@@ -7,9 +7,6 @@ from pathlib import Path
 
 import pytest
 
-#: what the installed commands start: a stand-in for the harness executable
-PROGRAM = ["/opt/harness/bin/harness"]
-
 
 @pytest.fixture
 def home(tmp_path: Path) -> Path:

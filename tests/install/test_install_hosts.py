@@ -10,7 +10,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import PROGRAM
+from install_helpers import PROGRAM
 
 from harness.install import HOSTS, InstallError, install, uninstall
 from harness.install.shapes import handler_command, is_ours
