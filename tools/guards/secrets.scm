@@ -5,8 +5,9 @@
 ;;          (id_rsa, id_ed25519, *.pem, *.key, *.p12, *.pfx, *.jks, *.keystore);
 ;;          credentials (.aws/credentials, .netrc, .pgpass, .git-credentials, .pypirc,
 ;;          .npmrc, .docker/config.json, .kube/config, credentials.json,
-;;          service-account*.json); in the shell: cat, less, head, grep, cp, scp,
-;;          base64, source ... of such a file, `< .env`, and curl/wget sending `@.env`.
+;;          service-account*.json); in the shell: cat, less, head, grep, cp,
+;;          base64, source ... of such a file, `< .env`, and curl, wget, scp, rsync
+;;          sending one (`curl -d @.env`, `curl -F f=@id_rsa`, `scp .env host:`).
 ;; Lets through: .env.example / .sample / .template / .dist / .defaults, public keys
 ;;          (id_rsa.pub), ls .env, echo .env >> .gitignore, everything else.
 ;; Enable:  [guards] enable = ["secrets"] in harness.toml.
@@ -49,31 +50,33 @@
 (define readers
   '("cat" "tac" "less" "more" "head" "tail" "bat" "batcat" "nl" "strings" "xxd" "od"
     "hexdump" "base64" "grep" "egrep" "fgrep" "rg" "ag" "awk" "sed" "cut" "sort" "uniq"
-    "diff" "cp" "mv" "scp" "rsync" "tar" "zip" "gzip" "source" "." "openssl" "gpg"
+    "diff" "cp" "mv" "tar" "zip" "gzip" "source" "." "openssl" "gpg"
     "python" "python3" "node" "ruby" "perl" "jq" "yq" "vim" "vi" "nano" "emacs" "code"))
 
-;; what a word names as a file: `@.env` (curl -d @FILE), `<.env`, `--data=@.env`
+;; the file a word names: `.env`, and in `@.env` (curl -d @FILE), `file=@id_rsa`
+;; (curl -F), `--post-file=.env` (wget), `<.env` (a redirection) the part after @, = or <
 (define (named-file word)
-  (let* ((at (string-index word #\@))
-         (word (if at (substring word (+ at 1) (string-length word)) word)))
-    (if (string-prefix? "<" word) (substring word 1 (string-length word)) word)))
+  (let loop ((i (- (string-length word) 1)))
+    (cond ((< i 0) word)
+          ((memv (string-ref word i) '(#\@ #\= #\<))
+           (substring word (+ i 1) (string-length word)))
+          (else (loop (- i 1))))))
+
+;; the file a command's input is redirected from (`< .env`, `<.env`), or #f
+(define (input-file words)
+  (cond ((member "<" words) => (lambda (at) (and (pair? (cdr at)) (cadr at))))
+        ((find (lambda (w) (string-prefix? "<" w)) words) => named-file)
+        (else #f)))
+
+(define senders '("curl" "wget" "http" "https" "nc" "scp" "rsync"))
 
 (define (shell-problem words)
   (let ((name (command-name words)) (args (command-args words)))
-    (cond ((and (member name readers) (find (lambda (w) (secret-file? w)) args))
+    (cond ((and (member name readers) (find secret-file? args))
            => (lambda (file) (string-append name " reads " file)))
-          ;; sending a file: curl -d @.env, curl -F f=@id_rsa, wget --post-file=.env
-          ((and (member name '("curl" "wget" "http" "nc"))
-                (find (lambda (w) (and (or (string-index w #\@) (string-prefix? "--post-file" w))
-                                       (secret-file? (named-file w))))
-                      args))
+          ((and (member name senders) (find (lambda (w) (secret-file? (named-file w))) args))
            => (lambda (word) (string-append name " sends " (named-file word))))
-          ;; input redirected from a secret file: anything < .env
-          ((find (lambda (w) (and (string-prefix? "<" w) (secret-file? (named-file w))))
-                 words)
-           => (lambda (word) (string-append "the input comes from " (named-file word))))
-          ((let ((lt (member "<" words))) (and lt (pair? (cdr lt)) (secret-file? (cadr lt))
-                                               (cadr lt)))
+          ((let ((file (input-file words))) (and file (secret-file? file) file))
            => (lambda (file) (string-append "the input comes from " file)))
           (else #f))))
 
