@@ -130,6 +130,13 @@ def unwrap(words):
 
 
 @primitive(GUARDS)
+def command_name(words):
+    """(command-name words): the name of the program the command really runs, or ""."""
+    from harness.tools.shell_words import program_name
+    return String(program_name(_words_of("command-name", words)))
+
+
+@primitive(GUARDS)
 def programs(words):
     """(programs words): the names of the programs the command goes through, wrappers
     first."""

@@ -12,8 +12,9 @@ zsh, ...), the words after ``eval``, and a heredoc's body when it goes to a shel
 (``bash <<EOF``); any other heredoc is data, skipped.
 
 ``unwrap(words)`` drops what comes before the program a command really runs (``VAR=x``,
-``sudo -u bob``, ``env``, ``xargs -n 1``, ``timeout 10``, ...) and ``programs(words)``
-names the programs on the way (``["sudo", "env", "rm"]``).
+``sudo -u bob``, ``env``, ``xargs -n 1``, ``timeout 10``, ...), ``program_name(words)``
+is that program's name and ``programs(words)`` names the programs on the way (``["sudo",
+"env", "rm"]``).
 
 It is Python, not Scheme, because a guard reads every shell command of a session: in
 Scheme this took about 150 µs a command per guard (a 78 KB heredoc ran past the sandbox's
@@ -117,6 +118,12 @@ def unwrap(words: list[str]) -> list[str]:
     """``words`` from the program they really run: assignments and wrappers with their
     options skipped. ``sudo -u bob env X=1 rm -rf d`` -> ``["rm", "-rf", "d"]``."""
     return _walk(words)[1]
+
+
+def program_name(words: list[str]) -> str:
+    """The name of the program ``words`` really runs: ``rm`` for ``sudo /bin/rm -rf x``
+    (or "" when there is none)."""
+    return _name(_walk(words)[1])
 
 
 def programs(words: list[str]) -> list[str]:

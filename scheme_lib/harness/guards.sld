@@ -19,17 +19,13 @@
     ;; (shell-pipelines TEXT) -> every pipeline TEXT runs, inner ones included: a list of
     ;; pipelines, each a list of commands, each a list of words (as written: `sudo rm -rf
     ;; x` keeps its sudo). (unwrap WORDS) -> the words from the program they really run:
-    ;; `sudo -u bob env X=1 rm -rf d` -> ("rm" "-rf" "d"). (programs WORDS) -> the names
-    ;; of the programs on the way: ("sudo" "env" "rm").
+    ;; `sudo -u bob env X=1 rm -rf d` -> ("rm" "-rf" "d"). (command-name WORDS) -> the name
+    ;; of that program ("rm" for `sudo /bin/rm -rf x`), or "". (programs WORDS) -> the
+    ;; names of the programs on the way: ("sudo" "env" "rm").
 
     ;; Every simple command TEXT runs, each a list of words.
     (define (shell-commands text)
       (concatenate (shell-pipelines text)))
-
-    ;; The name of the program a command runs ("rm" for `sudo /bin/rm -rf x`), or "".
-    (define (command-name words)
-      (let ((inner (unwrap words)))
-        (if (null? inner) "" (path-name (car inner)))))
 
     ;; The words after that program.
     (define (command-args words)
@@ -71,10 +67,9 @@
       (let ((parts (path-segments path)))
         (if (null? parts) "" (last parts))))
 
-    ;; The non-empty parts of PATH between slashes (backslashes count as slashes).
+    ;; The non-empty parts of PATH between slashes.
     (define (path-segments path)
-      (remove string-null?
-              (string-split (string-map (lambda (c) (if (char=? c #\\) #\/ c)) path) #\/)))
+      (remove string-null? (string-split path #\/)))
 
     ;; PATH made absolute against BASE (an absolute directory), with "." and ".."
     ;; resolved by name (symbolic links are not followed: a guard cannot see the disk).
