@@ -33,7 +33,8 @@ def harness_program() -> list[str]:
     found = shutil.which("harness")
     if found:
         return [str(Path(found).resolve())]
-    return [str(Path(sys.executable).resolve()), "-m", "harness.cli"]
+    # absolute, not resolved: a virtual environment's python is a link out of it
+    return [os.path.abspath(sys.executable), "-m", "harness.cli"]
 
 
 @dataclass(frozen=True)
