@@ -101,7 +101,7 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
                                   runtime.registry.builtins.get(name) is tool)
         if refusal is not None:
             return _finish(call, original, arguments, None, refusal, denied=True)
-    denial = gate(call, category, arguments)
+    denial = gate(call, category, arguments, tool)
     if denial is not None:
         return _finish(call, original, arguments, None, denial, denied=True)
     vfs_write = category == "fs_write" and is_vfs_uri(arguments.get("path"))
