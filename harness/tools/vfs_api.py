@@ -44,11 +44,11 @@ def _runtime(who: str):
 
 
 def caller() -> str:
-    """The VFS caller of the running code: System inside a hook callback, else the
-    calling context."""
+    """The VFS caller of the running code: System inside a hook callback of an unsandboxed
+    file (the host wrote it), else the calling context."""
     from harness.vfs.zones import SYSTEM
     context = thread_context()
-    if context.system_caller or in_hook_callback():
+    if context.system_caller or (in_hook_callback() and context.tier == "unsandboxed"):
         return SYSTEM
     return context.calling_context
 
