@@ -182,12 +182,13 @@ def host_path(path):
 
 @primitive(VFS)
 def host_write(path, content):
-    """Write a host file atomically, making its folder (chibi's write_file: the path as
-    given, relative to the working directory)."""
-    from harness.atomic_file import write_atomically
+    """Write a host file as an editor saves it, making its folder (chibi's write_file: the
+    path as given, relative to the working directory); see
+    harness.atomic_file.replace_contents for links, mode and owner."""
+    from harness.atomic_file import replace_contents
     target = Path(_text("host-write", path))
     data = _text("host-write", content).encode("utf-8", errors="surrogatepass")
-    _run(lambda: write_atomically(target, data))
+    _run(lambda: replace_contents(target, data))
     return True
 
 
