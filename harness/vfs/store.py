@@ -62,6 +62,25 @@ def os_error_text(exc: OSError) -> str:
     return f"{exc.strerror or os.strerror(exc.errno)} (os error {exc.errno})"
 
 
+def _append_whole(host: Path, data: bytes, record: bool) -> None:
+    import fcntl
+    fd = os.open(host, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if record and size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        except BaseException:
+            os.ftruncate(fd, size)  # what was written of it goes: all or nothing
+            raise
+    finally:
+        os.close(fd)  # (releases the lock)
+
+
 def _error(exc: OSError) -> VfsError:
     if isinstance(exc, FileNotFoundError):
         return VfsNotFound(os_error_text(exc))
@@ -205,12 +224,16 @@ class Vfs:
             raise _error(exc) from None
         self._changed(path, host)
 
-    def append(self, caller: str, path: str, data: bytes) -> None:
+    def append(self, caller: str, path: str, data: bytes, record: bool = False) -> None:
+        """Add ``data`` at the end, all of it or nothing (issue 23, item 12: a full disk
+        had left half a record, and the next one was glued onto it). Appends to one file
+        take turns (an fcntl lock: other processes too). ``record``: ``data`` is one line
+        of a line-per-record file; after a line some crash left unfinished it starts on
+        a line of its own."""
         host = self.check_write(caller, path)
         try:
             host.parent.mkdir(parents=True, exist_ok=True)
-            with host.open("ab") as f:
-                f.write(data)
+            _append_whole(host, data, record)
         except OSError as exc:
             raise _error(exc) from None
         self._changed(path, host)
