@@ -148,6 +148,18 @@ class Vfs:
         except OSError as exc:
             raise _error(exc) from None
 
+    def open_binary(self, path: str):
+        """The file ``path`` opened for reading bytes (close it); VfsNotFound when there is
+        none. Readers that need a part of a big file stream it from here."""
+        host = self._host(path)
+        if host is None:
+            import io
+            return io.BytesIO(self._read_virtual(path))
+        try:
+            return host.open("rb")
+        except OSError as exc:
+            raise _error(exc) from None
+
     def read_text(self, path: str) -> str:
         """``read`` decoded as UTF-8, bad bytes replaced (chibi reads lossily)."""
         return self.read(path).decode("utf-8", errors="replace")
