@@ -124,7 +124,7 @@ class Dispatcher:
             return
         name = payload.get("context_name")
         # context.enter_dispatch / leave_dispatch, inline: this runs on every dispatch
-        saved = context.runtime, context.context_name, context.tier, context.hook_file
+        saved = context.runtime, context.context_name, context.tier, context.code_file
         context.runtime = self.runtime
         context.context_name = name if type(name) is str else context.calling_context
         context.points.add(hook)
@@ -139,7 +139,7 @@ class Dispatcher:
                                            failed, trace)
                     continue
                 # Python hooks, inline: a no-op one should cost about a pluggy call
-                context.tier, context.hook_file = "unsandboxed", None  # (SPEC §12)
+                context.tier, context.code_file = "unsandboxed", None  # (SPEC §12)
                 slot = context.calls
                 seconds = self.runtime.config.limits["unsandboxed"].seconds
                 for h in run.hooks:
@@ -160,7 +160,7 @@ class Dispatcher:
                         trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
                                                   NO_ANSWER))
         finally:
-            context.runtime, context.context_name, context.tier, context.hook_file = saved
+            context.runtime, context.context_name, context.tier, context.code_file = saved
             context.points.discard(hook)
 
     def _failed_closed(self, point, failed: list, answers: list) -> list[str]:
@@ -218,7 +218,7 @@ class Dispatcher:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
-                context.tier, context.hook_file = env.tier, h.file
+                context.tier, context.code_file = env.tier, h.file
                 marks = capture.start_call(limits[env.tier])
                 message = None
                 answer = NO_ANSWER

@@ -20,7 +20,7 @@ from harness.tools.python_calls import CallSlot
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("budget", "calling_context", "calls", "context_name", "hook_file", "load",
+    __slots__ = ("budget", "calling_context", "calls", "code_file", "context_name", "load",
                  "points", "runtime", "system_caller", "tier", "tool_mark")
 
     def __init__(self) -> None:
@@ -36,9 +36,9 @@ class ThreadContext:
         #: the innermost tool call was made from a hook callback of an unsandboxed file: it
         #: runs as the System VFS caller (chibi's rule), not as its context
         self.system_caller = False
-        #: the file of the Scheme hook callback running on this thread (None: no hook, or
-        #: a Python one); see harness.tools.hook_caller
-        self.hook_file: str | None = None
+        #: the file of the Scheme hook callback or tool running on this thread (None: the
+        #: host, or Python code); see harness.tools.hook_caller and scheme_eval's sessions
+        self.code_file: str | None = None
         self.load = None
         self.points: set[str] = set()  # hook points whose in-process hooks run here
         self.calls = CallSlot()  # Python hooks and tools of this thread run through it
@@ -167,3 +167,8 @@ def loading(collector) -> _Rebind:
 
 def in_tier(tier: str) -> _Rebind:
     return _Rebind("tier", tier)
+
+
+def running_file(path: str | None) -> _Rebind:
+    """The Scheme code of ``path`` runs for the extent of the ``with``."""
+    return _Rebind("code_file", path)

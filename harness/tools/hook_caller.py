@@ -19,23 +19,23 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def hook_call_refusal(runtime, hook_file: str | None, context: str) -> str | None:
-    """Why a hook of ``hook_file`` may not call a tool for ``context`` (None: it may)."""
-    if hook_file is None:
+def hook_call_refusal(runtime, code_file: str | None, context: str) -> str | None:
+    """Why a hook of ``code_file`` may not call a tool for ``context`` (None: it may)."""
+    if code_file is None:
         return None
     try:
-        parts = Path(hook_file).resolve().relative_to(runtime.tools_dir.resolve()).parts
+        parts = Path(code_file).resolve().relative_to(runtime.tools_dir.resolve()).parts
     except (ValueError, OSError):
         return None  # not a file of the home's tools/ (a builtin, a checked file)
     where = "vfs:///tools/" + "/".join(parts[:2]) + "/"
     if parts[:1] == ("shared",) and len(parts) > 1:
-        return (f"a hook of {hook_file} cannot call tools: vfs:///tools/shared/ is "
+        return (f"a hook of {code_file} cannot call tools: vfs:///tools/shared/ is "
                 "writable by every context, so its hooks act for none")
     if parts[:1] == ("home",) and len(parts) > 2 and parts[1] != context:
-        return (f"a hook of {hook_file} cannot call tools for context '{context}': "
+        return (f"a hook of {code_file} cannot call tools for context '{context}': "
                 f"{where} acts only for context '{parts[1]}'")
     if parts[:1] == ("flocks",) and len(parts) > 2 and \
             not runtime.vfs.is_member(parts[1], context):
-        return (f"a hook of {hook_file} cannot call tools for context '{context}': "
+        return (f"a hook of {code_file} cannot call tools for context '{context}': "
                 f"{where} acts only for members of flock '{parts[1]}'")
     return None

@@ -114,10 +114,10 @@ def run_tool(runtime, tool, name: str, arguments: dict) -> ToolRun:
 
 def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
     from harness.bridge import json_to_scheme
-    from harness.tools.context import in_tier
+    from harness.tools.context import in_tier, running_file
     from harness.tools.execution import call_scheme, describe_error
     env = tool.env
-    with in_tier(env.tier):
+    with in_tier(env.tier), running_file(tool.file):
         call = call_scheme(tool.execute, (json_to_scheme(arguments),),
                            runtime.limits_for(env.tier), env.budget_check != "steps")
     if call.error is not None:

@@ -76,7 +76,7 @@ def call_tool(runtime, name: str, arguments: dict | None = None,
     if context is None:  # a hook's call acts for the dispatch's context (hook_caller)
         context = state.context_name if from_hook else state.calling_context
     if from_hook and state.tier == "sandboxed":
-        refusal = hook_call_refusal(runtime, state.hook_file, context)
+        refusal = hook_call_refusal(runtime, state.code_file, context)
         if refusal is not None:
             return ToolResult(name, refusal, error=refusal, denied=True, context=context)
     call = _Call(runtime, name, context)
