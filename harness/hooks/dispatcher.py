@@ -41,6 +41,7 @@ from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import contexts, thread_context
 from harness.tools.execution import describe_error, pooled_capture
+from harness.tools.limits import rest_of_budget
 from harness.tools.python_loader import describe_python_error
 
 PermissionHandler = Callable[[str, dict], object]
@@ -213,13 +214,24 @@ class Dispatcher:
         limits = self.runtime.config.limits
         converted: dict[str, object] = {}
         capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
+        previous = None  # the file of the hook before: a file's hooks come one after another
         with capture:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
+                bounds = limits[env.tier]
+                if h.file == previous:  # a file's hooks share one budget per dispatch
+                    bounds = rest_of_budget(bounds, capture.budget)
+                    if bounds is None:
+                        _record(h.source, NO_ANSWER, f"{hook} hook skipped: the hooks of "
+                                f"{h.file} share one budget per dispatch, and its earlier "
+                                "hooks spent it", answers, errors, failed, trace, start,
+                                _no_output)
+                        continue
+                previous = h.file
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
                 context.tier, context.code_file = env.tier, h.file
-                marks = capture.start_call(limits[env.tier])
+                marks = capture.start_call(bounds)
                 message = None
                 answer = NO_ANSWER
                 try:

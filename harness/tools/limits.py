@@ -68,3 +68,21 @@ DEFAULT_LIMITS = {
     "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
     "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
 }
+
+
+def rest_of_budget(limits: Limits, budget) -> Limits | None:
+    """What ``budget`` (a harness.scheme.limits.Budget that ran one call under ``limits``)
+    has left, as limits for the next call that shares it; None when it is spent.
+
+    A file's hooks on one dispatch share its budget (issue 23, item 7: 100 looping hooks
+    of one file had held a dispatch 100 budgets long)."""
+    import time
+    steps = budget.steps
+    if steps is not None and steps <= 0 or budget.exceeded is not None:
+        return None
+    seconds = None
+    if budget.deadline is not None:
+        seconds = budget.deadline - time.monotonic()
+        if seconds <= 0:
+            return None
+    return Limits(steps, seconds, limits.max_output, limits.max_memory)
