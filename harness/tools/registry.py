@@ -34,6 +34,13 @@ class SchemeHook:
     def source(self) -> str:
         return f"scm:{self.file}:{self.line}"
 
+    def analyse(self) -> None:
+        """Work out (and cache) what the dispatcher asks of this hook: ``payload_keys``
+        and ``leaf``. The analyses charge the running budget as they read code, so a
+        file's load pays for them (harness.tools.scheme_loader)."""
+        self.payload_keys  # noqa: B018 - computed for the cache
+        self.leaf  # noqa: B018
+
     @cached_property
     def payload_keys(self) -> PayloadKeys | None:
         """The payload keys ``proc`` can look up (none: it never looks at its argument),
