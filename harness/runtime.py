@@ -132,8 +132,9 @@ class Runtime:
         return self.config.limits[tier]
 
     def load_all(self) -> None:
-        for path in self.tool_files():
-            self.load_file(path)
+        with self.registry.batch():  # one index for all the files: linear in their number
+            for path in self.tool_files():
+                self.load_file(path)
         self.parse_cache.prune()  # older versions of the files
 
     def load_file(self, path: str | os.PathLike) -> str | None:

@@ -27,7 +27,12 @@ import orjson
 
 from harness.atomic_file import write_atomically
 from harness.vfs.paths import VfsError, check_path, join, parts_of
-from harness.vfs.zones import HOST, check_write
+from harness.vfs.zones import HOST, SYSTEM, check_write
+
+#: files a context may keep in one zone folder of tools/ (tools/shared/, tools/home/<ctx>/,
+#: tools/flocks/<flock>/), and the size of one
+MAX_ZONE_TOOL_FILES = 100
+MAX_TOOL_FILE_BYTES = 1 << 20
 
 
 class VfsNotFound(VfsError):
@@ -225,9 +230,30 @@ class Vfs:
             raise VfsError(f"'{path}' is a tool path of the unsandboxed tier: only the host "
                            "may write there")
 
+    def _check_tool_quota(self, caller: str, path: str, host: Path, size: int,
+                          adding: int = 1) -> None:
+        """A context writing under tools/ keeps to MAX_ZONE_TOOL_FILES files per zone
+        folder and MAX_TOOL_FILE_BYTES a file (issue 23, item 9: every file there loads at
+        each start, and a context had written 2,000)."""
+        parts = parts_of(path)
+        if caller in (HOST, SYSTEM) or parts[:1] != ["tools"]:
+            return
+        if size > MAX_TOOL_FILE_BYTES:
+            raise VfsError(f"'{path}': a context may write tool files of at most "
+                           f"{MAX_TOOL_FILE_BYTES} bytes")
+        if host.exists() and not host.is_dir():
+            adding = 0  # a file replaced: no new one
+        zone = parts[:2] if parts[1:2] == ["shared"] else parts[:3]
+        folder = self.tools_dir.joinpath(*zone[1:])
+        held = sum(1 for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+        if held + adding > MAX_ZONE_TOOL_FILES:
+            raise VfsError(f"'{path}': /{'/'.join(zone)}/ holds {held} files; a context may "
+                           f"keep at most {MAX_ZONE_TOOL_FILES} there")
+
     def write(self, caller: str, path: str, data: bytes) -> None:
         """Replace the file's content atomically (parents created)."""
         host = self.check_write(caller, path)
+        self._check_tool_quota(caller, path, host, len(data))
         try:
             if host.is_dir():
                 raise IsADirectoryError(21, os.strerror(21))
@@ -243,6 +269,9 @@ class Vfs:
         of a line-per-record file; after a line some crash left unfinished it starts on
         a line of its own."""
         host = self.check_write(caller, path)
+        if parts_of(path)[:1] == ["tools"]:
+            size = host.stat().st_size if host.is_file() else 0
+            self._check_tool_quota(caller, path, host, size + len(data))
         try:
             host.parent.mkdir(parents=True, exist_ok=True)
             _append_whole(host, data, record)
@@ -279,6 +308,7 @@ class Vfs:
             self.write(caller, dst, self.read(src))
             return
         target = self.check_write(caller, dst)
+        self._check_incoming(caller, dst, target, source)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if source.is_dir():
@@ -292,6 +322,7 @@ class Vfs:
     def move(self, caller: str, src: str, dst: str) -> None:
         source = self.check_write(caller, src)
         target = self.check_write(caller, dst)
+        self._check_incoming(caller, dst, target, source)
         try:
             if not source.exists() and not source.is_symlink():
                 raise FileNotFoundError(2, os.strerror(2))
@@ -301,6 +332,17 @@ class Vfs:
             raise _error(exc) from None
         self._changed(src, source)
         self._changed(dst, target)
+
+    def _check_incoming(self, caller: str, dst: str, target: Path, source: Path) -> None:
+        """The tool quota for a copy or move of ``source`` to ``dst``."""
+        if parts_of(dst)[:1] != ["tools"]:
+            return
+        if source.is_dir():
+            files = [p for p in source.rglob("*") if p.is_file()]
+            self._check_tool_quota(caller, dst, target, max((p.stat().st_size for p in files),
+                                                            default=0), len(files))
+        elif source.exists():
+            self._check_tool_quota(caller, dst, target, source.stat().st_size)
 
     def _changed(self, path: str, host: Path) -> None:
         if parts_of(path)[:1] == ["tools"]:
