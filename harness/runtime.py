@@ -34,6 +34,7 @@ from harness.plugins import PluginSet
 from harness.scheme.parse_cache import ParseCache
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
+from harness.tools.file_memory import LiveMemory
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
 from harness.tools.python_calls import route_print_output
 from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
@@ -85,6 +86,7 @@ class Runtime:
         #: the host's model (harness.model); None falls back to [model] in harness.toml
         self.host_model = model
         self.registry = Registry()
+        self.live_memory = LiveMemory()  # what each file's code keeps between calls
         self.load_errors: dict[str, str] = {}
         self._load_lock = threading.RLock()
         self.parse_cache = ParseCache(self.home / ".cache" / "parsed")
@@ -160,6 +162,7 @@ class Runtime:
                 return message
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
+            self.live_memory.forget(str(path))
             return None
 
     def _tool_file_changed(self, path: Path) -> None:
@@ -208,7 +211,17 @@ class Runtime:
     def unload_file(self, path: str | os.PathLike) -> bool:
         with self._load_lock:
             self.load_errors.pop(str(path), None)
+            self.live_memory.forget(str(path))
             return self.registry.remove(str(path))
+
+    def drop_file(self, path: str, message: str) -> None:
+        """Unload a running file for what its code did (harness.tools.file_memory) and
+        report it like a file that failed to load, until it is loaded again."""
+        with self._load_lock:
+            self.registry.remove(path)
+            self.registry.fail(path, message)
+            self.load_errors[path] = message
+            self.live_memory.forget(path)
 
     def load_failures(self) -> list[dict]:
         """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each

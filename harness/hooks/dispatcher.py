@@ -244,6 +244,12 @@ class Dispatcher:
                     if value is not NIL and value is not None:  # '(): no answer
                         answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
                                                             f"{h.line}")
+                if capture.budget.memory_start is not None:  # (a call that measured it)
+                    dropped = self.runtime.live_memory.note(
+                        h.file, capture.budget.memory_start, bounds.max_memory)
+                    if dropped is not None:
+                        self.runtime.drop_file(h.file, dropped)
+                        message = f"{hook} hook failed: {dropped}"
                 if message is not None:
                     errors.append({"source": h.source, "message": message})
                     failed.append(h.source)

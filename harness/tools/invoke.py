@@ -117,9 +117,15 @@ def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
     from harness.tools.context import in_tier, running_file
     from harness.tools.execution import call_scheme, describe_error
     env = tool.env
+    limits = runtime.limits_for(env.tier)
     with in_tier(env.tier), running_file(tool.file):
-        call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                           runtime.limits_for(env.tier), env.budget_check != "steps")
+        call = call_scheme(tool.execute, (json_to_scheme(arguments),), limits,
+                           env.budget_check != "steps")
+    if call.memory_start is not None and runtime.registry.builtins.get(tool.name) is not tool:
+        dropped = runtime.live_memory.note(tool.file, call.memory_start, limits.max_memory)
+        if dropped is not None:
+            runtime.drop_file(tool.file, dropped)
+            return ToolRun(error=dropped, stdout=call.stdout, stderr=call.stderr)
     if call.error is not None:
         if runtime.registry.builtins.get(tool.name) is tool:
             error = _plain_message(call.error)  # a builtin's error text is its whole message
