@@ -25,7 +25,7 @@ OPERATIONS = 1000
 CHECKERS = 4
 
 
-def code_file(name: str, version: int) -> str:
+def hook_file(name: str, version: int) -> str:
     answers = [f'(list (cons "inject" "{name}:{version}:{tag}"))' for tag in "ab"]
     return ("(begin\n" + "".join(f"  (register-hook 'pre_system_prompt (lambda (p) {a}))\n"
                                  for a in answers) + ")\n")
@@ -99,13 +99,13 @@ def edit_storm(tools: Path, rng: random.Random) -> Counter:
             elif parked.exists():
                 os.rename(parked, path)
         elif op == "broken":
-            save_in_place(path, code_file(name, version)[:-3])  # unbalanced: never loads
+            save_in_place(path, hook_file(name, version)[:-3])  # unbalanced: never loads
         elif op == "vim" and path.exists():
-            save_vim_style(path, code_file(name, version))
+            save_vim_style(path, hook_file(name, version))
         elif op == "atomic":
-            save_atomic(path, code_file(name, version))
+            save_atomic(path, hook_file(name, version))
         else:
-            save_in_place(path, code_file(name, version))
+            save_in_place(path, hook_file(name, version))
         done[op] += 1
         if rng.random() < 0.05:
             time.sleep(rng.uniform(0.03, 0.06))
@@ -126,7 +126,7 @@ def test_stress_edits_while_firing(home: Path, live) -> None:
     tools = home / "tools"
     (tools / "sub").mkdir()
     for name in NAMES:
-        (tools / name).write_text(code_file(name, 0))
+        (tools / name).write_text(hook_file(name, 0))
     lv = live()
     stop = threading.Event()
     checkers = [Checker(lv.rt, stop) for _ in range(CHECKERS)]
