@@ -42,7 +42,7 @@ from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import contexts, thread_context
 from harness.tools.execution import describe_error, pooled_capture
-from harness.tools.limits import rest_of_budget
+from harness.tools.limits import budget_share, budget_shares
 from harness.tools.python_loader import describe_python_error
 from harness.tools.registry import file_source
 
@@ -254,23 +254,35 @@ class Dispatcher:
         limits = self.runtime.config.limits
         converted: dict[str, object] = {}
         capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
-        previous = None  # the file of the hook before: a file's hooks come one after another
+        budget = capture.budget
+        # a file's hooks share its budget (limits.budget_share); most runs have no file
+        # with two hooks, and skip all of it
+        shares = budget_shares(run.hooks) if run.shared else None
+        pool = None  # [steps, deadline] left to the file whose hooks share it
+        share = 0
         with capture:
-            for h in run.hooks:
+            for i, h in enumerate(run.hooks):
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
                 bounds = limits[env.tier]
-                if h.file == previous:  # a file's hooks share one budget per dispatch
-                    bounds = rest_of_budget(bounds, capture.budget)
-                    if bounds is None:
-                        _record(h.source, NO_ANSWER, f"{hook} hook skipped: the hooks of "
-                                f"{h.file} share one budget per dispatch, and its earlier "
-                                "hooks spent it", answers, errors, failed, trace, start,
-                                _no_output)
-                        continue
-                previous = h.file
+                if shares is not None:
+                    share = shares[i]
+                    if share > 1 and pool is None:
+                        pool = [bounds.steps, None if bounds.seconds is None
+                                else time.monotonic() + bounds.seconds]
+                    if share and pool is not None:
+                        bounds = budget_share(bounds, pool[0], pool[1], share)
+                        if bounds is None:
+                            _record(h.source, NO_ANSWER, f"{hook} hook skipped: the hooks "
+                                    f"of {h.file} share one budget per dispatch, and its "
+                                    "earlier hooks spent it", answers, errors, failed, trace,
+                                    start, _no_output)
+                            if share == 1:
+                                pool = None
+                            continue
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
-                context.tier, context.code_file = env.tier, h.file
+                context.tier = env.tier
+                context.code_file = h.file
                 marks = capture.start_call(bounds)
                 message = None
                 answer = NO_ANSWER
@@ -284,9 +296,14 @@ class Dispatcher:
                     if value is not NIL and value is not None:  # '(): no answer
                         answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
                                                             f"{h.line}")
-                if capture.budget.memory_start is not None:  # (a call that measured it)
-                    dropped = self.runtime.live_memory.note(
-                        h.file, capture.budget.memory_start, bounds.max_memory)
+                if share and pool is not None:  # what it spent leaves the file's budget
+                    if share == 1:
+                        pool = None
+                    elif pool[0] is not None:
+                        pool[0] -= bounds.steps - max(budget.steps, 0)
+                if budget.memory_start is not None:  # (a call that measured its memory)
+                    dropped = self.runtime.live_memory.note(h.file, budget.memory_start,
+                                                            bounds.max_memory)
                     if dropped is not None:
                         self.runtime.drop_file(h.file, dropped)
                         message = f"{hook} hook failed: {dropped}"

@@ -70,19 +70,47 @@ DEFAULT_LIMITS = {
 }
 
 
-def rest_of_budget(limits: Limits, budget) -> Limits | None:
-    """What ``budget`` (a harness.scheme.limits.Budget that ran one call under ``limits``)
-    has left, as limits for the next call that shares it; None when it is spent.
+def budget_share(limits: Limits, steps: int | None, deadline: float | None,
+                 parts: int) -> Limits | None:
+    """``limits`` for one of ``parts`` hooks of a file still to run on a dispatch, when
+    the file has ``steps`` and time until ``deadline`` left of its budget (None: no such
+    limit): an equal part of what is left; None when nothing is left.
 
-    A file's hooks on one dispatch share its budget (issue 23, item 7: 100 looping hooks
-    of one file had held a dispatch 100 budgets long)."""
+    A file's hooks share its budget on a dispatch (issue 23, item 7: 100 looping hooks of
+    one file had held a dispatch 100 budgets long), and what a hook leaves goes to the
+    ones after it, so one runaway hook does not starve its file's other hooks. Leaf hooks
+    take no part (budget_shares): their work is bounded by their code."""
     import time
-    steps = budget.steps
-    if steps is not None and steps <= 0 or budget.exceeded is not None:
-        return None
+    if steps is not None:
+        if steps <= 0:
+            return None
+        steps = max(steps // parts, 1)
     seconds = None
-    if budget.deadline is not None:
-        seconds = budget.deadline - time.monotonic()
+    if deadline is not None:
+        seconds = (deadline - time.monotonic()) / parts
         if seconds <= 0:
             return None
     return Limits(steps, seconds, limits.max_output, limits.max_memory)
+
+
+def budget_shares(hooks: tuple) -> list[int]:
+    """For each hook of a run (in order), how many hooks of its file that share its budget
+    run from it on, itself included; 0 for a leaf hook that still calls only what it was
+    read to call (harness.tools.hook_bounds: its work is bounded by its code, so it needs
+    no part of its file's budget)."""
+    shares = [0] * len(hooks)
+    following, file = 0, None
+    for i in range(len(hooks) - 1, -1, -1):
+        h = hooks[i]
+        if h.file != file:
+            following, file = 0, h.file
+        leaf = h.leaf
+        if leaf is None or not _still_calls(h.env, leaf):
+            following += 1
+            shares[i] = following
+    return shares
+
+
+def _still_calls(env, leaf) -> bool:
+    table = env.table
+    return all(table.get(name) is value for name, value in leaf.calls)

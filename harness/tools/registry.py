@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 
 from harness.tools.hook_bounds import CallsCheck, PrimitiveCalls, leaf_hook
@@ -153,6 +154,9 @@ class HookRun:
     #: per file of a Scheme run, the payload keys its hooks can look up, as
     #: ``payload_use.entry_keys`` pairs (None: they may see all of it)
     file_keys: Mapping[str, tuple | None] = field(default_factory=dict, compare=False)
+    #: some file has several hooks in this Scheme run: they share its budget (see
+    #: Dispatcher._scheme_hooks and limits.budget_shares)
+    shared: bool = False
 
 
 def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
@@ -172,7 +176,8 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
                                     None if None in leaf else CallsCheck(
                                         (h.env, calls) for h, calls in zip(group, leaf)),
                                     None not in leaf and all(c.straight for c in leaf),
-                                    frozenset(h.env.tier for h in group), _file_keys(group)))
+                                    frozenset(h.env.tier for h in group), _file_keys(group),
+                                    any(a.file == b.file for a, b in pairwise(group))))
             start = i
     return tuple(runs)
 
