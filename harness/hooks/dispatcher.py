@@ -261,12 +261,12 @@ class Dispatcher:
         pool = None  # [steps, deadline] left to the file whose hooks share it
         share = 0
         with capture:
-            for i, h in enumerate(run.hooks):
+            for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
                 bounds = limits[env.tier]
                 if shares is not None:
-                    share = shares[i]
+                    share = shares[id(h)]
                     if share > 1 and pool is None:
                         pool = [bounds.steps, None if bounds.seconds is None
                                 else time.monotonic() + bounds.seconds]

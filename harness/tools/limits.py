@@ -93,21 +93,22 @@ def budget_share(limits: Limits, steps: int | None, deadline: float | None,
     return Limits(steps, seconds, limits.max_output, limits.max_memory)
 
 
-def budget_shares(hooks: tuple) -> list[int]:
-    """For each hook of a run (in order), how many hooks of its file that share its budget
+def budget_shares(hooks: tuple) -> dict[int, int]:
+    """For each hook of a run (by id), how many hooks of its file that share its budget
     run from it on, itself included; 0 for a leaf hook that still calls only what it was
     read to call (harness.tools.hook_bounds: its work is bounded by its code, so it needs
     no part of its file's budget)."""
-    shares = [0] * len(hooks)
+    shares: dict[int, int] = {}
     following, file = 0, None
-    for i in range(len(hooks) - 1, -1, -1):
-        h = hooks[i]
+    for h in reversed(hooks):
         if h.file != file:
             following, file = 0, h.file
         leaf = h.leaf
         if leaf is None or not _still_calls(h.env, leaf):
             following += 1
-            shares[i] = following
+            shares[id(h)] = following
+        else:
+            shares[id(h)] = 0
     return shares
 
 
