@@ -204,6 +204,13 @@ class FileRegistration:
     tools: tuple[Tool, ...] = ()
     hooks: tuple[Hook, ...] = ()
     digest: str = ""
+    #: where its hooks run among the files': GUARD_LAYER (the ready guards a home
+    #: enables, harness.guards) before HOME_LAYER (the home's tool files); by path within
+    layer: int = 1
+
+
+#: FileRegistration.layer of the ready guards and of the home's tool files
+GUARD_LAYER, HOME_LAYER = 0, 1
 
 
 @dataclass(frozen=True)
@@ -253,6 +260,10 @@ class Registry:
     #: the failures of the files with no good version running (the dispatcher makes their
     #: guarded points fail closed, see Dispatcher)
     unguarded: tuple[LoadFailure, ...] = ()
+    #: standing problems of the home listed in every dispatch's errors beside ``broken``:
+    #: files meant to run that are not loaded (harness.home_layout, set by the runtime) and
+    #: tools defined twice (found here)
+    notices: tuple[dict, ...] = ()
     host_hooks: tuple[PythonHook, ...] = ()
     host_tools: tuple[PythonTool, ...] = ()
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
@@ -268,6 +279,9 @@ class Registry:
     _index: tuple = field(default=({}, {}), init=False, repr=False)
     # inside ``batch``: the registrations waiting to be installed together, by path
     _pending: dict | None = field(default=None, init=False, repr=False)
+    # the parts of ``broken``: the files' failures, and the notices of tools defined twice
+    _failed: tuple[dict, ...] = field(default=(), init=False, repr=False)
+    _twice: tuple[dict, ...] = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._reindex()
@@ -290,7 +304,8 @@ class Registry:
                     if pending:
                         kept = {f.path: f for f in self.files}
                         kept.update(pending)
-                        self.files = tuple(kept[p] for p in sorted(kept))
+                        self.files = tuple(sorted(kept.values(),
+                                                  key=lambda f: (f.layer, f.path)))
                     self._note_broken()
                     self._reindex()
 
@@ -303,7 +318,7 @@ class Registry:
                 return
             others = [f for f in self.files if f.path != reg.path]
             others.append(reg)
-            others.sort(key=lambda f: f.path)
+            others.sort(key=lambda f: (f.layer, f.path))
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
             self._note_broken()
@@ -340,10 +355,25 @@ class Registry:
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
         failures = sorted(self.failures.items())
-        self.broken = tuple({"source": file_source(path),
-                             "message": failure.report(path in running)}
-                            for path, failure in failures)
+        self._failed = tuple({"source": file_source(path),
+                              "message": failure.report(path in running)}
+                             for path, failure in failures)
         self.unguarded = tuple(failure for path, failure in failures if path not in running)
+        self._publish()
+
+    def set_notices(self, notices: tuple[dict, ...]) -> None:
+        """The home's standing problems (``{"source", "message"}``) every dispatch lists."""
+        with self._lock:
+            self.notices = notices
+            self._publish()
+
+    def _publish(self) -> None:
+        self.broken = (*self._failed, *self.notices, *self._twice)
+
+    def standing_notices(self) -> tuple[dict, ...]:
+        """The notices of ``broken`` that are no load failure: files not loaded, tools
+        defined twice."""
+        return (*self.notices, *self._twice)
 
     def get(self, path: str) -> FileRegistration | None:
         pending = self._pending
@@ -377,8 +407,8 @@ class Registry:
             return True
 
     def hooks_for(self, point: str) -> tuple[Hook, ...]:
-        """The hooks of ``point`` in dispatch order (file path, then registration; the
-        host's last)."""
+        """The hooks of ``point`` in dispatch order (the ready guards', then by file path,
+        then registration; the host's last)."""
         return self._index[0].get(point, ())
 
     def runs_for(self, point: str) -> tuple[HookRun, ...]:
@@ -401,14 +431,23 @@ class Registry:
         # (under the lock, by every change) a dispatch reads the result without a check
         by_point: dict[str, list] = {}
         by_name: dict[str, Tool] = {}
+        twice = []
         for f in self.files:
             for h in f.hooks:
                 by_point.setdefault(h.point, []).append(h)
             for t in f.tools:
-                by_name.setdefault(t.name, t)
+                first = by_name.setdefault(t.name, t)
+                if first is not t:
+                    twice.append({"source": f"tool:{t.name}",
+                                  "message": f"tool {t.name} is defined in {first.file} and "
+                                             f"in {t.file}: the one in {first.file} is used "
+                                             f"(the first by path)"})
         for h in self.host_hooks:
             by_point.setdefault(h.point, []).append(h)
         for t in self.host_tools:
             by_name.setdefault(t.name, t)
         self._index = ({p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
+        if tuple(twice) != self._twice:
+            self._twice = tuple(twice)
+            self._publish()
         self.runs = {p: hook_runs(hooks) for p, hooks in by_point.items()}
