@@ -13,6 +13,7 @@ _COMMANDS = {
     "claude_command": ("claude-hook",),
     "scheme_commands": ("run", "eval"),
     "demo": ("demo",),
+    "mcp_command": ("mcp",),
 }
 
 
