@@ -94,7 +94,8 @@ class ToolListChanges:
         for session in list(self._legacy_sessions):
             try:
                 await session.send_tool_list_changed()
-            except Exception:  # noqa: BLE001 - a client that left; the others still hear
-                continue
-            alive.append(session)
+            except Exception as exc:  # noqa: BLE001 - a client that left; the others hear
+                log.info("a client is gone (%s)", type(exc).__name__)
+            else:
+                alive.append(session)
         self._legacy_sessions = alive

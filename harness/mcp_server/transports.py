@@ -36,10 +36,13 @@ def serve_stdio(app: HarnessMcp) -> int:
     """Serve ``app`` on stdin/stdout until the client closes stdin; exit status 0."""
     from mcp.server.stdio import stdio_server
 
+    from harness.mcp_server.bad_input import AnsweringBadInput
+
     async def main() -> None:
         app.bind()
         async with stdio_server() as (read, write):
-            await app.server.run(read, write, app.server.create_initialization_options())
+            await app.server.run(AnsweringBadInput(read, write), write,
+                                 app.server.create_initialization_options())
 
     watcher = _start_watcher(app)
     try:
