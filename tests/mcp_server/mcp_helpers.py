@@ -13,10 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-mcp = pytest.importorskip("mcp")
-
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters
 
 GREET = """(import (harness tools))
 (define-tool greet
@@ -107,10 +104,9 @@ async def http_client(url: str, token: str | None, mode: str = "legacy", **kwarg
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
-        async with Client(streamable_http_client(url, http_client=http), mode=mode,
-                          **kwargs) as client:
-            yield client
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
+            Client(streamable_http_client(url, http_client=http), mode=mode, **kwargs) as client:
+        yield client
 
 
 def run(scenario) -> object:

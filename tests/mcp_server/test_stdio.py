@@ -141,8 +141,8 @@ def test_malformed_json_rpc_gets_an_error_and_the_server_goes_on(home):
         "[1, 2]",
         '{"jsonrpc": "2.0", "id": 2, "method": "tools/nonsense"}',
         '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 7}}',
-        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": '
-        '{"name": "greet", "arguments": {"name": "Eve"}}}'], last_id=4)
+        json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                    "params": {"name": "greet", "arguments": {"name": "Eve"}}})], last_id=4)
     by_id = {a.get("id"): a for a in answers}
     assert by_id[1]["result"]["capabilities"]["tools"] == {"listChanged": True}
     unreadable = [a["error"]["code"] for a in answers if a.get("id") is None]
