@@ -68,6 +68,7 @@ def serve_http(app: HarnessMcp, host: str, port: int, token: str) -> int:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # connections queue from now on: the address printed below works
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"harness mcp: serving http://{shown}:{bound}/mcp (Authorization: Bearer "
