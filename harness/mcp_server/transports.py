@@ -37,10 +37,11 @@ def serve_stdio(app: HarnessMcp) -> int:
     from mcp.server.stdio import stdio_server
 
     from harness.mcp_server.bad_input import AnsweringBadInput
+    from harness.mcp_server.stdio_pipes import loop_stdio
 
     async def main() -> None:
         app.bind()
-        async with stdio_server() as (read, write):
+        async with loop_stdio() as pipes, stdio_server(*(pipes or ())) as (read, write):
             await app.server.run(AnsweringBadInput(read, write), write,
                                  app.server.create_initialization_options())
 
