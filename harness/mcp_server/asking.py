@@ -5,10 +5,19 @@ The runtime has one permission handler (`PermissionAsker`); each ``tools/call`` 
 worker thread that first names, with `asking`, how to ask the client that made it. Without
 a way to ask (a client without elicitation, or a call from outside MCP) the gate is denied
 with a message that says how to approve instead: a hook answering the gate, or ``--allow``.
+
+The two protocol eras ask two ways. On the 2025 protocol the server sends the client an
+``elicitation/create`` request in the middle of the call and waits (`elicitation_asker`).
+On 2026-07-28 there is no such request: the call answers ``input_required`` with the
+question, and the client calls again with the user's answer (`RetriedAsking`). The call
+then runs again from the start, its earlier answers carried in ``requestState``; so a hook
+that runs before the gate sees such a call twice, the first time denied while the user
+is asked.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -98,3 +107,54 @@ def elicitation_asker(session, request_id) -> Ask:
         return anyio.from_thread.run(elicit, hook, payload)
 
     return ask
+
+
+class RetriedAsking:
+    """The `Ask` of one ``tools/call`` from a 2026-07-28 client (see the module doc): gates
+    are numbered in the order the call meets them; an answered one is answered from the
+    call's ``inputResponses`` or ``requestState``; the first unanswered one is denied for
+    now and becomes the question of `input_required`."""
+
+    def __init__(self, params: types.CallToolRequestParams, can_elicit: bool) -> None:
+        self.can_elicit = can_elicit
+        self.answers: dict[str, bool] = _state(params.request_state)
+        for key, reply in (params.input_responses or {}).items():
+            if isinstance(reply, types.ElicitResult):
+                self.answers[key] = reply.action == "accept" and \
+                    (reply.content or {}).get("approve") is True
+        self._count = 0
+        self.question: tuple[str, str, dict] | None = None
+
+    def __call__(self, hook: str, payload: dict) -> Verdict:
+        key = f"gate-{self._count}"
+        self._count += 1
+        if key in self.answers:
+            if self.answers[key]:
+                return True, "approved by the user (MCP elicitation)"
+            return False, "the user did not approve"
+        if not self.can_elicit:
+            return False, cannot_ask(hook, "the MCP client does not support elicitation")
+        if self.question is None:
+            self.question = (key, hook, payload)
+        return False, "waiting for the user's answer"
+
+    def input_required(self) -> types.InputRequiredResult | None:
+        """The ``input_required`` answer asking the user, or None when nothing is asked."""
+        if self.question is None:
+            return None
+        key, hook, payload = self.question
+        request = types.ElicitRequest(params=types.ElicitRequestFormParams(
+            message=what_is_asked(hook, payload), requested_schema=_APPROVE_SCHEMA))
+        return types.InputRequiredResult(input_requests={key: request},
+                                         request_state=json.dumps(self.answers))
+
+
+def _state(text: str | None) -> dict[str, bool]:
+    """The answers a ``requestState`` carries (what is not ours reads as none)."""
+    try:
+        state = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    if not isinstance(state, dict):
+        return {}
+    return {k: v for k, v in state.items() if isinstance(k, str) and isinstance(v, bool)}

@@ -14,8 +14,9 @@ import logging
 import anyio.to_thread
 import mcp_types as types
 from mcp.server import NotificationOptions, Server, ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from harness.mcp_server.asking import PermissionAsker, elicitation_asker
+from harness.mcp_server.asking import PermissionAsker, RetriedAsking, elicitation_asker
 from harness.mcp_server.calls import run_call, text_result
 from harness.mcp_server.changes import ToolListChanges
 from harness.mcp_server.guard import GUARD_TOOL, GuardInputError, answer_hook
@@ -56,9 +57,15 @@ class HarnessMcp:
     async def _list_tools(self, ctx: ServerRequestContext, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=mcp_tools(self.runtime, self.builtins))
 
-    async def _call_tool(self, ctx: ServerRequestContext,
-                         params: types.CallToolRequestParams) -> types.CallToolResult:
-        ask = elicitation_asker(ctx.session, ctx.request_id)
+    async def _call_tool(self, ctx: ServerRequestContext, params: types.CallToolRequestParams
+                         ) -> types.CallToolResult | types.InputRequiredResult:
+        retried = None
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            caps = ctx.session.client_capabilities
+            ask = retried = RetriedAsking(params, caps is not None and
+                                          caps.elicitation is not None)
+        else:
+            ask = elicitation_asker(ctx.session, ctx.request_id)
 
         def run() -> types.CallToolResult:
             with self.asker.asking(ask):
@@ -70,7 +77,8 @@ class HarnessMcp:
             result = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
         finally:
             await self.changes.after_call()
-        return result
+        question = retried.input_required() if retried is not None else None
+        return question or result
 
     def _guard(self, arguments: dict) -> types.CallToolResult:
         try:

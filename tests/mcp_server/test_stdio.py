@@ -8,6 +8,7 @@ import subprocess
 import threading
 
 import mcp_types as types
+import pytest
 
 from tests.mcp_server.mcp_helpers import harness_argv, run, stdio_client
 
@@ -60,9 +61,11 @@ def test_calls_answer_results_and_every_failure_as_a_tool_error(home):
     assert (text(after), after.is_error) == ("Hello, Bob!", False)
 
 
-def test_a_gate_without_a_hook_is_denied_with_a_clear_message_when_nobody_can_be_asked(home):
+@pytest.mark.parametrize("mode", ERAS)
+def test_a_gate_without_a_hook_is_denied_with_a_clear_message_when_nobody_can_be_asked(
+        home, mode):
     async def scenario():
-        async with stdio_client(home, "--builtins") as client:
+        async with stdio_client(home, "--builtins", mode=mode) as client:
             return await client.call_tool("shell_exec", {"command": "echo hi"})
     result = run(scenario)
     assert result.is_error
@@ -70,7 +73,10 @@ def test_a_gate_without_a_hook_is_denied_with_a_clear_message_when_nobody_can_be
     assert "does not support elicitation" in text(result) and "--allow" in text(result)
 
 
-def test_a_gate_without_a_hook_asks_the_client_by_elicitation(home):
+@pytest.mark.parametrize("mode", ERAS)
+def test_a_gate_without_a_hook_asks_the_client_by_elicitation(home, mode):
+    """2025: a request to the client in the middle of the call; 2026-07-28: the call
+    answers input_required and the client calls again with the answer."""
     asked = []
 
     async def approve(context, params: types.ElicitRequestFormParams):
@@ -78,7 +84,8 @@ def test_a_gate_without_a_hook_asks_the_client_by_elicitation(home):
         return types.ElicitResult(action="accept", content={"approve": "yes" in params.message})
 
     async def scenario():
-        async with stdio_client(home, "--builtins", elicitation_callback=approve) as client:
+        async with stdio_client(home, "--builtins", mode=mode,
+                                elicitation_callback=approve) as client:
             return (await client.call_tool("shell_exec", {"command": "echo yes"}),
                     await client.call_tool("shell_exec", {"command": "echo no"}))
     approved, declined = run(scenario)
