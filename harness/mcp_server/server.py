@@ -9,7 +9,6 @@ low-level server checks no arguments itself: the pipeline does, and says what is
 from __future__ import annotations
 
 import asyncio
-import logging
 
 import anyio.to_thread
 import mcp_types as types
@@ -21,8 +20,6 @@ from harness.mcp_server.calls import run_call, text_result
 from harness.mcp_server.changes import ToolListChanges
 from harness.mcp_server.guard import GUARD_TOOL, GuardInputError, answer_hook
 from harness.mcp_server.listing import mcp_tools
-
-log = logging.getLogger("harness.mcp")
 
 SERVER_NAME = "harness"
 _INSTRUCTIONS = ("The tools of a harness home (Scheme, Hy and Python tool files and "
