@@ -107,7 +107,7 @@ def test_a_guard_runs_as_an_mcp_tool_hook_on_the_connected_server(claude_code,
     home = mcp_home(tmp_path)
     config = mcp_config(tmp_path, harness_executable, home)
     guard = {"type": "mcp_tool", "server": "harness", "tool": "harness_hook",
-             "input": {"hook_event_name": "PreToolUse", "session_id": "${session_id}",
+             "input": {"hook_event_name": "${hook_event_name}", "session_id": "${session_id}",
                        "cwd": "${cwd}", "tool_name": "${tool_name}",
                        "tool_input": "${tool_input}"}}
     settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [guard]}]}}
