@@ -151,6 +151,10 @@ class Runtime:
         files = self.tool_files()
         for path in files:
             self.load_file(path)
+        from harness.home_layout import stray_files
+        self.registry.set_notices(tuple(
+            {"source": f"home:{where}", "message": f"{where} {why}"}
+            for where, why in stray_files(self.home)))
         self.parse_cache.prune()  # older versions of the files
         self.last_good.forget_missing(set(map(str, files)))  # deleted files are gone
 

@@ -7,11 +7,9 @@ import os
 from collections.abc import Iterator
 
 from harness.checks.finding import ERROR, WARNING, Finding, HomeUnderCheck
+from harness.home_layout import KNOWN_ENTRIES, stray_files
 from harness.spelling import closest_name
 
-#: the names harness reads in a home (a feature that reads another one adds it here)
-KNOWN_ENTRIES = ("tools", "plugins", "vfs", "tests", "harness.toml", "hooks.toml", ".cache",
-                 ".repl_history")
 _DIRECTORIES = ("tools", "plugins")
 
 
@@ -23,8 +21,13 @@ def check_layout(subject: HomeUnderCheck) -> Iterator[Finding]:
     if not any((home / name).is_dir() for name in _DIRECTORIES):
         yield Finding(WARNING, ".", "has neither tools/ nor plugins/: no tool or hook is "
                                     "loaded from it (is this the home you meant?)")
+    strays = [(where, why) for where, why in stray_files(home)
+              if not where.startswith(("tools/", "plugins/"))]  # (their own checks say it)
+    for where, why in strays:
+        yield Finding(WARNING, where, why)
+    said = {where.rstrip("/") for where, _ in strays}
     for name in sorted(os.listdir(home)):
-        if name in KNOWN_ENTRIES:
+        if name in KNOWN_ENTRIES or name in said:
             continue
         close = closest_name(name, KNOWN_ENTRIES, cutoff=0.75)
         if close:

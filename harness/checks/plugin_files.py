@@ -12,6 +12,10 @@ from harness.plugins.discovery import not_executable
 def check_plugin_files(subject: HomeUnderCheck) -> Iterator[Finding]:
     plugins = subject.runtime.plugins
     for path in not_executable(plugins.plugins_dir):
+        if path.suffix in (".scm", ".hy"):  # a tool file put in the wrong folder
+            yield Finding(WARNING, subject.relative(path), "is a tool file, not a plugin: "
+                          f"tool files go in {subject.home / 'tools'}/")
+            continue
         yield Finding(WARNING, subject.relative(path),
                       f"is not executable, so it is not a plugin (chmod +x {path}; or name "
                       f"it {path.name}.disabled to keep it here unused)")

@@ -178,7 +178,7 @@ def report_load_problems(rt) -> None:
         print(f"harness: load error: {message}", file=sys.stderr)
     for entry in rt.plugins.problems:
         print(f"harness: {entry['source']}: {entry['message']}", file=sys.stderr)
-    for entry in rt.shadowed_builtins():
+    for entry in (*rt.registry.standing_notices(), *rt.shadowed_builtins()):
         print(f"harness: {entry['source']}: {entry['message']}", file=sys.stderr)
 
 

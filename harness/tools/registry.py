@@ -240,6 +240,10 @@ class Registry:
     #: the failures of the files with no good version running (the dispatcher makes their
     #: guarded points fail closed, see Dispatcher)
     unguarded: tuple[LoadFailure, ...] = ()
+    #: standing problems of the home listed in every dispatch's errors beside ``broken``:
+    #: files meant to run that are not loaded (harness.home_layout, set by the runtime) and
+    #: tools defined twice (found here)
+    notices: tuple[dict, ...] = ()
     host_hooks: tuple[PythonHook, ...] = ()
     host_tools: tuple[PythonTool, ...] = ()
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
@@ -253,6 +257,9 @@ class Registry:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # (point -> hooks, tool name -> tool): rebuilt with ``runs``
     _index: tuple = field(default=({}, {}), init=False, repr=False)
+    # the parts of ``broken``: the files' failures, and the notices of tools defined twice
+    _failed: tuple[dict, ...] = field(default=(), init=False, repr=False)
+    _twice: tuple[dict, ...] = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._reindex()
@@ -296,10 +303,25 @@ class Registry:
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
         failures = sorted(self.failures.items())
-        self.broken = tuple({"source": file_source(path),
-                             "message": failure.report(path in running)}
-                            for path, failure in failures)
+        self._failed = tuple({"source": file_source(path),
+                              "message": failure.report(path in running)}
+                             for path, failure in failures)
         self.unguarded = tuple(failure for path, failure in failures if path not in running)
+        self._publish()
+
+    def set_notices(self, notices: tuple[dict, ...]) -> None:
+        """The home's standing problems (``{"source", "message"}``) every dispatch lists."""
+        with self._lock:
+            self.notices = notices
+            self._publish()
+
+    def _publish(self) -> None:
+        self.broken = (*self._failed, *self.notices, *self._twice)
+
+    def standing_notices(self) -> tuple[dict, ...]:
+        """The notices of ``broken`` that are no load failure: files not loaded, tools
+        defined twice."""
+        return (*self.notices, *self._twice)
 
     def get(self, path: str) -> FileRegistration | None:
         for f in self.files:
@@ -354,14 +376,23 @@ class Registry:
         # (under the lock, by every change) a dispatch reads the result without a check
         by_point: dict[str, list] = {}
         by_name: dict[str, Tool] = {}
+        twice = []
         for f in self.files:
             for h in f.hooks:
                 by_point.setdefault(h.point, []).append(h)
             for t in f.tools:
-                by_name.setdefault(t.name, t)
+                first = by_name.setdefault(t.name, t)
+                if first is not t:
+                    twice.append({"source": f"tool:{t.name}",
+                                  "message": f"tool {t.name} is defined in {first.file} and "
+                                             f"in {t.file}: the one in {first.file} is used "
+                                             f"(the first by path)"})
         for h in self.host_hooks:
             by_point.setdefault(h.point, []).append(h)
         for t in self.host_tools:
             by_name.setdefault(t.name, t)
         self._index = ({p: tuple(hooks) for p, hooks in by_point.items()}, by_name)
+        if tuple(twice) != self._twice:
+            self._twice = tuple(twice)
+            self._publish()
         self.runs = {p: hook_runs(hooks) for p, hooks in by_point.items()}
