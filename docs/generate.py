@@ -17,7 +17,8 @@ def hook_points_page() -> str:
     """The hook points of the catalogue: harness's own, then each host's events."""
     from harness.hooks.catalogue import CLAUDE_EVENTS, HOOK_POINTS
 
-    own = [p for name, p in HOOK_POINTS.items() if name not in CLAUDE_EVENTS]
+    own = [p for name, p in HOOK_POINTS.items()
+           if name not in CLAUDE_EVENTS and p.combine != "host"]
     hosts = [p for name, p in HOOK_POINTS.items() if name in CLAUDE_EVENTS]
     lines = [
         "# Hook points",
@@ -41,6 +42,14 @@ def hook_points_page() -> str:
               "| hook point | payload fields | answer keys | combine rule | when it fires |",
               "|---|---|---|---|---|"]
     lines += [_row(point) for point in hosts]
+    from harness.hooks.host_events import HOST_EVENTS
+    lines += ["", "## The other hosts' events", "",
+              ("Each is a hook point named `HOST.EVENT` (`codex.PreToolUse`); its payload is "
+               "the host's event and its answers the host's own hook output "
+               "([Agent hosts](../hosts.md))."), "",
+              "| host | events |", "|---|---|"]
+    lines += [f"| {host} | {', '.join(f'`{e}`' for e in events)} |"
+              for host, events in HOST_EVENTS.items()]
     lines += ["", "## Sample payloads", ""]
     for point in own + hosts:
         lines += [f"### {point.name}", "", "```json",

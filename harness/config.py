@@ -84,6 +84,7 @@ KNOWN_SETTINGS: dict = {
     "model": {"url": None, "model": None, "api_key_env": None, "timeout": None},
     "hooks": {"claude_settings": None, "managed_settings": None, "project_dir": None,
               "async_limit": None},
+    "guards": {"enable": None},
 }
 
 
@@ -140,6 +141,8 @@ class Config:
     allowed_paths: list[str] = field(default_factory=list)
     output_cache_threshold: int | None = 4000
     hooks: HooksConfig = field(default_factory=HooksConfig)
+    #: the ready guards [guards] enable names (harness.guards), in catalogue order
+    guards: tuple[str, ...] = ()
     #: tables and keys harness does not know, each with the closest known name
     warnings: list[str] = field(default_factory=list)
 
@@ -255,7 +258,34 @@ def load_config(path: Path) -> Config:
         config.model = _endpoint(path, data["model"])
     if "hooks" in data:
         config.hooks = _hooks(path, data["hooks"])
+    if "guards" in data:
+        config.guards = _guards(path, data["guards"], text)
     return config
+
+
+def _guards(path: Path, table, text: str) -> tuple[str, ...]:
+    """[guards]: enable (names of the ready guards, or "all"). An unknown name is an
+    error at its place in the file, naming the closest guard."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [guards] must be a table: enable = [NAMES] or \"all\"")
+    from harness.guards import UnknownGuardError, enabled_guards
+    try:
+        return enabled_guards(table.get("enable", []))
+    except TypeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except UnknownGuardError as exc:
+        raise ConfigError(f"{path}{_place(text, exc.name)}: {exc}") from None
+
+
+def _place(text: str, name: str) -> str:
+    """``:LINE:COL`` of the first quoted ``name`` in ``text`` (or "" when not found)."""
+    for quote in ('"', "'"):
+        at = text.find(f"{quote}{name}{quote}")
+        if at >= 0:
+            line = text.count("\n", 0, at) + 1
+            column = at - text.rfind("\n", 0, at)
+            return f":{line}:{column}"
+    return ""
 
 
 def _tools_table(path: Path, table, config: Config) -> None:

@@ -23,12 +23,14 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from harness.builtins import builtin_tools
 from harness.config import Config, HomeNotFoundError, load_config
+from harness.guards import guard_path, is_guard_file
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
@@ -41,6 +43,7 @@ from harness.tools.last_good import LastGoodStore
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
 from harness.tools.python_calls import route_print_output
 from harness.tools.registry import (
+    GUARD_LAYER,
     FileRegistration,
     LoadFailure,
     PythonHook,
@@ -142,12 +145,15 @@ class Runtime:
     def tier_of(self, path: Path) -> str:
         # os.path, not pathlib: this runs once per tool file of every start
         real, root = os.path.realpath(path), os.path.realpath(self.tools_dir) + os.sep
+        if is_guard_file(real):
+            return "sandboxed"  # the ready guards need no more, whatever [tools.tiers] says
         return self.config.tier_of(real[len(root):] if real.startswith(root) else str(path))
 
     def limits_for(self, tier: str) -> Limits:
         return self.config.limits[tier]
 
     def load_all(self) -> None:
+        self.load_guards()
         files = self.tool_files()
         for path in files:
             self.load_file(path)
@@ -157,6 +163,20 @@ class Runtime:
             for where, why in stray_files(self.home)))
         self.parse_cache.prune()  # older versions of the files
         self.last_good.forget_missing(set(map(str, files)))  # deleted files are gone
+
+    def load_guards(self) -> None:
+        """Load the ready guards harness.toml enables ([guards], harness.guards) and unload
+        those it no longer does."""
+        wanted = {str(guard_path(name)) for name in self.config.guards}
+        for reg in self.registry.files:
+            if reg.layer == GUARD_LAYER and reg.path not in wanted:
+                self.unload_file(reg.path)
+        for path in list(self.load_errors):
+            if is_guard_file(path) and path not in wanted:
+                self.unload_file(path)
+        for path in sorted(wanted):
+            if self.registry.get(path) is None:
+                self.load_file(path)
 
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
@@ -171,6 +191,8 @@ class Runtime:
                 reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
             except ToolLoadError as exc:
                 return self._load_failed(path, tier, exc.message)
+            if reg.tier == "sandboxed" and is_guard_file(str(path)):
+                reg = replace(reg, layer=GUARD_LAYER)
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
             self._keep_good(path, reg)

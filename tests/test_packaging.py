@@ -37,6 +37,13 @@ def test_a_build_carries_the_shipped_folders_and_uses_them(tmp_path):
                          capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(build)}).stdout.splitlines()
     assert out == [str(build / "harness" / "_shipped" / name) for name in SHIPPED] + ["3"]
+    # the ready guards come with it, and their shell reader
+    code = ("from harness.guards import GUARDS_DIR, guard_names\n"
+            "print(GUARDS_DIR, len(guard_names()))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True,
+                         capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(build)}).stdout.split()
+    assert out == [str(build / "harness" / "_shipped" / "tools" / "guards"), "7"]
 
 
 def test_a_clone_named_harness_in_the_current_directory_fails_saying_why(tmp_path):

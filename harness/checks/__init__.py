@@ -14,6 +14,8 @@ from harness.checks.builtin_layer import check_builtin_layer
 from harness.checks.config_file import check_config_file
 from harness.checks.declared_handlers import check_declared_handlers
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
+from harness.checks.guard_layer import check_guard_layer
+from harness.checks.installed_hosts import check_installed_hosts
 from harness.checks.layout import check_layout
 from harness.checks.plugin_files import check_plugin_files
 from harness.checks.tool_files import check_tool_files
@@ -25,9 +27,10 @@ __all__ = ["ERROR", "HOME_CHECKS", "OK", "WARNING", "Finding", "HomeCheck", "Hom
 HomeCheck = Callable[[HomeUnderCheck], Iterable[Finding]]
 
 #: the checks of a home, in the order their findings are shown
-HOME_CHECKS: list[HomeCheck] = [check_layout, check_config_file, check_tool_files,
-                                check_plugin_files, check_declared_handlers,
-                                check_builtin_layer]
+HOME_CHECKS: list[HomeCheck] = [check_layout, check_config_file, check_guard_layer,
+                                check_tool_files, check_plugin_files,
+                                check_declared_handlers, check_builtin_layer,
+                                check_installed_hosts]
 
 
 def check_home(home: str | os.PathLike | None = None) -> list[Finding]:

@@ -10,7 +10,8 @@ _COMMANDS = {
     "hook_commands": ("fire", "call", "tools", "hooks", "sample", "serve"),
     "check_command": ("check",),
     "test_command": ("test",),
-    "claude_command": ("claude-hook",),
+    "install_command": ("install", "uninstall"),
+    "host_command": ("hook", "claude-hook"),
     "scheme_commands": ("run", "eval"),
     "demo": ("demo",),
     "mcp_command": ("mcp",),
@@ -44,15 +45,15 @@ interactively. `harness COMMAND --help` describes a command; docs/ has the rest.
 
 exit status: 0 done; 1 bad input (an unknown option, command or hook point, invalid JSON,
 a missing home, a malformed harness.toml) or a failure (a tool call, a check, a test case);
-2 when what fire or claude-hook dispatched blocks or denies, or a test fixture is unusable."""
+2 when what fire, hook or claude-hook dispatched blocks or denies, or a test fixture is unusable."""
 
 
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] == ["claude-hook"]:  # on every Claude Code event: import nothing else
-        from harness.cli import claude_command
-        return claude_command.main(argv[1:])
+    if argv[:1] in (["hook"], ["claude-hook"]):  # on every host event: import nothing else
+        from harness.cli import host_command
+        return host_command.main(argv[1:], "claude-code" if argv[0] == "claude-hook" else None)
     args = None
     if argv[:1] == ["run"]:  # the commonest command: see plain_run_args
         from harness.cli.scheme_commands import plain_run_args

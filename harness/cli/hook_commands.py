@@ -92,9 +92,17 @@ def register(sub) -> None:
                     "and claude_hook {event, cwd, env}. The home is watched: every reload is "
                     "sent as a reload notification, and load_errors whenever what failed to "
                     "load changes.")
-    serve.add_argument("--socket", default=None, metavar="PATH",
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument("--socket", default=None, metavar="PATH",
                        help="serve on a Unix socket instead (any number of clients, e.g. "
-                            "harness claude-hook --socket PATH) until SIGTERM")
+                            "harness hook HOST --socket PATH) until SIGTERM")
+    where.add_argument("--http", default=None, metavar="[HOST:]PORT",
+                       help="answer every host's hook events over HTTP (POST /<host>, "
+                            "token in HOME/serve.token; loopback unless HOST is given; "
+                            "docs/hosts.md) until SIGTERM")
+    serve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="with --http: deny a guard event not answered within SECONDS "
+                            "(keep it below the host's own hook timeout)")
     serve.add_argument("--allow", action="store_true",
                        help="approve permission requests (stands in for a host handler)")
     home_option(serve)
@@ -294,11 +302,17 @@ def _catalogue(as_json: bool) -> int:
                         "answer_keys": list(p.answer_keys), "combine": p.combine}
                        for p in HOOK_POINTS.values()]))
         return OK
-    rows = [(p.name, _answer_keys(p, CLAUDE_OUTPUT_KEYS), p.doc) for p in HOOK_POINTS.values()]
+    rows = [(p.name, _answer_keys(p, CLAUDE_OUTPUT_KEYS), p.doc)
+            for p in HOOK_POINTS.values() if p.combine != "host"]
     print(table(rows, ("HOOK", "ANSWER KEYS", "WHEN")))
     print("\nharness sample HOOK prints a hook point's payload; answers are objects of the "
           "answer keys (- : observe only).")
     print(f"+ : Claude Code's common keys too ({' '.join(CLAUDE_OUTPUT_KEYS)}).")
+    from harness.hooks.host_events import HOST_EVENTS
+    print("\nEach other host's own events, as HOST.EVENT (payloads and answers: the host's "
+          "own; docs/hosts.md):")
+    for host, events in HOST_EVENTS.items():
+        print(f"  {host}: {' '.join(events)}")
     return OK
 
 
@@ -326,5 +340,8 @@ def _serve(args) -> int:
     if args.socket is not None:
         from harness.cli.serve_socket import serve_socket
         return serve_socket(runtime, args.socket)
+    if args.http is not None:
+        from harness.cli.serve_http import serve_http
+        return serve_http(runtime, args.http, deadline=args.timeout)
     from harness.cli.serve import serve_stdio
     return serve_stdio(runtime)

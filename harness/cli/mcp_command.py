@@ -42,7 +42,11 @@ def _mcp(args) -> int:
         raise UsageError(f"--context: {problem}")
     address = None
     if args.http is not None:
-        address = _parse_address(args.http)
+        from harness.cli.serve_http import parse_address
+        try:
+            address = parse_address(args.http)
+        except ValueError as exc:
+            raise UsageError(f"--http: {exc}") from None
     try:
         from harness.mcp_server.asking import PermissionAsker
         from harness.mcp_server.server import HarnessMcp
@@ -57,25 +61,13 @@ def _mcp(args) -> int:
     from harness.mcp_server import transports
     if address is None:
         return transports.serve_stdio(app)
+    from harness.cli.serve_http import read_token  # the token of serve --http, shared
     try:
-        token = _token(runtime.home)
+        token = read_token(runtime.home)
     except PermissionError as exc:
         runtime.close()
         raise UsageError(str(exc)) from None
     return transports.serve_http(app, address[0], address[1], token)
-
-
-def _parse_address(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 <= int(port) < 65536:
-        raise UsageError(f"--http: '{text}' is not [HOST:]PORT (a port is 0..65535)")
-    return host, int(port)
-
-
-def _token(home) -> str:
-    from harness.mcp_server.token import read_token
-    return read_token(home)
 
 
 def _log_to_stderr() -> None:

@@ -113,7 +113,8 @@ class RpcServer:
         self._write_lock = threading.Lock()  # notifications arrive from the watcher thread
         self._methods: dict[str, Callable[[object], object]] = {
             "fire": self._fire, "call": self._call, "tools": self._tools, "hooks": self._hooks,
-            "load_errors": self._load_errors, "claude_hook": self._claude_hook}
+            "load_errors": self._load_errors, "claude_hook": self._claude_hook,
+            "host_hook": self._host_hook}
         self._load_errors_sent: list[dict] = []
 
     # -- methods ---------------------------------------------------------------------------
@@ -153,16 +154,35 @@ class RpcServer:
     def _claude_hook(self, params: object) -> dict:
         """One Claude Code hook event answered as ``harness claude-hook`` would, its
         handlers run with the caller's ``env`` and ``cwd``."""
-        from harness.claude_hook import answer_event
         from harness.handlers import Invocation, using_invocation
+        from harness.hosts import answer
         event, cwd, env = _params(params, ("event", "cwd", "env"), 1)
-        if not isinstance(event, str):
-            event = dumps(_object(event, "event"))
-        if env is not None and not (isinstance(env, dict) and all(
-                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
-            raise RpcError(INVALID_PARAMS, "Invalid params: env must map names to strings")
-        with using_invocation(Invocation(env, None if cwd is None else _string(cwd, "cwd"))):
-            return answer_event(self.runtime, event).to_json()
+        event = event if isinstance(event, str) else dumps(_object(event, "event"))
+        invocation = Invocation(_environment(env),
+                                None if cwd is None else _string(cwd, "cwd"))
+        with using_invocation(invocation):
+            return answer(self.runtime, "claude-code", event).to_json()
+
+    def _host_hook(self, params: object) -> dict:
+        """One event of ``host`` answered as ``harness hook HOST`` would; ``env`` is laid
+        over the server's environment for the handlers, which run in ``cwd``."""
+        import os
+
+        from harness.handlers import Invocation, using_invocation
+        from harness.hosts import UnknownHost, adapter, answer
+        host, event, name, cwd, env = _params(
+            params, ("host", "event", "event_name", "cwd", "env"), 2)
+        try:
+            adapter(_string(host, "host"))
+        except UnknownHost as exc:
+            raise RpcError(INVALID_PARAMS, f"Invalid params: {exc}") from None
+        event = event if isinstance(event, str) else dumps(_object(event, "event"))
+        overlay = _environment(env)
+        invocation = Invocation(None if overlay is None else {**os.environ, **overlay},
+                                None if cwd is None else _string(cwd, "cwd"))
+        with using_invocation(invocation):
+            return answer(self.runtime, host, event,
+                          None if name is None else _string(name, "event_name")).to_json()
 
     # -- protocol ----------------------------------------------------------------------------
     def handle_line(self, line: bytes) -> dict | list | None:
@@ -241,6 +261,13 @@ class RpcServer:
             if response is not None:
                 self.send(response)
         return 0
+
+
+def _environment(env: object) -> dict | None:
+    if env is not None and not (isinstance(env, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+        raise RpcError(INVALID_PARAMS, "Invalid params: env must map names to strings")
+    return env
 
 
 def _request_problem(message: object) -> str | None:

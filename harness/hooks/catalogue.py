@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 
 from harness.hooks.claude_events import CLAUDE_EVENTS, ClaudeEvent
+from harness.hooks.host_events import HOST_EVENTS, host_point_name
 
 __all__ = ["HOOK_POINTS", "HookPoint", "UnknownHookError", "closest_hook_name", "hook_point"]
 
@@ -238,9 +239,21 @@ def _claude_point(event: ClaudeEvent) -> HookPoint:
                   answers=keys)
 
 
-#: Every hook point by name: SPEC §2's in its order, then Claude Code's events (SPEC §13).
+def _host_point(host: str, event: str, guard: bool) -> HookPoint:
+    name = host_point_name(host, event)
+    what = "can deny it" if guard else "observe, or answer as the host reads"
+    return HookPoint(name=name, fields=("hook_event_name",), combine="host", can_modify=guard,
+                     doc=f"{host}: its own {event} event, payload and answers as {host}'s "
+                         f"hook ({what})", sample={"hook_event_name": event})
+
+
+#: Every hook point by name: SPEC §2's in its order, then Claude Code's events (SPEC §13),
+#: then the other hosts' own events as HOST.EVENT (SPEC §14, host_events.py).
 HOOK_POINTS: dict[str, HookPoint] = {p.name: p for p in _POINTS}
 HOOK_POINTS.update((name, _claude_point(event)) for name, event in CLAUDE_EVENTS.items())
+HOOK_POINTS.update((host_point_name(host, event), _host_point(host, event, guard))
+                   for host, events in HOST_EVENTS.items()
+                   for event, (_, guard) in events.items())
 
 
 def _folded(name: str) -> str:

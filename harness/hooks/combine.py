@@ -21,12 +21,15 @@ from harness.hooks.catalogue import HOOK_POINTS, HookPoint, hook_point
 from harness.hooks.claude_combine import block_answer as claude_block_answer
 from harness.hooks.claude_combine import combine_claude
 from harness.hooks.claude_events import CLAUDE_EVENTS
+from harness.hooks.host_combine import block_answer as host_block_answer
+from harness.hooks.host_combine import combine_host
 from harness.hooks.outcome import NO_ANSWER, Problem, json_type, problem
 from harness.spelling import closest_name
 
 __all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "block_answer", "combine"]
 
-#: (hook name, payload) -> True to allow, False to deny, or (allowed, reason)
+#: (hook name, payload) -> True to allow, False to deny, or (allowed, reason); None
+#: abstains (the outcome is the fail-safe deny of no handler)
 PermissionHandler = Callable[[str, dict], object]
 
 #: the values `fallback` may take
@@ -104,7 +107,7 @@ class _Round:
         self.answers: list[tuple[str, dict]] = []
         self._found: list[tuple[int, Problem]] = []
         self._position: dict[int, int] = {}  # id(answer) -> its place in dispatch order
-        checks = point.combine not in ("observe", "advisory")
+        checks = point.combine not in ("observe", "advisory", "host")  # a host's own keys
         for position, (source, answer) in enumerate(answers):
             if answer is NO_ANSWER or answer is None:
                 continue
@@ -317,6 +320,9 @@ def _ask_handler(r: _Round) -> dict:
     except Exception as exc:  # noqa: BLE001 - a broken handler must not allow the action
         return {"denied": True, "reason": f"permission handler failed: {exc}",
                 "decided_by": "handler"}
+    if verdict is None:  # the handler abstains: as if there were none
+        return {"denied": True, "reason": "the permission handler did not decide",
+                "decided_by": "fail-safe"}
     reason = None
     if isinstance(verdict, tuple) and len(verdict) == 2:
         verdict, reason = verdict
@@ -391,6 +397,7 @@ COMBINE_RULES: dict[str, Callable[[_Round], dict]] = {
     "cache_output": _cache_output,
     "send_message": _send_message,
     "claude": combine_claude,  # Claude Code's events: see claude_combine.py
+    "host": combine_host,  # the other hosts' own events: see host_combine.py
 }
 
 def _nothing(payload: dict) -> dict:
@@ -427,6 +434,8 @@ def block_answer(point: HookPoint, message: str) -> dict | None:
         return {"block": True, "message": message}
     if point.combine == "claude":
         return claude_block_answer(CLAUDE_EVENTS[point.name], message)
+    if point.combine == "host" and point.can_modify:
+        return host_block_answer(message)
     return None
 
 

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 import anyio.from_thread
 import mcp_types as types
 
-Verdict = bool | tuple[bool, str]
+Verdict = bool | tuple[bool, str] | None
 Ask = Callable[[str, dict], Verdict]
 
 _APPROVE_SCHEMA = {
@@ -60,6 +60,12 @@ class PermissionAsker:
             yield
         finally:
             self._local.ask = None
+
+
+def abstain(hook: str, payload: dict) -> None:
+    """The `Ask` of a host's hook event (the guard tool): the host asks its own user, so
+    harness does not decide (the gate's outcome is the fail-safe one, which a host adapter
+    reads as no decision)."""
 
 
 def cannot_ask(hook: str, why: str) -> str:

@@ -15,7 +15,12 @@ import mcp_types as types
 from mcp.server import NotificationOptions, Server, ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from harness.mcp_server.asking import PermissionAsker, RetriedAsking, elicitation_asker
+from harness.mcp_server.asking import (
+    PermissionAsker,
+    RetriedAsking,
+    abstain,
+    elicitation_asker,
+)
 from harness.mcp_server.calls import run_call, text_result
 from harness.mcp_server.changes import ToolListChanges
 from harness.mcp_server.guard import GUARD_TOOL, GuardInputError, answer_hook
@@ -65,9 +70,10 @@ class HarnessMcp:
             ask = elicitation_asker(ctx.session, ctx.request_id)
 
         def run() -> types.CallToolResult:
-            with self.asker.asking(ask):
-                if params.name == GUARD_TOOL:
+            if params.name == GUARD_TOOL:
+                with self.asker.asking(abstain):
                     return self._guard(params.arguments or {})
+            with self.asker.asking(ask):
                 return run_call(self.runtime, params.name, params.arguments, self.context)
 
         try:

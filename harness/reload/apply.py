@@ -107,8 +107,9 @@ class Reloader:
         self.report("handlers", path, error=error, hooks=points)
 
     def reload_config(self, path: str) -> None:
-        """Re-read harness.toml; reload the tool files whose tier changed (limits apply per
-        call already). A malformed file keeps the old configuration."""
+        """Re-read harness.toml; load the ready guards it enables now (and unload the others);
+        reload the tool files whose tier changed (limits apply per call already). A
+        malformed file keeps the old configuration."""
         try:
             config = load_config(Path(path))
         except ConfigError as exc:
@@ -118,7 +119,10 @@ class Reloader:
         if config == runtime.config:
             return
         hooks_changed = config.hooks != runtime.config.hooks
+        guards_changed = config.guards != runtime.config.guards
         runtime.config = config
+        if guards_changed:  # [guards] enable: load the guards it names, unload the others
+            runtime.load_guards()
         if hooks_changed:  # other settings files, project directory: read and watch them
             runtime.handlers.configure(config.hooks)
             self.sync_watches()

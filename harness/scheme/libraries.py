@@ -41,7 +41,7 @@ SANDBOX_LIBRARIES = frozenset(tuple(n.split()) for n in (
     "scheme char-set", "scheme charset", "scheme comparator",
     "harness hooks", "harness tools", "harness json", "tein json", "harness docs",
     "harness strings", "harness sort", "harness ports",
-    "chibi diff", "harness diff", "harness lines",
+    "chibi diff", "harness diff", "harness lines", "harness guards",
     "srfi 141", "scheme division", "srfi 151", "scheme bitwise", "srfi 143", "scheme fixnum",
     "srfi 144", "scheme flonum",
 ))

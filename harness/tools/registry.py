@@ -191,6 +191,13 @@ class FileRegistration:
     tools: tuple[Tool, ...] = ()
     hooks: tuple[Hook, ...] = ()
     digest: str = ""
+    #: where its hooks run among the files': GUARD_LAYER (the ready guards a home
+    #: enables, harness.guards) before HOME_LAYER (the home's tool files); by path within
+    layer: int = 1
+
+
+#: FileRegistration.layer of the ready guards and of the home's tool files
+GUARD_LAYER, HOME_LAYER = 0, 1
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,7 @@ class Registry:
         with self._lock:
             others = [f for f in self.files if f.path != reg.path]
             others.append(reg)
-            others.sort(key=lambda f: f.path)
+            others.sort(key=lambda f: (f.layer, f.path))
             self.files = tuple(others)
             self.failures.pop(reg.path, None)
             self._note_broken()
@@ -352,8 +359,8 @@ class Registry:
             return True
 
     def hooks_for(self, point: str) -> tuple[Hook, ...]:
-        """The hooks of ``point`` in dispatch order (file path, then registration; the
-        host's last)."""
+        """The hooks of ``point`` in dispatch order (the ready guards', then by file path,
+        then registration; the host's last)."""
         return self._index[0].get(point, ())
 
     def runs_for(self, point: str) -> tuple[HookRun, ...]:

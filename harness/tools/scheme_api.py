@@ -1,5 +1,5 @@
-"""The procedures of (harness hooks), (harness tools), (harness json), (harness io) and
-(harness docs), as seen from Scheme.
+"""The procedures of (harness hooks), (harness tools), (harness json), (harness io),
+(harness docs) and the reader under (harness guards), as seen from Scheme.
 
 They reach the running runtime and the file being loaded through harness.tools.context;
 ``define-tool`` itself is a macro in scheme_lib/harness/tools.sld over ``%register-tool``.
@@ -18,8 +18,9 @@ from harness.scheme.primitives import define, primitive
 from harness.scheme.printer import MAX_WRITTEN_CHARS
 from harness.tools.context import current_load, current_runtime
 
-HOOKS, TOOLS, JSON, IO, DOCS = (
-    "harness hooks", "harness tools-base", "harness json", "harness io", "harness docs")
+HOOKS, TOOLS, JSON, IO, DOCS, GUARDS = (
+    "harness hooks", "harness tools-base", "harness json", "harness io", "harness docs",
+    "harness guards-base")
 
 
 def _text(who: str, x) -> str:
@@ -77,6 +78,70 @@ def hook_doc(point):
     except UnknownHookError as exc:
         raise error(f"hook-doc: {exc}") from None
     return String(hp.doc)
+
+
+@primitive(HOOKS)
+def project_directory():
+    """(project-directory): the project the home guards, as an absolute path: [tools]
+    project_root of harness.toml, else [hooks] project_dir, else $CLAUDE_PROJECT_DIR,
+    else the directory harness runs in. A guard reads it where a payload has no cwd."""
+    runtime = current_runtime()
+    if runtime is None:
+        raise error("project-directory: no runtime is running this code")
+    return String(runtime.config.project_root or runtime.handlers.project_dir)
+
+
+# -- (harness guards) ------------------------------------------------------------------------
+# The Python half of scheme_lib/harness/guards.sld: see harness.tools.shell_words.
+def _words_of(who: str, words) -> list[str]:
+    items = list_to_py(words)
+    if not all(isinstance(w, String) for w in items):
+        raise wrong_type(who, "a list of strings", words)
+    return [w.s for w in items]
+
+
+def _strings(words: list[str]):
+    return py_to_list(String(w) for w in words)
+
+
+@primitive(GUARDS, name="shell-pipelines")
+def shell_pipelines(text):
+    """(shell-pipelines text): every pipeline the shell command runs, inner ones included;
+    each a list of commands, each a list of words."""
+    from harness.tools.shell_words import CommandTooLargeError
+    from harness.tools.shell_words import shell_pipelines as read
+    if not isinstance(text, String):
+        return NIL  # no command: nothing runs
+    charge_alloc(len(text.s))
+    try:
+        pipelines = read(text.s)
+    except CommandTooLargeError as exc:
+        raise error(f"shell-pipelines: {exc}") from None
+    return py_to_list(py_to_list(_strings(command) for command in pipeline)
+                      for pipeline in pipelines)
+
+
+@primitive(GUARDS)
+def unwrap(words):
+    """(unwrap words): the words from the program they really run (sudo, env, xargs, VAR=x
+    ... skipped)."""
+    from harness.tools.shell_words import unwrap as inner
+    return _strings(inner(_words_of("unwrap", words)))
+
+
+@primitive(GUARDS)
+def command_name(words):
+    """(command-name words): the name of the program the command really runs, or ""."""
+    from harness.tools.shell_words import program_name
+    return String(program_name(_words_of("command-name", words)))
+
+
+@primitive(GUARDS)
+def programs(words):
+    """(programs words): the names of the programs the command goes through, wrappers
+    first."""
+    from harness.tools.shell_words import programs as chain
+    return _strings(chain(_words_of("programs", words)))
 
 
 # -- (harness tools) -------------------------------------------------------------------------

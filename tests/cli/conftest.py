@@ -11,6 +11,7 @@ from cli_helpers import make_home
 
 # the claude-hook tests share claude_helpers with tests/handlers
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "handlers"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "hosts"))
 
 from harness.cli import main
 

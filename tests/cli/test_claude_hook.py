@@ -264,8 +264,8 @@ def test_pre_tool_sees_the_input_a_handler_rewrote(tmp_path, claude_hook):
 # -- bad input ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("stdin", "message"), [
-    ("not json", "stdin is not JSON"),
-    ("[1, 2]", "stdin must be a JSON object"),
+    ("not json", "the event is not JSON"),
+    ("[1, 2]", "the event must be a JSON object"),
     ("{}", "the event has no hook_event_name"),
     ('{"hook_event_name": "PreTooluse"}', ("unknown Claude Code event 'PreTooluse'; did you "
                                           "mean 'PreToolUse'?")),
@@ -277,12 +277,23 @@ def test_bad_events_are_a_non_blocking_error(tmp_path, claude_hook, stdin, messa
     assert message in err
 
 
-def test_a_missing_home_or_bad_harness_toml_is_exit_1_not_2(tmp_path, claude_hook):
-    code, _, err = claude_hook(tmp_path / "nowhere", bash("ls"))
-    assert code == 1 and "does not exist" in err
+def test_a_missing_home_or_bad_harness_toml_denies_a_guard_event(tmp_path, claude_hook,
+                                                                 monkeypatch):
+    """Never open (issue 30 item 4): what keeps harness from answering is a deny on a
+    guard event, in Claude Code's format, and exit 1 (blocks nothing) on any other."""
+    code, out, err = claude_hook(tmp_path / "nowhere", bash("ls"))
+    decision = answer_of(out)["hookSpecificOutput"]
+    assert code == 2 and decision["permissionDecision"] == "deny"
+    assert "does not exist" in decision["permissionDecisionReason"] and "does not exist" in err
     home = make_home(tmp_path, harness_toml="[hooks]\nclaude_settings = 3\n")
-    code, _, err = claude_hook(home, bash("ls"))
-    assert code == 1 and "claude_settings must be a list of paths" in err
+    code, out, _ = claude_hook(home, event("UserPromptSubmit", prompt="hi"))
+    assert code == 2 and answer_of(out)["decision"] == "block"
+    assert "claude_settings must be a list of paths" in answer_of(out)["reason"]
+    code, out, err = claude_hook(home, event("Stop", stop_hook_active=False))
+    assert (code, out) == (1, "") and "claude_settings must be a list of paths" in err
+    monkeypatch.setenv("HARNESS_FAIL_OPEN", "1")
+    code, out, err = claude_hook(home, bash("ls"))
+    assert (code, out) == (1, "") and "HARNESS_FAIL_OPEN=1" in err
 
 
 def test_broken_sources_are_reported_never_silent(tmp_path, claude_hook):

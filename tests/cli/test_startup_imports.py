@@ -82,7 +82,7 @@ def test_run_of_a_program_read_before_imports_neither_lark_nor_the_hook_runtime(
 #: builds the parser of the command it runs only) and the host's call machinery
 NOT_FOR_A_PROGRAM = (
     "harness.cli.hook_commands", "harness.cli.check_command", "harness.cli.test_command",
-    "harness.cli.claude_command", "harness.cli.demo", "harness.tools.execution",
+    "harness.cli.host_command", "harness.cli.demo", "harness.tools.execution",
 )
 #: and, for a program the parse cache has, run without options, standard modules that cost
 #: ms of its start (lark needs some, the Scheme runtime none): dataclasses brings inspect,

@@ -200,7 +200,8 @@ def test_the_repl_table_lists_every_repl_command():
 # -- numbers and lists ---------------------------------------------------------------------
 
 def test_the_hook_point_counts_are_the_catalogue():
-    own = [name for name in HOOK_POINTS if name not in CLAUDE_EVENTS]
+    own = [name for name, point in HOOK_POINTS.items()
+           if name not in CLAUDE_EVENTS and point.combine != "host"]
     text = "\n".join(PAGES.values())
     assert f"There are {len(own)} hook points of harness's own" in text
     assert f"Claude Code's {len(CLAUDE_EVENTS)} events" in text
@@ -210,7 +211,8 @@ def test_the_hook_point_counts_are_the_catalogue():
 def test_the_hook_point_table_and_the_observers_name_every_point():
     text = page("explanation/dispatch.md")
     named = set(re.findall(r"`([a-z_]+)`", text)) & set(HOOK_POINTS)
-    assert named == {name for name in HOOK_POINTS if name not in CLAUDE_EVENTS}
+    assert named == {name for name, point in HOOK_POINTS.items()
+                     if name not in CLAUDE_EVENTS and point.combine != "host"}
 
 
 def test_the_builtin_table_lists_every_builtin_tool():

@@ -31,7 +31,12 @@ def test_a_generated_page_is_current(name):
 def test_the_hook_point_page_lists_every_hook_point():
     from harness.hooks.catalogue import HOOK_POINTS
     text = (ROOT / "docs" / "reference" / "hook-points.md").read_text(encoding="utf-8")
-    assert set(re.findall(r"^### (\S+)$", text, re.MULTILINE)) == set(HOOK_POINTS)
+    samples = {name for name, point in HOOK_POINTS.items() if point.combine != "host"}
+    assert set(re.findall(r"^### (\S+)$", text, re.MULTILINE)) == samples
+    hosts = {name for name in HOOK_POINTS if name not in samples}
+    assert {f"{row[0]}.{event}" for row in re.findall(r"^\| (\w+) \| (.*) \|$", text,
+                                                      re.MULTILINE)
+            for event in re.findall(r"`([^`]+)`", row[1])} >= hosts
 
 
 def _settings(known: dict, prefix: str = "") -> set[str]:

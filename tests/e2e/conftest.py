@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# the drivers of the other hosts import each other, and the guard home, by module name
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "hosts"))
+
 from tests.e2e.claude_code import ClaudeCode, NpmMissing, install_claude_code
 
 

@@ -28,9 +28,12 @@ CLAUDE_ORDER = [
 ]
 
 
-def test_all_34_points_in_spec_order_then_claude_codes_31_events():
-    assert list(HOOK_POINTS) == SPEC_ORDER + CLAUDE_ORDER
-    assert len(HOOK_POINTS) == 34 + 31
+def test_all_34_points_in_spec_order_then_claude_codes_31_events_then_other_hosts():
+    from harness.hooks.host_events import HOST_EVENTS
+    hosts = [f"{host}.{event}" for host, events in HOST_EVENTS.items() for event in events]
+    assert list(HOOK_POINTS) == SPEC_ORDER + CLAUDE_ORDER + hosts
+    assert len(HOOK_POINTS) == 34 + 31 + len(hosts)
+    assert "codex.PreToolUse" in hosts and "cursor.beforeShellExecution" in hosts
 
 
 @pytest.mark.parametrize("point", HOOK_POINTS.values(), ids=lambda p: p.name)
@@ -38,6 +41,9 @@ def test_every_point_is_complete(point: HookPoint):
     assert point.combine in COMBINE_RULES
     assert point.doc and "\n" not in point.doc
     assert set(point.sample) == set(point.fields), "the sample carries exactly the fields"
+    if point.combine == "host":  # a host's own event: its answers are the host's output
+        assert point.answer_keys == () and point.name.count(".") >= 1
+        return
     assert point.can_modify == (point.combine not in ("observe", "advisory"))
     assert bool(point.answer_keys) == point.can_modify
 

@@ -1,0 +1,66 @@
+"""A real Codex CLI (pinned, offline against a scripted Responses API): one Scheme guard on
+pre_shell_exec stops `rm -rf` and lets `ls` run, through ``harness hook codex`` in its own
+process and through the HTTP daemon."""
+
+from __future__ import annotations
+
+import pytest
+from codex import codex_binary, run_codex
+from daemon import CLIENTS, HttpDaemon, client_command, harness_command
+from guard_home import make_guard_home
+from responses_server import message, shell_call
+
+TURNS = [[shell_call("rm -rf victim", "call_rm")], [shell_call("ls > listing.txt", "call_ls")],
+         [message("done")]]
+
+
+@pytest.fixture(scope="module")
+def codex():
+    return codex_binary()
+
+
+def project(tmp_path):
+    folder = tmp_path / "project"
+    (folder / "victim").mkdir(parents=True)
+    (folder / "victim" / "keep.txt").write_text("precious\n")
+    return folder
+
+
+def hooks(command: str) -> dict:
+    return {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                         "command": command}]}]}
+
+
+def check(run, folder):
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (folder / "victim" / "keep.txt").exists(), "rm -rf ran"
+    assert "victim" in (folder / "listing.txt").read_text().split()  # ls ran
+    outputs = run.tool_outputs()
+    assert "rm -rf is not allowed" in outputs[0]
+
+
+def test_the_command_hook_stops_rm_rf_and_lets_ls_run(codex, tmp_path):
+    home = make_guard_home(tmp_path)
+    folder = project(tmp_path)
+    run = run_codex(codex, tmp_path, folder, TURNS,
+                    hooks(harness_command("hook", "codex", "--home", str(home))))
+    check(run, folder)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(codex, tmp_path, client):
+    home = make_guard_home(tmp_path)
+    folder = project(tmp_path)
+    with HttpDaemon(home) as daemon:
+        run = run_codex(codex, tmp_path, folder, TURNS, hooks(client_command(
+            client, "codex", daemon.url, home)))
+    check(run, folder)
+
+
+def test_a_missing_home_denies_instead_of_letting_rm_rf_through(codex, tmp_path):
+    folder = project(tmp_path)
+    run = run_codex(codex, tmp_path, folder, TURNS[:1] + [[message("done")]],
+                    hooks(harness_command("hook", "codex", "--home", str(tmp_path / "no"))))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (folder / "victim" / "keep.txt").exists()
+    assert "harness cannot answer, so it denies" in run.tool_outputs()[0]
