@@ -10,7 +10,9 @@
   on the 2025 protocol, ``subscriptions/listen`` streams on 2026-07-28).
 - ``guard``: the ``harness_hook`` tool, a host's hook event answered as that host expects.
 - ``server``: the ``Server`` that ties them together; ``transports``: stdio and
-  streamable HTTP (loopback, bearer token).
+  streamable HTTP (loopback, the bearer token of ``serve --http``); ``stdio_pipes``: stdio
+  read and written by the event loop; ``bad_input``: unreadable lines answered as JSON-RPC
+  says.
 
 The SDK is imported only here, never by another command's start-up.
 """
