@@ -1,7 +1,10 @@
-"""How hostile hooks end under the *default* limits (issue 11): the figures of the README's
-"Security and limits" table.
+"""How hostile hooks end under the *default* limits (issues 11 and 23): the figures of
+docs/security.md and the README's "Security and limits" table.
 
     python bench/hostile.py [--parallel N] [NAME-SUBSTRING ...]
+
+The cases of issue 23 ("round 3: ...") are whole scenarios (many dispatches, a start-up,
+a tool call); each prints the limit it must end inside beside its figures.
 
 Each case of tests/security/test_crashes.py and test_budget_holes.py runs in a forked
 child with the default sandboxed limits (10,000,000 steps, 5 s, 512 MB; the unsandboxed
@@ -24,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests" / "security"))
 
+from round3_cases import ROUND3
 from security_helpers import (
     BYSTANDER,
     OTHER_FILE,
@@ -78,8 +82,13 @@ def main() -> None:
         home = write_home(root / f"h{i}", {where: source + BYSTANDER, **OTHER_FILE},
                           toml=toml)
         tasks[name] = _task(home)
+    for i, (name, make) in enumerate(ROUND3.items()):
+        if not args.only or any(s in name for s in args.only):
+            tasks[name] = make(root / f"r{i}")
     start = time.monotonic()
     results = run_forked_batch(tasks, timeout=120, memory_mb=6000, parallel=args.parallel)
+    print("default limits: sandboxed 10,000,000 steps, 5 s, 512 MB a call; "
+          "unsandboxed 30 s, 2048 MB")
     print(f"{'case':52} {'wall s':>6} {'CPU s':>6} {'MB':>6}  ended with")
     for name, run in results.items():
         if run.status != "ok":
@@ -87,7 +96,8 @@ def main() -> None:
             continue
         v = run.value
         print(f"{name:52} {v['wall']:6.2f} {v['cpu']:6.2f} {v['grown_mb']:6.0f}  {v['ended']}"
-              + ("" if v["bystanders"] == 2 else f"  (bystanders: {v['bystanders']})"))
+              + ("" if v["bystanders"] == 2 else f"  (bystanders: {v['bystanders']})")
+              + (f"  [limit: {v['limit']}]" if "limit" in v else ""))
     print(f"{len(results)} cases in {time.monotonic() - start:.0f} s")
 
 

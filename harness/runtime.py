@@ -39,6 +39,7 @@ from harness.scheme.parse_cache import ParseCache
 from harness.scheme.source_text import decode_source
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
+from harness.tools.file_memory import LiveMemory
 from harness.tools.last_good import LastGoodStore
 from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
 from harness.tools.python_calls import route_print_output
@@ -100,6 +101,7 @@ class Runtime:
         #: the host's model (harness.model); None falls back to [model] in harness.toml
         self.host_model = model
         self.registry = Registry()
+        self.live_memory = LiveMemory()  # what each file's code keeps between calls
         self.load_errors: dict[str, str] = {}
         #: the last good versions of the tool files, kept in the home (never open)
         self.last_good = LastGoodStore(self.home)
@@ -155,8 +157,9 @@ class Runtime:
     def load_all(self) -> None:
         self.load_guards()
         files = self.tool_files()
-        for path in files:
-            self.load_file(path)
+        with self.registry.batch():  # one index for all the files: linear in their number
+            for path in files:
+                self.load_file(path)
         from harness.home_layout import stray_files
         self.registry.set_notices(tuple(
             {"source": f"home:{where}", "message": f"{where} {why}"}
@@ -195,6 +198,7 @@ class Runtime:
                 reg = replace(reg, layer=GUARD_LAYER)
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
+            self.live_memory.forget(str(path))
             self._keep_good(path, reg)
             return None
 
@@ -308,9 +312,22 @@ class Runtime:
         (the file was deleted: a deleted guard is gone)."""
         with self._load_lock:
             self.load_errors.pop(str(path), None)
+            self.live_memory.forget(str(path))
             self._good_saved.pop(str(path), None)
             self.last_good.forget(str(path))
             return self.registry.remove(str(path))
+
+    def drop_file(self, path: str, message: str) -> None:
+        """Unload a running file for what its code did (harness.tools.file_memory) and
+        report it like a file that failed to load, until it is loaded again."""
+        with self._load_lock:
+            running = self.registry.get(path)
+            points = frozenset(h.point for h in running.hooks) if running else frozenset()
+            self.registry.remove(path)
+            # (its permission points then deny, as for a guard that does not load)
+            self.registry.fail(LoadFailure(path, message, points=points))
+            self.load_errors[path] = message
+            self.live_memory.forget(path)
 
     def load_failures(self) -> list[dict]:
         """What failed to load, now: ``{"source", "message", "last_good_runs"}`` for each

@@ -11,14 +11,9 @@
         (cdr entry)
         (error "Must provide path"))))
 
-(define (file-lines args) (text-lines (vfs-read (path-of args))))
-
-(define (first-n items n)
-  (if (or (= n 0) (null? items)) '() (cons (car items) (first-n (cdr items) (- n 1)))))
-
-(define (last-n items n)
-  (let ((extra (- (length items) n)))
-    (if (> extra 0) (list-tail items extra) items)))
+;; the files are streamed (vfs-read-lines): a head or a range never reads a whole file
+(define (first-n args n) (vfs-read-lines (path-of args) 0 n))
+(define (last-n args n) (vfs-read-last-lines (path-of args) n))
 
 (define count-parameters
   `((path . ((type . "string") (description . ,path-doc)))
@@ -27,7 +22,7 @@
 
 ;; file_head and file_tail: the same parameters, a different end of the file
 (define (lines-tool pick)
-  (lambda (args) (lines->text (pick (file-lines args) (arg-count args "lines" 50)))))
+  (lambda (args) (lines->text (pick args (arg-count args "lines" 50)))))
 
 (define-tool file_head
   (description "Read the first lines of a file (default 50).")
@@ -58,6 +53,5 @@
             ((< start 1) (error "Line numbers are 1-indexed, start must be >= 1"))
             ((< end start) (error "End line must be >= start line"))
             (else
-             (let* ((lines (file-lines args))
-                    (from (min (- start 1) (length lines))))
-               (lines->text (first-n (list-tail lines from) (+ 1 (- end start)))))))))))
+             (lines->text (vfs-read-lines (path-of args) (- start 1)
+                                          (+ 1 (- end start))))))))))

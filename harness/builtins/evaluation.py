@@ -1,7 +1,10 @@
 """scheme_eval: Scheme typed by the model, in one persistent sandboxed environment per
-context (reference §5.9). ``%context-name%`` and ``call-tool`` work; ``(harness io)`` does
-not (the sandbox). The result text is three lines: ``result: <written value or error:
-message>``, ``stdout: ...``, ``stderr: ...`` (``(empty)`` for nothing).
+context (reference §5.9) and per calling file: a tool or hook file that calls scheme_eval
+gets a session of its own for each context, so one file's definitions never reach another
+file or the model's session (issue 23, item 11). ``%context-name%`` and ``call-tool``
+work; ``(harness io)`` does not (the sandbox). The result text is three lines:
+``result: <written value or error: message>``, ``stdout: ...``, ``stderr: ...``
+(``(empty)`` for nothing).
 """
 
 from __future__ import annotations
@@ -12,20 +15,22 @@ import weakref
 from harness.builtins import python_tool
 from harness.tools.context import current_runtime, in_tier, thread_context
 
-_sessions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # runtime -> {ctx: env}
+#: runtime -> {(context, calling file or None): env}
+_sessions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def _environment(runtime, context: str):
+def _environment(runtime, context: str, caller: str | None):
     from harness.scheme.interpreter import make_environment
     from harness.tools.context import current_context_name
     from harness.tools.scheme_loader import TOOL_PRELUDE
     with _lock:
         envs = _sessions.setdefault(runtime, {})
-        env = envs.get(context)
+        env = envs.get((context, caller))
         if env is None:
-            env = envs[context] = make_environment("sandboxed", "steps", imports=TOOL_PRELUDE,
-                                                   name=f"scheme_eval:{context}")
+            name = f"scheme_eval:{context}" + (f":{caller}" if caller else "")
+            env = envs[context, caller] = make_environment(
+                "sandboxed", "steps", imports=TOOL_PRELUDE, name=name)
             env.dynamic["%context-name%"] = current_context_name
         return env
 
@@ -42,7 +47,8 @@ def scheme_eval(arguments: dict) -> str:
     if not isinstance(code, str) or not code.strip():
         return ""
     runtime = current_runtime()
-    env = _environment(runtime, thread_context().calling_context)
+    state = thread_context()
+    env = _environment(runtime, state.calling_context, state.code_file)
     with in_tier("sandboxed"):
         call = call_scheme(lambda: run_source(env, code, "scheme_eval"), (),
                            runtime.limits_for("sandboxed"), watch_deadline=False)

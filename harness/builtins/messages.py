@@ -53,7 +53,7 @@ def send_message(arguments: dict) -> str:
             line = orjson.dumps({"from": sender, "to": to, "content": content,
                                  "timestamp": datetime.now(UTC).isoformat()}) + b"\n"
             try:
-                runtime.vfs.append(HOST, _inbox(to), line)
+                runtime.vfs.append(HOST, _inbox(to), line, record=True)
             except (VfsError, OSError) as exc:
                 result = f"Error delivering message: {exc}"
             else:

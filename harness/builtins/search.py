@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections import deque
 from pathlib import Path
 
 from harness.builtins import lenient_count, python_tool
 from harness.tools.context import current_runtime
 from harness.tools.invoke import ToolError
+from harness.tools.line_stream import iter_lines, open_source
 from harness.vfs.paths import VfsError, is_vfs_uri, path_of_uri
 from harness.vfs.store import os_error_text
 
@@ -77,25 +79,36 @@ def file_grep(arguments: dict) -> str:
     pattern = _required(arguments, "pattern")
     regex = _compile(pattern, "Invalid regex: {detail}")
     before, after = lenient_count(arguments, "context_before", 2), lenient_count(arguments, "context_after", 2)
-    lines = _lines(_read_text(path))
     out: list[str] = []
+    recent: deque[tuple[int, str]] = deque(maxlen=before or None)  # lines not yet shown
     shown = -1  # the last line index printed
-    for i, line in enumerate(lines):
-        if not regex.search(line):
-            continue
-        if i <= shown:  # already printed as context: it keeps its space; extend the group
-            start = shown + 1
-        else:
-            start = max(i - before, shown + 1)
-            if out and start > shown + 1:
-                out.append("--")
-            out.extend(f" {n + 1}:{lines[n]}" for n in range(start, i))
-            out.append(f">{i + 1}:{line}")
-            start = i + 1
-        end = min(i + after, len(lines) - 1)
-        out.extend(f" {n + 1}:{lines[n]}" for n in range(start, end + 1))
-        shown = max(shown, end, i)
+    owed = 0  # context lines still to print after the last match
+    with _open(path) as source:
+        for i, line in enumerate(iter_lines(source)):
+            matched = regex.search(line) is not None
+            if owed:  # context of the match before; a match here keeps chibi's space mark
+                out.append(f" {i + 1}:{line}")
+                shown, owed = i, after if matched else owed - 1
+            elif matched:
+                if out and i > shown + 1 and (not recent or recent[0][0] > shown + 1):
+                    out.append("--")
+                out.extend(f" {n + 1}:{text}" for n, text in recent)
+                out.append(f">{i + 1}:{line}")
+                recent.clear()
+                shown, owed = i, after
+            elif before:
+                recent.append((i, line))
     return "\n".join(out) if out else f"No matches found for pattern: {pattern}"
+
+
+def _open(path: str):
+    """A VFS or host file opened for streaming; chibi's error text if it fails."""
+    try:
+        return open_source(current_runtime(), path)
+    except VfsError as exc:
+        raise ToolError(str(exc)) from None
+    except OSError as exc:
+        raise ToolError(os_error_text(exc)) from None
 
 
 def _size(n: int) -> str:

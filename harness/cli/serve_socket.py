@@ -6,7 +6,8 @@ one message per line, with the methods of `RpcServer` (``fire``, ``call``, ``too
 it sends one ``claude_hook`` request and reads one line, so a Claude Code hook costs a
 connection instead of a runtime's start-up.
 
-The socket is made readable and writable by its owner only (a client can run the home's
+A request line is capped at MAX_REQUEST bytes. The socket is made readable and writable
+by its owner only (a client can run the home's
 handlers with an environment of its choosing). A path where another server still answers
 is refused; a stale socket left by one that died is replaced. The home is watched and
 hot-reloaded; each reload is reported on stderr. SIGTERM or SIGINT stop the server, which
@@ -24,11 +25,14 @@ import sys
 import threading
 from contextlib import suppress
 
-from harness.cli.serve import RpcServer, _start_watcher
+from harness.cli.serve import INVALID_REQUEST, RpcServer, _start_watcher, error_response
 
 __all__ = ["SocketInUse", "serve_socket"]
 
 _READ_TIMEOUT = 60.0  # seconds a connection may stay silent before it is closed
+#: bytes one request line may take; a longer one is answered with an error and the
+#: connection closed (a 1.5 GB line had grown the server to 1.58 GB)
+MAX_REQUEST = 16 * 1024 * 1024
 
 
 class SocketInUse(Exception):
@@ -59,7 +63,11 @@ class _Connection(socketserver.StreamRequestHandler):
         self.request.settimeout(_READ_TIMEOUT)
         rpc = RpcServer(self.server.runtime, self.wfile)
         try:
-            for line in iter(self.rfile.readline, b""):
+            for line in iter(lambda: self.rfile.readline(MAX_REQUEST + 1), b""):
+                if len(line) > MAX_REQUEST:
+                    rpc.send(error_response(None, INVALID_REQUEST, f"request over "
+                                                                   f"{MAX_REQUEST} bytes"))
+                    return  # the rest of the line cannot be told from a next request
                 if line.strip():
                     response = rpc.handle_line(line)
                     if response is not None:

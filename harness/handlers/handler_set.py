@@ -140,7 +140,9 @@ class HandlerSet:
     def _sources(self, config: HooksConfig) -> list[Source]:
         sources = [Source(str(self.home / "hooks.toml"), "harness")]
         for path in config.claude_settings:
-            sources.append(Source(self._resolve(path), "settings"))
+            resolved = self._resolve(path)
+            inside = Path(resolved).resolve().is_relative_to(Path(self.project_dir).resolve())
+            sources.append(Source(resolved, "project" if inside else "settings"))
         if config.managed_settings:
             sources.append(Source(self._resolve(config.managed_settings), "managed"))
         return sources

@@ -5,7 +5,9 @@ handler is not called (an error says so). ``$VAR`` and ``${VAR}`` in ``headers``
 the URL) take the caller's environment only for names listed in the handler's
 ``allowedEnvVars`` (and in ``httpHookAllowedEnvVars`` where a file sets that limit); any
 other name becomes an empty string, with a warning. Redirects are refused: an allowed
-URL cannot hand the request, headers and all, to one that is not.
+URL cannot hand the request, headers and all, to one that is not. The handler's timeout
+bounds the whole call, not each read (a server trickling its answer is cut off, and its
+thread ends with it).
 
 Results as in Claude Code: a 2xx with an empty body is no answer; a 2xx with a JSON object
 is read as a command's stdout would be; any other body or status, a refused connection or
@@ -14,10 +16,15 @@ a timeout is a non-blocking error. A status code alone never blocks.
 
 from __future__ import annotations
 
+import http.client
 import re
+import socket
+import threading
+import time
+import urllib.parse
 from collections.abc import Collection, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
-from functools import cache
 
 from harness.handlers.spec import Handler
 
@@ -38,18 +45,43 @@ class HttpReply:
     warnings: tuple[str, ...] = ()
 
 
-@cache
-def _opener():
-    """urllib's opener without redirects (urllib is imported on the first HTTP call)."""
-    import urllib.error
-    import urllib.request
+def _post(url: str, body: bytes, headers: dict, timeout: float) -> tuple[int, bytes, str]:
+    """POST and read the answer: (status, body up to MAX_BODY + 1 bytes, Location).
 
-    class NoRedirects(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
-            raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused "
-                                                             "(http handlers do not follow "
-                                                             "redirects)", headers, fp)
-    return urllib.request.build_opener(NoRedirects)
+    The socket's timeout bounds each read, so a server that trickles a byte at a time
+    would hold the call (and its thread) for ever; a timer shuts the socket down when
+    `timeout` is over, whatever the call is waiting for, and TimeoutError is raised."""
+    split = urllib.parse.urlsplit(url)
+    kind = http.client.HTTPSConnection if split.scheme == "https" else \
+        http.client.HTTPConnection
+    connection = kind(split.hostname, split.port, timeout=timeout)
+    deadline = time.monotonic() + timeout
+    timer = threading.Timer(timeout, _cut, (connection,))
+    timer.daemon = True
+    timer.start()
+    try:
+        target = (split.path or "/") + (f"?{split.query}" if split.query else "")
+        connection.request("POST", target, body, headers)
+        response = connection.getresponse()
+        raw = response.read(MAX_BODY + 1)
+    except (OSError, http.client.HTTPException):
+        if time.monotonic() >= deadline:
+            raise TimeoutError from None
+        raise
+    else:
+        if time.monotonic() >= deadline:  # cut off: what was read is a part at best
+            raise TimeoutError
+        return response.status, raw, response.getheader("Location", "")
+    finally:
+        timer.cancel()
+        connection.close()
+
+
+def _cut(connection) -> None:
+    sock = connection.sock
+    if sock is not None:
+        with suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
 
 
 def expand_variables(text: str, env: Mapping[str, str], allowed: Collection[str],
@@ -68,9 +100,8 @@ def expand_variables(text: str, env: Mapping[str, str], allowed: Collection[str]
 
 def call_http(handler: Handler, body: bytes, timeout: float, env: Mapping[str, str],
               allowed_vars: Collection[str], url_allowed) -> HttpReply:
-    """POST `body` for `handler`; `url_allowed(url)` is the URL allowlist."""
-    import urllib.error
-    import urllib.request
+    """POST `body` for `handler`; `url_allowed(url)` is the URL allowlist. The whole call
+    (connecting, sending, the status line, headers and body) ends within `timeout`."""
     warnings: list[str] = []
     options = handler.options
     url = expand_variables(options["url"], env, allowed_vars, warnings, "url")
@@ -81,24 +112,21 @@ def call_http(handler: Handler, body: bytes, timeout: float, env: Mapping[str, s
     headers = {"Content-Type": "application/json"}
     for name, text in (options.get("headers") or {}).items():
         headers[name] = expand_variables(text, env, allowed_vars, warnings, f"header {name}")
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
-        with _opener().open(request, timeout=timeout) as response:
-            raw = response.read(MAX_BODY + 1)
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        detail = exc.read(300).decode("utf-8", "replace").strip() if exc.fp else ""
-        return HttpReply(None, f"{url}: HTTP {exc.code}" + (f": {detail}" if detail else
-                                                            f" {exc.reason}"), tuple(warnings))
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
-            reason = f"timed out after {timeout:g} s"
-        return HttpReply(None, f"{url}: {reason}", tuple(warnings))
+        status, raw, location = _post(url, body, headers, timeout)
+    except TimeoutError:
+        return HttpReply(None, f"{url}: timed out after {timeout:g} s", tuple(warnings))
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        return HttpReply(None, f"{url}: {exc}", tuple(warnings))
+    if 300 <= status < 400:
+        return HttpReply(None, f"{url}: HTTP {status}: redirect to {location} refused (http "
+                               "handlers do not follow redirects)", tuple(warnings))
+    if not 200 <= status < 300:
+        detail = raw[:300].decode("utf-8", "replace").strip()
+        return HttpReply(None, f"{url}: HTTP {status}" + (f": {detail}" if detail else ""),
+                         tuple(warnings))
     if len(raw) > MAX_BODY:
         return HttpReply(None, f"{url}: the answer is over {MAX_BODY} bytes", tuple(warnings))
-    if not 200 <= status < 300:
-        return HttpReply(None, f"{url}: HTTP {status}", tuple(warnings))
     text = raw.decode("utf-8", "replace")
     if text.strip() and not text.lstrip().startswith("{"):
         return HttpReply(None, f"{url}: the answer is not a JSON object: "

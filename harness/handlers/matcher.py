@@ -8,9 +8,15 @@ case-sensitive. FileChanged and StopFailure read the narrower exact set: letters
 ``_`` and ``|``. FileChanged tests the changed file's base name.
 
 JavaScript's ``\\d``, ``\\w`` and ``\\s`` are ASCII-only, so patterns compile with
-``re.ASCII``; named groups ``(?<n>...)`` become Python's ``(?P<n>...)``. A pattern that
-does not compile is an error of the handler's entry (reported where the entry is loaded),
-and matches nothing.
+``ASCII``; named groups ``(?<n>...)`` become ``(?P<n>...)``. A pattern that does not
+compile is an error of the handler's entry (reported where the entry is loaded), and
+matches nothing.
+
+Patterns run on the ``regex`` package, not ``re`` (issue 23, item 14): a backtracking
+pattern such as ``(a+)+$`` held the GIL in one ``re`` call and froze every thread of
+``serve --socket`` for 42 s. Here a match releases the GIL (``concurrent``) and gives up
+after MATCH_SECONDS; a match that gives up counts as a match, so a guard's handler still
+runs (fail closed) and a slow matcher costs one dispatch at most MATCH_SECONDS.
 """
 
 from __future__ import annotations
@@ -19,7 +25,12 @@ import os
 import re
 from dataclasses import dataclass
 
-__all__ = ["MATCH_ALL", "Matcher", "compile_matcher", "matched_value"]
+import regex
+
+__all__ = ["MATCH_ALL", "MATCH_SECONDS", "Matcher", "compile_matcher", "matched_value"]
+
+#: how long one matcher may search one value before it counts as matched
+MATCH_SECONDS = 0.05
 
 _EXACT = re.compile(r"[A-Za-z0-9_\- ,|]*")
 _EXACT_NARROW = re.compile(r"[A-Za-z0-9_|]*")  # FileChanged, StopFailure
@@ -33,7 +44,7 @@ class Matcher:
 
     text: str | None
     names: frozenset[str] | None = None
-    pattern: re.Pattern | None = None
+    pattern: regex.Pattern | None = None
 
     def matches(self, value: object) -> bool:
         """Whether this matcher selects an event whose matched field is `value`."""
@@ -43,7 +54,11 @@ class Matcher:
             return False
         if self.names is not None:
             return value in self.names
-        return self.pattern.search(value) is not None
+        try:
+            return self.pattern.search(value, timeout=MATCH_SECONDS, concurrent=True) \
+                is not None
+        except TimeoutError:
+            return True
 
 
 MATCH_ALL = Matcher(None)
@@ -59,8 +74,9 @@ def compile_matcher(text: str | None, event: str) -> Matcher:
         parts = text.split("|") if narrow else re.split(r"[|,]", text)
         return Matcher(text, names=frozenset(p.strip() for p in parts if p.strip()))
     try:
-        return Matcher(text, pattern=re.compile(_NAMED_GROUP.sub("(?P<", text), re.ASCII))
-    except re.error as exc:
+        return Matcher(text, pattern=regex.compile(_NAMED_GROUP.sub("(?P<", text),
+                                                   regex.ASCII))
+    except regex.error as exc:
         raise ValueError(f"matcher {text!r} is not a valid regular expression: {exc}") \
             from None
 

@@ -61,7 +61,9 @@ class SourceError(Exception):
 @dataclass(frozen=True)
 class Source:
     """A file handlers may be declared in. ``scope``: ``harness`` (the home's hooks.toml),
-    ``settings`` (a Claude Code settings file) or ``managed`` (the managed settings file)."""
+    ``settings`` (a Claude Code settings file outside the project), ``project`` (one inside
+    the project directory: the project's own, which may be hostile) or ``managed`` (the
+    managed settings file)."""
 
     path: str
     scope: str
@@ -206,6 +208,11 @@ def _policy(source: Source, data: dict, problems: list[LoadProblem]) -> list[tup
                 problems.append(LoadProblem(where, "is honoured only in the managed settings "
                                             "file; ignored", "warning"))
                 continue
+        elif source.scope == "project":  # a hostile project must not widen the allowlists
+            problems.append(LoadProblem(where, "is not honoured in a project's own settings "
+                                        "file (set it in hooks.toml, user or managed "
+                                        "settings); ignored", "warning"))
+            continue
         elif not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
             problems.append(LoadProblem(where, "must be a list of strings; ignored"))
             continue

@@ -42,6 +42,7 @@ from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import contexts, thread_context
 from harness.tools.execution import describe_error, pooled_capture
+from harness.tools.limits import budget_share, budget_shares
 from harness.tools.python_loader import describe_python_error
 from harness.tools.registry import file_source
 
@@ -131,7 +132,7 @@ class Dispatcher:
             return
         name = payload.get("context_name")
         # context.enter_dispatch / leave_dispatch, inline: this runs on every dispatch
-        saved = context.runtime, context.context_name, context.tier
+        saved = context.runtime, context.context_name, context.tier, context.code_file
         context.runtime = self.runtime
         context.context_name = name if type(name) is str else context.calling_context
         context.points.add(hook)
@@ -146,6 +147,7 @@ class Dispatcher:
                                            failed, trace)
                     continue
                 # Python hooks, inline: a no-op one should cost about a pluggy call
+                context.tier, context.code_file = "unsandboxed", None  # (SPEC §12)
                 slot = context.calls
                 seconds = self.runtime.config.limits["unsandboxed"].seconds
                 for h in run.hooks:
@@ -166,7 +168,7 @@ class Dispatcher:
                         trace.append(_trace_entry(h.source, start, slot.printed_text(), None,
                                                   NO_ANSWER))
         finally:
-            context.runtime, context.context_name, context.tier = saved
+            context.runtime, context.context_name, context.tier, context.code_file = saved
             context.points.discard(hook)
 
     def _failed_closed(self, point, failed: list, answers: list) -> list[str]:
@@ -252,13 +254,36 @@ class Dispatcher:
         limits = self.runtime.config.limits
         converted: dict[str, object] = {}
         capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
+        budget = capture.budget
+        # a file's hooks share its budget (limits.budget_share); most runs have no file
+        # with two hooks, and skip all of it
+        shares = budget_shares(run.hooks) if run.shared else None
+        pool = None  # [steps, deadline] left to the file whose hooks share it
+        share = 0
         with capture:
             for h in run.hooks:
                 start = time.perf_counter() if trace is not None else 0.0
                 env = h.env
+                bounds = limits[env.tier]
+                if shares is not None:
+                    share = shares[id(h)]
+                    if share > 1 and pool is None:
+                        pool = [bounds.steps, None if bounds.seconds is None
+                                else time.monotonic() + bounds.seconds]
+                    if share and pool is not None:
+                        bounds = budget_share(bounds, pool[0], pool[1], share)
+                        if bounds is None:
+                            _record(h.source, NO_ANSWER, f"{hook} hook skipped: the hooks "
+                                    f"of {h.file} share one budget per dispatch, and its "
+                                    "earlier hooks spent it", answers, errors, failed, trace,
+                                    start, _no_output)
+                            if share == 1:
+                                pool = None
+                            continue
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
                 context.tier = env.tier
-                marks = capture.start_call(limits[env.tier])
+                context.code_file = h.file
+                marks = capture.start_call(bounds)
                 message = None
                 answer = NO_ANSWER
                 try:
@@ -271,6 +296,17 @@ class Dispatcher:
                     if value is not NIL and value is not None:  # '(): no answer
                         answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
                                                             f"{h.line}")
+                if share and pool is not None:  # what it spent leaves the file's budget
+                    if share == 1:
+                        pool = None
+                    elif pool[0] is not None:
+                        pool[0] -= bounds.steps - max(budget.steps, 0)
+                if budget.memory_start is not None:  # (a call that measured its memory)
+                    dropped = self.runtime.live_memory.note(h.file, budget.memory_start,
+                                                            bounds.max_memory)
+                    if dropped is not None:
+                        self.runtime.drop_file(h.file, dropped)
+                        message = f"{hook} hook failed: {dropped}"
                 if message is not None:
                     errors.append({"source": h.source, "message": message})
                     failed.append(h.source)

@@ -24,8 +24,8 @@ from harness.scheme.datatypes import (
     sym,
 )
 from harness.scheme.errors import ReadError, SizeLimitExceeded, SourcePos
-from harness.scheme.extent import MAX_NESTING, datum_end, unclosed_opener
-from harness.scheme.limits import CHUNK, charge
+from harness.scheme.extent import MAX_NESTING, datum_end, skip_block, unclosed_opener
+from harness.scheme.limits import BULK_ITEMS_PER_STEP, CHUNK, MAX_ALLOC, charge
 
 #: steps a datum read costs: the reader takes ~3 µs a datum (60 steps' time), but its real
 #: guard is the deadline checked with each charge; at 10 a 1 MB tool file costs ~2.5 M steps
@@ -217,15 +217,28 @@ class DatumBuilder:
                 raise ReadError(f"#\\{body}: not a Unicode scalar value", self._where(tok))
         raise ReadError(f"unknown character name #\\{body}", self._where(tok))
 
+    def _literal(self, tok: Token) -> str:
+        """The body of a string or |symbol| token, unescaped, after its cost is charged:
+        a literal is one C call to lex and one pass to unescape, whatever its size, so it
+        is counted by its length (and its escapes, a Python call each) and capped."""
+        body = str(tok)[1:-1]
+        size = len(body)
+        if size > MAX_ALLOC:
+            raise ReadError(f"literal of {size} characters is over the limit of {MAX_ALLOC}",
+                            self._where(tok))
+        if size > CHUNK:
+            escapes = body.count("\\")
+            charge(size // BULK_ITEMS_PER_STEP + escapes * STEPS_PER_DATUM, 4 * size)
+        return _unescape(body, self._where(tok))
+
     def string(self, c):
         self.count()
         tok = c[0]
-        text = _unescape(str(tok)[1:-1], self._where(tok))
-        return (String(text), tok.line, tok.column)
+        return (String(self._literal(tok)), tok.line, tok.column)
 
     def pipe_symbol(self, c):
         tok = c[0]
-        return (Symbol.intern(_unescape(str(tok)[1:-1], self._where(tok))), tok.line, tok.column)
+        return (Symbol.intern(self._literal(tok)), tok.line, tok.column)
 
     def directive(self, c):
         self.fold_case = str(c[0]).lower() == "#!fold-case"
@@ -357,9 +370,9 @@ def _blank_block_comments(text: str, name: str) -> str:
     if "#|" not in text:
         return text
     out = []
-    i, n = 0, len(text)
+    i = 0
     # `#;` is no line comment: it is matched first so that `;[^\n]*` never starts inside it
-    scan = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|#;|;[^\n]*|#\|', re.DOTALL)
+    scan = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|\|[^|\\]*+(?:\\.[^|\\]*+)*+\||#\\.|#;|;[^\n]*|#\|', re.DOTALL)
     while True:
         m = scan.search(text, i)
         if m is None:
@@ -370,16 +383,8 @@ def _blank_block_comments(text: str, name: str) -> str:
             i = m.end()
             continue
         out.append(text[i:m.start()])
-        depth, j = 1, m.end()
-        while depth and j < n:
-            two = text[j:j + 2]
-            if two == "#|":
-                depth, j = depth + 1, j + 2
-            elif two == "|#":
-                depth, j = depth - 1, j + 2
-            else:
-                j += 1
-        if depth:
+        j = skip_block(text, m.end())
+        if j is None:
             line = text.count("\n", 0, m.start()) + 1
             col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
             raise ReadError("unterminated block comment #|", SourcePos(name, line, col))
@@ -422,7 +427,7 @@ def _resolve_labels(datum: object, name: str) -> object:
     return datum
 
 
-_NOT_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|\|(?:\\.|[^|\\])*\||#\\.|#;|;[^\n]*|[^()]+',
+_NOT_NESTING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|\|[^|\\]*+(?:\\.[^|\\]*+)*+\||#\\.|#;|;[^\n]*|[^()]+',
                           re.DOTALL)
 
 
@@ -522,6 +527,8 @@ def _read(text: str, name: str, fold_case: bool) -> tuple[list, SourceMap, bool]
     from lark.exceptions import UnexpectedInput  # loaded by _get_parser: a dict lookup now
     builder.reset(smap)
     builder.fold_case = fold_case
+    if len(text) > CHUNK:  # the passes below are C calls over the whole text: charged first
+        charge(len(text) // BULK_ITEMS_PER_STEP, len(text))
     try:
         blanked = _blank_block_comments(text, name)
         _check_nesting(blanked, name)

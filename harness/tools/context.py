@@ -20,8 +20,8 @@ from harness.tools.python_calls import CallSlot
 class ThreadContext:
     """The context of Scheme code on one thread (see ``thread_context``)."""
 
-    __slots__ = ("budget", "calling_context", "calls", "context_name", "load", "points",
-                 "runtime", "system_caller", "tier", "tool_mark")
+    __slots__ = ("budget", "calling_context", "calls", "code_file", "context_name", "load",
+                 "points", "runtime", "system_caller", "tier", "tool_mark")
 
     def __init__(self) -> None:
         self.runtime = None
@@ -33,9 +33,12 @@ class ThreadContext:
         #: how many hook points were running when the innermost tool call started: more
         #: than that means a hook callback is running inside it (see tool_call_scope)
         self.tool_mark = 0
-        #: the innermost tool call was made from a hook callback: it runs as the System
-        #: VFS caller (chibi's rule), not as its context
+        #: the innermost tool call was made from a hook callback of an unsandboxed file: it
+        #: runs as the System VFS caller (chibi's rule), not as its context
         self.system_caller = False
+        #: the file of the Scheme hook callback or tool running on this thread (None: the
+        #: host, or Python code); see harness.tools.hook_caller and scheme_eval's sessions
+        self.code_file: str | None = None
         self.load = None
         self.points: set[str] = set()  # hook points whose in-process hooks run here
         self.calls = CallSlot()  # Python hooks and tools of this thread run through it
@@ -94,7 +97,8 @@ def current_context_name() -> String:
 
 def in_hook_callback() -> bool:
     """True while a hook callback runs on this thread, inside the innermost tool call (or
-    outside any): chibi's VFS caller is then System, not the calling context."""
+    outside any): a tool call it makes runs as the dispatch's context (or as System from
+    an unsandboxed file; see harness.tools.hook_caller)."""
     context = thread_context()
     return len(context.points) > context.tool_mark
 
@@ -112,7 +116,8 @@ class ToolCallScope:
         context = thread_context()
         self.saved = (context.calling_context, context.context_name, context.tool_mark,
                       context.system_caller)
-        context.system_caller = len(context.points) > context.tool_mark
+        context.system_caller = len(context.points) > context.tool_mark and \
+            context.tier == "unsandboxed"
         context.calling_context = context.context_name = self.name
         context.tool_mark = len(context.points)
         return context
@@ -162,3 +167,8 @@ def loading(collector) -> _Rebind:
 
 def in_tier(tier: str) -> _Rebind:
     return _Rebind("tier", tier)
+
+
+def running_file(path: str | None) -> _Rebind:
+    """The Scheme code of ``path`` runs for the extent of the ``with``."""
+    return _Rebind("code_file", path)

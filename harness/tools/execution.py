@@ -25,6 +25,8 @@ class SchemeCall:
     error: BaseException | None = None
     stdout: str = ""
     stderr: str = ""
+    #: resident bytes when the call first measured its memory (None: it never did)
+    memory_start: int | None = None
 
 
 class OutputCapture:
@@ -114,6 +116,7 @@ class OutputCapture:
                 raise
             result.error = exc
         result.stdout, result.stderr = self.output(marks)
+        result.memory_start = self.budget.memory_start
         return result
 
 

@@ -55,6 +55,7 @@ import re
 from collections.abc import Iterable
 
 from harness.scheme.datatypes import NIL, String, Symbol
+from harness.scheme.limits import charge
 from harness.scheme.names import global_name
 from harness.scheme.primitives.control import not_
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
@@ -163,6 +164,9 @@ def leaf_hook(proc: object) -> PrimitiveCalls | None:
 
 #: procedures of its file one leaf hook may call, directly or not
 MAX_PROCEDURES = 32
+#: steps charged per byte of code an analysis reads (dis makes an object per instruction:
+#: ~1 µs for two bytes, as much as 10 plain steps a byte)
+ANALYSIS_STEPS = 10
 
 
 class _LeafReader:
@@ -188,6 +192,7 @@ class _LeafReader:
             return None
         if any(type(c) not in _PLAIN_CONSTANTS for c in code.co_consts):
             return None  # an inner procedure (a code object), or anything it could call
+        charge(len(code.co_code) * ANALYSIS_STEPS)
         instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
         if len(instructions) > MAX_INSTRUCTIONS:
             return None

@@ -121,12 +121,18 @@ def _handles_absence(runtime, tool, name: str) -> bool:
 
 def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:
     from harness.bridge import json_to_scheme
-    from harness.tools.context import in_tier
+    from harness.tools.context import in_tier, running_file
     from harness.tools.execution import call_scheme, describe_error
     env = tool.env
-    with in_tier(env.tier):
-        call = call_scheme(tool.execute, (json_to_scheme(arguments),),
-                           runtime.limits_for(env.tier), env.budget_check != "steps")
+    limits = runtime.limits_for(env.tier)
+    with in_tier(env.tier), running_file(tool.file):
+        call = call_scheme(tool.execute, (json_to_scheme(arguments),), limits,
+                           env.budget_check != "steps")
+    if call.memory_start is not None and runtime.registry.builtins.get(tool.name) is not tool:
+        dropped = runtime.live_memory.note(tool.file, call.memory_start, limits.max_memory)
+        if dropped is not None:
+            runtime.drop_file(tool.file, dropped)
+            return ToolRun(error=dropped, stdout=call.stdout, stderr=call.stderr)
     if call.error is not None:
         if runtime.registry.builtins.get(tool.name) is tool:
             error = _plain_message(call.error)  # a builtin's error text is its whole message

@@ -68,3 +68,50 @@ DEFAULT_LIMITS = {
     "sandboxed": Limits(steps=10_000_000, seconds=5.0, max_memory=512 << 20),
     "unsandboxed": Limits(steps=None, seconds=30.0, max_memory=2048 << 20),
 }
+
+
+def budget_share(limits: Limits, steps: int | None, deadline: float | None,
+                 parts: int) -> Limits | None:
+    """``limits`` for one of ``parts`` hooks of a file still to run on a dispatch, when
+    the file has ``steps`` and time until ``deadline`` left of its budget (None: no such
+    limit): an equal part of what is left; None when nothing is left.
+
+    A file's hooks share its budget on a dispatch (issue 23, item 7: 100 looping hooks of
+    one file had held a dispatch 100 budgets long), and what a hook leaves goes to the
+    ones after it, so one runaway hook does not starve its file's other hooks. Leaf hooks
+    take no part (budget_shares): their work is bounded by their code."""
+    import time
+    if steps is not None:
+        if steps <= 0:
+            return None
+        steps = max(steps // parts, 1)
+    seconds = None
+    if deadline is not None:
+        seconds = (deadline - time.monotonic()) / parts
+        if seconds <= 0:
+            return None
+    return Limits(steps, seconds, limits.max_output, limits.max_memory)
+
+
+def budget_shares(hooks: tuple) -> dict[int, int]:
+    """For each hook of a run (by id), how many hooks of its file that share its budget
+    run from it on, itself included; 0 for a leaf hook that still calls only what it was
+    read to call (harness.tools.hook_bounds: its work is bounded by its code, so it needs
+    no part of its file's budget)."""
+    shares: dict[int, int] = {}
+    following, file = 0, None
+    for h in reversed(hooks):
+        if h.file != file:
+            following, file = 0, h.file
+        leaf = h.leaf
+        if leaf is None or not _still_calls(h.env, leaf):
+            following += 1
+            shares[id(h)] = following
+        else:
+            shares[id(h)] = 0
+    return shares
+
+
+def _still_calls(env, leaf) -> bool:
+    table = env.table
+    return all(table.get(name) is value for name, value in leaf.calls)

@@ -20,8 +20,10 @@ import inspect
 from collections.abc import Iterable
 
 from harness.scheme.datatypes import String, frozen_string, is_frozen
+from harness.scheme.limits import charge
 from harness.scheme.names import global_name
 from harness.scheme.primitives.lists import assoc
+from harness.tools.hook_bounds import ANALYSIS_STEPS
 
 #: the global a compiled call to ``assoc`` loads
 ASSOC_GLOBAL = global_name("assoc")
@@ -103,6 +105,7 @@ class _Uses:
         name = code.co_varnames[index]
         if name in code.co_cellvars:
             return False  # an inner procedure can reach it
+        charge(len(code.co_code) * ANALYSIS_STEPS)  # (see hook_bounds.ANALYSIS_STEPS)
         instructions = [ins for ins in dis.get_instructions(code) if ins.opname != "CACHE"]
         constants = _closure_constants(proc)
         for i, ins in enumerate(instructions):
@@ -162,6 +165,7 @@ def _global_call(instructions: list, i: int) -> tuple[str, int, int] | None:
     end = i + 1
     while end < len(instructions) and instructions[end].opname in _PLAIN_LOADS:
         end += 1
+    charge(end - start)  # a call of many arguments is walked once per parameter read
     if fn.opname != "LOAD_GLOBAL" or not fn.arg & 1 or end + 1 >= len(instructions):
         return None  # (the low bit: the load pushes the NULL of a call)
     precall, call = instructions[end], instructions[end + 1]

@@ -23,17 +23,36 @@ from harness.vfs.paths import is_vfs_uri
 _HOST_CATEGORIES = ("fs_read", "fs_write", "shell", "network", "flow")
 #: flow tools a sandboxed caller may use (they touch no host resource)
 _SANDBOX_FLOW = ("send_message",)
+#: the argument of a tool category that names a place (a host path or a vfs:/// URI)
+_PLACE_ARGUMENT = "path"
 
 
-def gate(call, category: str, arguments: dict) -> str | None:
+def place_of(tool, arguments: dict, argument: str = _PLACE_ARGUMENT) -> str | None:
+    """The place the call names through ``argument``, as the tool will see it: the value
+    when it is a string, else the default the tool's schema declares (``dir_list`` with no
+    ``path`` lists ``"."``), else None (the tool has no place to go to).
+
+    Every check judges this, never the raw argument: an absent or wrong-typed argument is
+    still a place when the tool falls back to one."""
+    value = arguments.get(argument)
+    if isinstance(value, str):
+        return value
+    parameters = getattr(tool, "parameters", None) or {}
+    declared = (parameters.get("properties") or {}).get(argument)
+    default = declared.get("default") if isinstance(declared, dict) else None
+    return default if isinstance(default, str) else None
+
+
+def gate(call, category: str, arguments: dict, tool=None) -> str | None:
     """Fire the permission hook of ``category`` for this call, if it has one; return the
-    denial text, or None when the call may go on."""
+    denial text, or None when the call may go on. ``tool`` gives the defaults of its
+    place arguments (see place_of)."""
     name = call.name
     if name == "summarize_content":  # a flow tool that reads a file or fetches a URL
         source = arguments.get("source")
         if isinstance(source, str) and not _is_url(source):
             return gate(call, "fs_read", {"path": source})
-    path = arguments.get("path")
+    path = place_of(tool, arguments)
     if category == "fs_read":
         if not isinstance(path, str) or is_vfs_uri(path):
             return None
@@ -143,8 +162,8 @@ def sandbox_refusal(tool, category: str, name: str, arguments: dict,
             "a plugin tool" if not hasattr(tool, "fn") else "a Python tool")
         return f"sandboxed code cannot call {name} ({kind})"
     if category in ("fs_read", "fs_write"):
-        path = arguments.get("path")
-        if isinstance(path, str) and not is_vfs_uri(path):
+        path = place_of(tool, arguments)
+        if path is not None and not is_vfs_uri(path):
             return f"sandboxed code cannot call {name} on a host path (only vfs:/// paths)"
         return None
     if category in _HOST_CATEGORIES and name not in _SANDBOX_FLOW:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import threading
 
-from harness.tools.context import thread_context, tool_call_scope, using_runtime
+from harness.tools.context import in_hook_callback, thread_context, tool_call_scope, using_runtime
+from harness.tools.hook_caller import hook_call_refusal
 from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, unknown_tool
 from harness.tools.output_cache import cache_output, reads_cache, should_cache
 from harness.tools.permissions import gate, sandbox_refusal
@@ -69,9 +70,17 @@ def fire_in_call(runtime, hook: str, payload: dict) -> dict:
 def call_tool(runtime, name: str, arguments: dict | None = None,
               context: str | None = None) -> ToolResult:
     """Run the tool ``name`` through the pipeline (see the module doc) as ``context``
-    (default: the context of the enclosing tool call, else ``default``)."""
-    if context is None:
-        context = thread_context().calling_context
+    (default: the dispatch's context when a hook calls, else the context of the enclosing
+    tool call, else ``default``). A sandboxed hook's call its file may not make is refused
+    (harness.tools.hook_caller)."""
+    state = thread_context()
+    from_hook = in_hook_callback()
+    if context is None:  # a hook's call acts for the dispatch's context (hook_caller)
+        context = state.context_name if from_hook else state.calling_context
+    if from_hook and state.tier == "sandboxed":
+        refusal = hook_call_refusal(runtime, state.code_file, context)
+        if refusal is not None:
+            return ToolResult(name, refusal, error=refusal, denied=True, context=context)
     call = _Call(runtime, name, context)
     runtime.contexts_seen.add(context)
     outer = getattr(_active, "call", None)
@@ -106,7 +115,7 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
                                   runtime.registry.builtins.get(name) is tool)
         if refusal is not None:
             return _finish(call, original, arguments, None, refusal, denied=True)
-    denial = gate(call, category, arguments)
+    denial = gate(call, category, arguments, tool)
     if denial is not None:
         return _finish(call, original, arguments, None, denial, denied=True)
     vfs_write = category == "fs_write" and is_vfs_uri(arguments.get("path"))

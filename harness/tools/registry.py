@@ -11,9 +11,11 @@ file, never a mix. Hooks and tools the host registers (``Runtime.register_hook``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 
 from harness.tools.hook_bounds import CallsCheck, PrimitiveCalls, leaf_hook
@@ -33,6 +35,13 @@ class SchemeHook:
     @cached_property
     def source(self) -> str:
         return f"scm:{self.file}:{self.line}"
+
+    def analyse(self) -> None:
+        """Work out (and cache) what the dispatcher asks of this hook: ``payload_keys``
+        and ``leaf``. The analyses charge the running budget as they read code, so a
+        file's load pays for them (harness.tools.scheme_loader)."""
+        self.payload_keys  # noqa: B018 - computed for the cache
+        self.leaf  # noqa: B018
 
     @cached_property
     def payload_keys(self) -> PayloadKeys | None:
@@ -145,6 +154,9 @@ class HookRun:
     #: per file of a Scheme run, the payload keys its hooks can look up, as
     #: ``payload_use.entry_keys`` pairs (None: they may see all of it)
     file_keys: Mapping[str, tuple | None] = field(default_factory=dict, compare=False)
+    #: some file has several hooks in this Scheme run: they share its budget (see
+    #: Dispatcher._scheme_hooks and limits.budget_shares)
+    shared: bool = False
 
 
 def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
@@ -164,7 +176,8 @@ def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:
                                     None if None in leaf else CallsCheck(
                                         (h.env, calls) for h, calls in zip(group, leaf)),
                                     None not in leaf and all(c.straight for c in leaf),
-                                    frozenset(h.env.tier for h in group), _file_keys(group)))
+                                    frozenset(h.env.tier for h in group), _file_keys(group),
+                                    any(a.file == b.file for a, b in pairwise(group))))
             start = i
     return tuple(runs)
 
@@ -264,6 +277,8 @@ class Registry:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # (point -> hooks, tool name -> tool): rebuilt with ``runs``
     _index: tuple = field(default=({}, {}), init=False, repr=False)
+    # inside ``batch``: the registrations waiting to be installed together, by path
+    _pending: dict | None = field(default=None, init=False, repr=False)
     # the parts of ``broken``: the files' failures, and the notices of tools defined twice
     _failed: tuple[dict, ...] = field(default=(), init=False, repr=False)
     _twice: tuple[dict, ...] = field(default=(), init=False, repr=False)
@@ -271,9 +286,36 @@ class Registry:
     def __post_init__(self) -> None:
         self._reindex()
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Install what ``replace`` and ``fail`` get inside in one step at the end (a
+        start-up loading every file): one index instead of one per file, which made
+        loading N files O(N²) (issue 23, item 9: 10,000 files took 440 s)."""
+        with self._lock:
+            outer = self._pending
+            if outer is None:
+                self._pending = {}
+        try:
+            yield
+        finally:
+            if outer is None:
+                with self._lock:
+                    pending, self._pending = self._pending, None
+                    if pending:
+                        kept = {f.path: f for f in self.files}
+                        kept.update(pending)
+                        self.files = tuple(sorted(kept.values(),
+                                                  key=lambda f: (f.layer, f.path)))
+                    self._note_broken()
+                    self._reindex()
+
     def replace(self, reg: FileRegistration) -> None:
         """Install ``reg`` for its path in one step, keeping path order."""
         with self._lock:
+            if self._pending is not None:
+                self._pending[reg.path] = reg
+                self.failures.pop(reg.path, None)
+                return
             others = [f for f in self.files if f.path != reg.path]
             others.append(reg)
             others.sort(key=lambda f: (f.layer, f.path))
@@ -284,6 +326,8 @@ class Registry:
 
     def remove(self, path: str) -> bool:
         with self._lock:
+            if self._pending is not None:
+                self._pending.pop(path, None)
             before = len(self.files)
             self.files = tuple(f for f in self.files if f.path != path)
             self.failures.pop(path, None)
@@ -305,7 +349,8 @@ class Registry:
         stays)."""
         with self._lock:
             self.failures[failure.path] = failure
-            self._note_broken()
+            if self._pending is None:  # (else: at the end of the batch)
+                self._note_broken()
 
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
@@ -331,6 +376,9 @@ class Registry:
         return (*self.notices, *self._twice)
 
     def get(self, path: str) -> FileRegistration | None:
+        pending = self._pending
+        if pending and path in pending:
+            return pending[path]
         for f in self.files:
             if f.path == path:
                 return f

@@ -300,7 +300,7 @@ def io_read(path):
 
 
 def _io_store(who: str, path, content, append: bool) -> bool:
-    from harness.atomic_file import write_atomically
+    from harness.atomic_file import replace_contents
     from harness.vfs.paths import VfsError
     from harness.vfs.zones import HOST
     vfs, where = _io_target(who, path)
@@ -313,7 +313,7 @@ def _io_store(who: str, path, content, append: bool) -> bool:
             with where.open("ab") as f:
                 f.write(data)
         else:
-            write_atomically(where, data)
+            replace_contents(where, data)
     except (OSError, VfsError) as exc:
         raise _io_failure(who, where, exc) from None
     return True

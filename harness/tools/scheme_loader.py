@@ -22,6 +22,11 @@ TOOL_PRELUDE = PRELUDE_LIBRARIES + (("harness", "json"), ("harness", "hooks"),
                                     ("harness", "tools"))
 
 
+#: register-hook and define-tool calls one file may make (issue 23, items 7 and 8: a
+#: file's hooks share its budget, and each registration is analysed at load)
+MAX_REGISTRATIONS = 1000
+
+
 class LoadCollector:
     """Receives register-hook and define-tool calls while one file loads."""
 
@@ -31,10 +36,18 @@ class LoadCollector:
         self.hooks: list[SchemeHook] = []
         self.tools: list[SchemeTool] = []
 
+    def _count(self, what: str, line: int) -> None:
+        if len(self.hooks) + len(self.tools) >= MAX_REGISTRATIONS:
+            raise _scheme_error(f"{what} ({self.path}:{line}): a file may make at most "
+                                f"{MAX_REGISTRATIONS} registrations (register-hook and "
+                                "define-tool)")
+
     def add_hook(self, point: str, proc, line: int) -> None:
+        self._count("register-hook", line)
         self.hooks.append(SchemeHook(point, proc, self.path, line, self.env))
 
     def add_tool(self, name: str, clauses: dict, line: int) -> None:
+        self._count(f"define-tool {name}", line)
         where = f"define-tool {name} ({self.path}:{line})"
         if any(t.name == name for t in self.tools):
             raise _scheme_error(f"{where}: tool {name} is defined twice in this file")
@@ -165,6 +178,11 @@ def load_scheme_source(path: str, text: str, tier: str, limits: Limits,
                 conventional = _conventional_tool(env, path)
                 if conventional is not None:
                     collector.tools.insert(0, conventional)
+                # the dispatcher's analyses of each hook (cached on it) run here, once the
+                # file's globals are all defined, under the load's budget (issue 23, item
+                # 8: they had run after it, unbounded: 300 big lambdas took 125 s)
+                for hook in collector.hooks:
+                    hook.analyse()
 
         result = call_scheme(load, (), limits)
     if result.error is not None:

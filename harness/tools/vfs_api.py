@@ -8,7 +8,9 @@ Errors are raised with chibi's bare texts (``No such file or directory (os error
 which the builtin tools pass on as their error.
 
 Procedures (PATH is a ``vfs:///`` URI, or a host path relative to the project root):
-``(vfs-read PATH)`` -> string; ``(vfs-write URI STRING)``; ``(vfs-list URI)`` -> list of
+``(vfs-read PATH)`` -> string; ``(vfs-read-lines PATH START COUNT)`` and
+``(vfs-read-last-lines PATH COUNT)`` -> lines, streamed (harness.tools.line_stream);
+``(vfs-write URI STRING)``; ``(vfs-list URI)`` -> list of
 ``(name . file|dir)``; ``(vfs-info URI)`` -> alist; ``(vfs-mkdir URI)``;
 ``(vfs-delete URI)``; ``(vfs-copy SRC DST)``; ``(vfs-move SRC DST)``;
 ``(vfs-path URI)`` -> the checked VFS path; ``(host-path PATH)`` -> the absolute host path;
@@ -44,11 +46,11 @@ def _runtime(who: str):
 
 
 def caller() -> str:
-    """The VFS caller of the running code: System inside a hook callback, else the
-    calling context."""
+    """The VFS caller of the running code: System inside a hook callback of an unsandboxed
+    file (the host wrote it), else the calling context."""
     from harness.vfs.zones import SYSTEM
     context = thread_context()
-    if context.system_caller or in_hook_callback():
+    if context.system_caller or (in_hook_callback() and context.tier == "unsandboxed"):
         return SYSTEM
     return context.calling_context
 
@@ -96,6 +98,44 @@ def vfs_read(path):
         return String(_run(lambda: runtime.vfs.read_text(where)))
     host = resolve_host_path(runtime, text)
     return String(_run(lambda: host.read_bytes()).decode("utf-8", errors="replace"))
+
+
+def _count(who: str, x, allow_false: bool = False) -> int | None:
+    if allow_false and x is False:
+        return None
+    if isinstance(x, int) and not isinstance(x, bool) and x >= 0:
+        return x
+    raise wrong_type(who, "an exact integer >= 0", x)
+
+
+def _read_lines(who: str, path, pick) -> object:
+    """``pick(binary file)`` -> lines, over the VFS or host file ``path``, as a list."""
+    from harness.tools.line_stream import open_source
+    text = _text(who, path)
+    runtime = _runtime(who)
+
+    def read():
+        with open_source(runtime, text) as source:
+            return pick(source)
+    return py_to_list([String(line) for line in _run(read)])
+
+
+@primitive(VFS)
+def vfs_read_lines(path, start, count):
+    """(vfs-read-lines PATH START COUNT): lines START (from 0) on, COUNT of them (#f: to the
+    end), read as a stream: a file's head never costs the whole file."""
+    from harness.tools.line_stream import lines_between
+    first = _count("vfs-read-lines", start)
+    many = _count("vfs-read-lines", count, allow_false=True)
+    return _read_lines("vfs-read-lines", path, lambda f: lines_between(f, first, many))
+
+
+@primitive(VFS)
+def vfs_read_last_lines(path, count):
+    """(vfs-read-last-lines PATH COUNT): the last COUNT lines, keeping no more in memory."""
+    from harness.tools.line_stream import last_lines
+    many = _count("vfs-read-last-lines", count)
+    return _read_lines("vfs-read-last-lines", path, lambda f: last_lines(f, many))
 
 
 @primitive(VFS)
@@ -186,12 +226,13 @@ def host_path(path):
 
 @primitive(VFS)
 def host_write(path, content):
-    """Write a host file atomically, making its folder (chibi's write_file: the path as
-    given, relative to the working directory)."""
-    from harness.atomic_file import write_atomically
+    """Write a host file as an editor saves it, making its folder (chibi's write_file: the
+    path as given, relative to the working directory); see
+    harness.atomic_file.replace_contents for links, mode and owner."""
+    from harness.atomic_file import replace_contents
     target = Path(_text("host-write", path))
     data = _text("host-write", content).encode("utf-8", errors="surrogatepass")
-    _run(lambda: write_atomically(target, data))
+    _run(lambda: replace_contents(target, data))
     return True
 
 

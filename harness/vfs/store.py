@@ -27,7 +27,12 @@ import orjson
 
 from harness.atomic_file import write_atomically
 from harness.vfs.paths import VfsError, check_path, join, parts_of
-from harness.vfs.zones import HOST, check_write
+from harness.vfs.zones import HOST, SYSTEM, check_write
+
+#: files a context may keep in one zone folder of tools/ (tools/shared/, tools/home/<ctx>/,
+#: tools/flocks/<flock>/), and the size of one
+MAX_ZONE_TOOL_FILES = 100
+MAX_TOOL_FILE_BYTES = 1 << 20
 
 
 class VfsNotFound(VfsError):
@@ -60,6 +65,25 @@ def os_error_text(exc: OSError) -> str:
     if exc.errno is None:
         return str(exc)
     return f"{exc.strerror or os.strerror(exc.errno)} (os error {exc.errno})"
+
+
+def _append_whole(host: Path, data: bytes, record: bool) -> None:
+    import fcntl
+    fd = os.open(host, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if record and size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        except BaseException:
+            os.ftruncate(fd, size)  # what was written of it goes: all or nothing
+            raise
+    finally:
+        os.close(fd)  # (releases the lock)
 
 
 def _error(exc: OSError) -> VfsError:
@@ -129,6 +153,18 @@ class Vfs:
         except OSError as exc:
             raise _error(exc) from None
 
+    def open_binary(self, path: str):
+        """The file ``path`` opened for reading bytes (close it); VfsNotFound when there is
+        none. Readers that need a part of a big file stream it from here."""
+        host = self._host(path)
+        if host is None:
+            import io
+            return io.BytesIO(self._read_virtual(path))
+        try:
+            return host.open("rb")
+        except OSError as exc:
+            raise _error(exc) from None
+
     def read_text(self, path: str) -> str:
         """``read`` decoded as UTF-8, bad bytes replaced (chibi reads lossily)."""
         return self.read(path).decode("utf-8", errors="replace")
@@ -194,9 +230,30 @@ class Vfs:
             raise VfsError(f"'{path}' is a tool path of the unsandboxed tier: only the host "
                            "may write there")
 
+    def _check_tool_quota(self, caller: str, path: str, host: Path, size: int,
+                          adding: int = 1) -> None:
+        """A context writing under tools/ keeps to MAX_ZONE_TOOL_FILES files per zone
+        folder and MAX_TOOL_FILE_BYTES a file (issue 23, item 9: every file there loads at
+        each start, and a context had written 2,000)."""
+        parts = parts_of(path)
+        if caller in (HOST, SYSTEM) or parts[:1] != ["tools"]:
+            return
+        if size > MAX_TOOL_FILE_BYTES:
+            raise VfsError(f"'{path}': a context may write tool files of at most "
+                           f"{MAX_TOOL_FILE_BYTES} bytes")
+        if host.exists() and not host.is_dir():
+            adding = 0  # a file replaced: no new one
+        zone = parts[:2] if parts[1:2] == ["shared"] else parts[:3]
+        folder = self.tools_dir.joinpath(*zone[1:])
+        held = sum(1 for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+        if held + adding > MAX_ZONE_TOOL_FILES:
+            raise VfsError(f"'{path}': /{'/'.join(zone)}/ holds {held} files; a context may "
+                           f"keep at most {MAX_ZONE_TOOL_FILES} there")
+
     def write(self, caller: str, path: str, data: bytes) -> None:
         """Replace the file's content atomically (parents created)."""
         host = self.check_write(caller, path)
+        self._check_tool_quota(caller, path, host, len(data))
         try:
             if host.is_dir():
                 raise IsADirectoryError(21, os.strerror(21))
@@ -205,12 +262,19 @@ class Vfs:
             raise _error(exc) from None
         self._changed(path, host)
 
-    def append(self, caller: str, path: str, data: bytes) -> None:
+    def append(self, caller: str, path: str, data: bytes, record: bool = False) -> None:
+        """Add ``data`` at the end, all of it or nothing (issue 23, item 12: a full disk
+        had left half a record, and the next one was glued onto it). Appends to one file
+        take turns (an fcntl lock: other processes too). ``record``: ``data`` is one line
+        of a line-per-record file; after a line some crash left unfinished it starts on
+        a line of its own."""
         host = self.check_write(caller, path)
+        if parts_of(path)[:1] == ["tools"]:
+            size = host.stat().st_size if host.is_file() else 0
+            self._check_tool_quota(caller, path, host, size + len(data))
         try:
             host.parent.mkdir(parents=True, exist_ok=True)
-            with host.open("ab") as f:
-                f.write(data)
+            _append_whole(host, data, record)
         except OSError as exc:
             raise _error(exc) from None
         self._changed(path, host)
@@ -244,6 +308,7 @@ class Vfs:
             self.write(caller, dst, self.read(src))
             return
         target = self.check_write(caller, dst)
+        self._check_incoming(caller, dst, target, source)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if source.is_dir():
@@ -257,6 +322,7 @@ class Vfs:
     def move(self, caller: str, src: str, dst: str) -> None:
         source = self.check_write(caller, src)
         target = self.check_write(caller, dst)
+        self._check_incoming(caller, dst, target, source)
         try:
             if not source.exists() and not source.is_symlink():
                 raise FileNotFoundError(2, os.strerror(2))
@@ -266,6 +332,17 @@ class Vfs:
             raise _error(exc) from None
         self._changed(src, source)
         self._changed(dst, target)
+
+    def _check_incoming(self, caller: str, dst: str, target: Path, source: Path) -> None:
+        """The tool quota for a copy or move of ``source`` to ``dst``."""
+        if parts_of(dst)[:1] != ["tools"]:
+            return
+        if source.is_dir():
+            files = [p for p in source.rglob("*") if p.is_file()]
+            self._check_tool_quota(caller, dst, target, max((p.stat().st_size for p in files),
+                                                            default=0), len(files))
+        elif source.exists():
+            self._check_tool_quota(caller, dst, target, source.stat().st_size)
 
     def _changed(self, path: str, host: Path) -> None:
         if parts_of(path)[:1] == ["tools"]:

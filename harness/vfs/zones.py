@@ -3,8 +3,10 @@
 Reading is allowed for everyone. A write (write, append, mkdir, delete, the destination
 of a copy, both ends of a move) is checked against ``ZONES`` in order; the first zone
 whose pattern covers the path decides. ``{owner}`` and ``{flock}`` match one path part.
-The System caller (``call-tool`` from a hook) and the host (``(harness io)``, the
-tool-output cache) pass every zone except the read-only virtual ones.
+The System caller (``call-tool`` from a hook of an unsandboxed file; a sandboxed hook
+acts for its dispatch's context, see harness.tools.hook_caller) and the host
+(``(harness io)``, the tool-output cache) pass every zone except the read-only virtual
+ones.
 """
 
 from __future__ import annotations

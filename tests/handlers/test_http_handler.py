@@ -133,4 +133,9 @@ def test_a_server_that_trickles_its_answer_is_cut_off(tmp_path):
                                                    tool_input={}))["errors"]
     finally:
         listener.close()
-    assert error["message"] == "timed out after 0.5 s"
+    assert error["message"] == f"{url}: timed out after 0.5 s"
+    # the timeout bounds the whole call: its thread has ended too (none leaks per event)
+    deadline = time.monotonic() + 5
+    while any(t.name == "harness-handler" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the handler's thread outlived its timeout"
+        time.sleep(0.05)

@@ -174,10 +174,11 @@ def test_a_failing_guard_fails_closed_and_observers_fail_open(tmp_path):
 def test_error_isolation_for_every_kind_of_failure(tmp_path):
     home = make_home(tmp_path, {
         "a.scm": answer_hook("pre_message", "(raise 'custom)")
-        + answer_hook("pre_message", "(let loop () (loop))")
         + answer_hook("pre_message", "car")
         + answer_hook("pre_message", '(list (cons "prompt" 42))')
         + answer_hook("pre_message", '(list (cons "prompt" "ok"))'),
+        # (a file of its own: a file's hooks share one budget per dispatch)
+        "b.scm": answer_hook("pre_message", "(let loop () (loop))"),
     }, toml="[limits.sandboxed]\nsteps = 200000\n")
     result = Runtime(home).fire("pre_message", {"prompt": "p"})
     assert result["outcome"] == {"prompt": "ok"}

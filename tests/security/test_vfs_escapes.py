@@ -90,9 +90,9 @@ def test_a_context_cannot_plant_a_tool_where_it_would_run_unsandboxed(tmp_path):
     assert not (home / "tools" / "shared" / "admin").exists()
 
 
-def test_a_sandboxed_hook_cannot_plant_unsandboxed_code_as_system(tmp_path):
-    # call-tool from a hook runs as System (every zone), yet tool paths of the
-    # unsandboxed tier stay the host's alone
+def test_a_sandboxed_hook_cannot_plant_unsandboxed_code(tmp_path):
+    # call-tool from a sandboxed hook acts for the dispatch's context (never System), and
+    # tool paths of the unsandboxed tier stay the host's alone
     hook = """\
     (define result #f)
     (register-hook 'post_message (lambda (p)
@@ -102,11 +102,12 @@ def test_a_sandboxed_hook_cannot_plant_unsandboxed_code_as_system(tmp_path):
       '()))
     (define-tool result (description "d") (execute (lambda (a) result)))
     """
-    home = make_home(tmp_path, {"hook.scm": textwrap.dedent(hook)}, '[tools.tiers]\n"admin/" = "unsandboxed"\n')
+    home = make_home(tmp_path, {"hook.scm": textwrap.dedent(hook)},
+                     '[tools.tiers]\n"admin/" = "unsandboxed"\n')
     rt = runtime(home)
     rt.fire("post_message", {"prompt": "p", "response": "r", "context_name": "x"})
-    assert "only the host may write there" in rt.call_tool("result").output
+    assert "context 'x' cannot write to '/tools/admin/evil.scm'" in rt.call_tool("result").output
     assert not (home / "tools" / "admin").exists()
-    # System may still write other zones from a hook: /home of any context
+    # the host may still write other zones: /home of any context
     rt.vfs.write("system", "/home/anyone/x", b"ok")
     assert rt.vfs.read("/home/anyone/x") == b"ok"
