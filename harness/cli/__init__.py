@@ -14,6 +14,7 @@ _COMMANDS = {
     "host_command": ("hook", "claude-hook"),
     "scheme_commands": ("run", "eval"),
     "demo": ("demo",),
+    "mcp_command": ("mcp",),
 }
 
 

@@ -28,7 +28,8 @@ from harness.spelling import closest_name
 
 __all__ = ["COMBINE_RULES", "FALLBACKS", "PermissionHandler", "block_answer", "combine"]
 
-#: (hook name, payload) -> True to allow, False to deny, or (allowed, reason)
+#: (hook name, payload) -> True to allow, False to deny, or (allowed, reason); None
+#: abstains (the outcome is the fail-safe deny of no handler)
 PermissionHandler = Callable[[str, dict], object]
 
 #: the values `fallback` may take
@@ -319,6 +320,9 @@ def _ask_handler(r: _Round) -> dict:
     except Exception as exc:  # noqa: BLE001 - a broken handler must not allow the action
         return {"denied": True, "reason": f"permission handler failed: {exc}",
                 "decided_by": "handler"}
+    if verdict is None:  # the handler abstains: as if there were none
+        return {"denied": True, "reason": "the permission handler did not decide",
+                "decided_by": "fail-safe"}
     reason = None
     if isinstance(verdict, tuple) and len(verdict) == 2:
         verdict, reason = verdict

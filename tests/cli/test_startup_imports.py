@@ -29,6 +29,7 @@ NOT_FOR_A_DISPATCH = (
     "harness.vfs.store", "harness.model", "harness.handlers.command", "harness.handlers.http",
     "harness.handlers.model_handlers", "harness.handlers.matcher", "harness.handlers.if_rule",
     "logging", "concurrent.futures", "subprocess", "ctypes", "difflib", "socket", "secrets",
+    "mcp", "mcp_types", "anyio", "harness.mcp_server",
 )
 
 

@@ -321,6 +321,12 @@ def test_handler_verdicts(verdict, denied, reason):
     assert outcome == {"denied": denied, "reason": reason, "decided_by": "handler"}
 
 
+def test_a_handler_that_answers_none_abstains_as_if_there_were_none():
+    outcome, _ = run("pre_file_read", {}, permission_handler=lambda hook, payload: None)
+    assert outcome == {"denied": True, "reason": "the permission handler did not decide",
+                       "decided_by": "fail-safe"}
+
+
 def test_handler_that_raises_denies():
     def handler(hook, payload):
         raise RuntimeError("dialog closed")
