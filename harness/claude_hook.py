@@ -35,7 +35,7 @@ from harness.hooks.catalogue import closest_hook_name
 from harness.hooks.claude_combine import DEFAULT_BLOCK_REASON
 from harness.hooks.claude_events import CLAUDE_EVENTS, ClaudeEvent
 
-__all__ = ["HookReply", "answer_event", "render"]
+__all__ = ["HookReply", "answer_event", "answer_payload", "render"]
 
 _SHOWN_ERRORS = 5  # hook errors listed in systemMessage at most
 
@@ -73,6 +73,13 @@ def answer_event(runtime, data: bytes | str) -> HookReply:
         return HookReply(0, "", f"harness claude-hook: not answering {event.name}: it was "
                                 "started by a handler of this same event (a settings file "
                                 "that runs harness claude-hook is among harness's sources)")
+    return answer_payload(runtime, event, payload)
+
+
+def answer_payload(runtime, event: ClaudeEvent, payload: dict) -> HookReply:
+    """Answer the event ``payload`` of kind ``event`` (already read and checked): what
+    ``answer_event`` answers once it has parsed its input. In-process callers (the Claude
+    Agent SDK's hook callbacks) start here."""
     result = runtime.fire(event.name, payload)
     outcome = dict(result["outcome"])
     errors = list(result["errors"])

@@ -29,8 +29,8 @@ from typing import Any
 from claude_agent_sdk import HookMatcher
 from claude_agent_sdk.types import HookEvent
 
-from harness.bridge import dumps, loads
-from harness.claude_hook import answer_event
+from harness.bridge import loads
+from harness.claude_hook import answer_payload
 from harness.hooks.claude_combine import DEFAULT_BLOCK_REASON
 from harness.hooks.claude_events import CLAUDE_EVENTS
 from harness.integrations.tool_kinds import CLAUDE_CODE_TOOL_KINDS
@@ -71,7 +71,11 @@ def harness_hooks(runtime, *, events: Iterable[str] | None = None,
 def sdk_answer(runtime, input_data: dict) -> dict:
     """What ``harness claude-hook`` would answer to ``input_data``, as the JSON a hook
     callback returns. Raises HarnessHookError for an event harness cannot read."""
-    reply = answer_event(runtime, dumps(input_data))
+    name = input_data.get("hook_event_name") if isinstance(input_data, dict) else None
+    event = CLAUDE_EVENTS.get(name) if isinstance(name, str) else None
+    if event is None:
+        raise HarnessHookError(f"not a Claude Code hook event: {name!r}")
+    reply = answer_payload(runtime, event, input_data)
     if reply.exit_code not in (0, 2):
         raise HarnessHookError(reply.stderr.strip() or "harness could not answer the event")
     answer = loads(reply.stdout) if reply.stdout.strip() else {}
