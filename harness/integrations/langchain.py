@@ -3,7 +3,7 @@ middleware=[HarnessMiddleware(rt)])``.
 
 | LangChain | harness | effect |
 |---|---|---|
-| ``wrap_tool_call`` / ``awrap_tool_call`` | ``pre_tool``, then the call's permission point (tool_kinds); ``post_tool`` after | a block answers the call with a ``ToolMessage`` (status ``error``) carrying the reason and the tool never runs; rewritten ``arguments`` replace the call's ``args`` |
+| ``wrap_tool_call`` / ``awrap_tool_call`` | ``pre_tool``, then the call's permission point (tool_kinds); ``pre_tool_output`` and ``post_tool`` after | a block answers the call with a ``ToolMessage`` (status ``error``) carrying the reason and the tool never runs; rewritten ``arguments`` replace the call's ``args``; a new ``output`` replaces the ToolMessage's content |
 | ``before_model`` / ``abefore_model`` | ``pre_message`` (when the newest message is the user's) | a changed ``prompt`` replaces that message's text |
 | ``wrap_model_call`` / ``awrap_model_call`` | ``pre_api_tools``, ``pre_api_request`` | tools the hooks leave out are not bound this call; ``request_body`` is ``{"model", **model_settings}`` and keys the hooks change become model settings |
 
@@ -45,9 +45,7 @@ class HarnessMiddleware(AgentMiddleware):
             return _refusal(call, verdict.reason)
         if verdict.rewritten:
             request = request.override(tool_call={**call, "args": verdict.arguments})
-        result = handler(request)
-        self._guard.after(call["name"], verdict.arguments, _content(result))
-        return result
+        return self._after(call, verdict.arguments, handler(request))
 
     async def awrap_tool_call(self, request, handler):
         call = request.tool_call
@@ -56,9 +54,18 @@ class HarnessMiddleware(AgentMiddleware):
             return _refusal(call, verdict.reason)
         if verdict.rewritten:
             request = request.override(tool_call={**call, "args": verdict.arguments})
-        result = await handler(request)
-        self._guard.after(call["name"], verdict.arguments, _content(result))
-        return result
+        return self._after(call, verdict.arguments, await handler(request))
+
+    def _after(self, call: dict, arguments: dict, result):
+        """pre_tool_output and post_tool on a ToolMessage (a Command, which updates the
+        graph instead of answering, is only observed)."""
+        if not isinstance(result, ToolMessage):
+            self._guard.after(call["name"], arguments, repr(result))
+            return result
+        output = self._guard.after(call["name"], arguments, result.content)
+        if output is result.content:
+            return result
+        return result.model_copy(update={"content": output})
 
     # -- model calls ---------------------------------------------------------------------
     def before_model(self, state, runtime) -> dict[str, Any] | None:
@@ -113,11 +120,6 @@ class HarnessMiddleware(AgentMiddleware):
 def _refusal(call: dict, reason: str) -> ToolMessage:
     return ToolMessage(content=reason, tool_call_id=call["id"], name=call["name"],
                        status="error")
-
-
-def _content(result: object) -> object:
-    """A ToolMessage's content; a Command (a tool that updates the graph) as it is."""
-    return result.content if isinstance(result, ToolMessage) else repr(result)
 
 
 def _tool_name(tool: object) -> str:

@@ -66,14 +66,9 @@ def _guarded(guard: ToolGuard, tool: FunctionTool) -> FunctionTool:
         return ToolGuardrailFunctionOutput.allow()
 
     async def check_output(data) -> ToolGuardrailFunctionOutput:
-        arguments = _arguments(data.context.tool_arguments)
-        text = result_text(data.output)
-        outcome = guard.runtime.fire("pre_tool_output", {
-            "tool_name": name, "arguments": arguments, "output": text})["outcome"]
-        output = outcome["output"]
-        guard.after(name, arguments, output if isinstance(output, str) else text)
-        if outcome["blocked"] or (isinstance(output, str) and output != text):
-            return ToolGuardrailFunctionOutput.reject_content(str(output))
+        output = guard.after(name, _arguments(data.context.tool_arguments), data.output)
+        if output is not data.output:  # a hook's text in place of the result
+            return ToolGuardrailFunctionOutput.reject_content(output)
         return ToolGuardrailFunctionOutput.allow()
 
     async def invoke_as_checked(context, arguments: str) -> Any:

@@ -3,7 +3,7 @@
 | pydantic-ai | harness | effect |
 |---|---|---|
 | ``before_tool_execute`` | ``pre_tool``, then the call's permission point (tool_kinds) | a block raises ``SkipToolExecution(reason)``: the tool does not run and the model gets the reason as its result; rewritten ``arguments`` are the validated arguments the tool gets |
-| ``after_tool_execute`` | ``post_tool`` | observe |
+| ``after_tool_execute`` | ``pre_tool_output``, ``post_tool`` | a block's message or a new string ``output`` is the tool's result |
 | ``prepare_tools`` | ``pre_api_tools`` | the tools the hooks leave out are not offered (nor callable) this step |
 | ``before_model_request`` | ``pre_api_request`` | ``request_body`` is ``{"model", **model_settings}``; keys the hooks change become model settings |
 
@@ -47,8 +47,7 @@ class HarnessCapability(AbstractCapability[Any]):
         return verdict.arguments
 
     async def after_tool_execute(self, ctx, *, call, tool_def, args, result):
-        self._guard.after(call.tool_name, args, result)
-        return result
+        return self._guard.after(call.tool_name, args, result)
 
     async def prepare_tools(self, ctx, tool_defs):
         offered = [{"name": t.name, "type": "function"} for t in tool_defs]

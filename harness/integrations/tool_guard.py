@@ -4,7 +4,9 @@ Before a tool runs, ``ToolGuard.check`` fires ``pre_tool {tool_name, arguments, 
 unless that blocks, it fires the permission point the call's kind names (harness.
 integrations.tool_kinds) with the arguments as ``pre_tool`` left them. The answer is a
 ``ToolVerdict``: blocked with the reason the model should hear, or allowed with the
-arguments the tool must get. After the tool, ``ToolGuard.after`` fires ``post_tool``.
+arguments the tool must get. After the tool, ``ToolGuard.after`` fires
+``pre_tool_output`` (a block or a new string replaces what the model gets) and
+``post_tool``.
 
 A permission point that no hook answered is *no decision* (SPEC §14): the tool runs, as the
 framework would run it without harness. The dispatcher marks that answer
@@ -69,11 +71,20 @@ class ToolGuard:
                 return ToolVerdict(True, decision["reason"] or "permission denied", given)
         return ToolVerdict(False, None, given, given is not arguments and given != arguments)
 
-    def after(self, tool_name: str, arguments: dict, result: object) -> None:
-        """Fire ``post_tool`` (observe-only) with the tool's result as text."""
+    def after(self, tool_name: str, arguments: dict, result: object) -> object:
+        """Fire ``pre_tool_output`` on the tool's result as text, then ``post_tool``
+        (observe-only) with the output the model will get; return that output: ``result``
+        itself, or the text a hook put in its place (a block's message, a new string)."""
+        text = result_text(result)
+        outcome = self._fire("pre_tool_output", {"tool_name": tool_name,
+                                                 "arguments": arguments,
+                                                 "output": text})["outcome"]
+        output = outcome["output"]  # a block's message, the last new string, or the text
+        if isinstance(output, str) and output != text:
+            result = text = output
         self._fire("post_tool", {"tool_name": tool_name, "arguments": arguments,
-                                 "result": result_text(result), "cached": False,
-                                 "host": self.host})
+                                 "result": text, "cached": False, "host": self.host})
+        return result
 
 
 def result_text(result: object) -> str:

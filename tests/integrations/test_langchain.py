@@ -124,3 +124,10 @@ def test_pre_api_tools_and_pre_api_request_shape_the_model_call(guarded):
     bound = model.calls[0]
     assert bound["tools"] == ["greet", "write_file"]
     assert bound["settings"]["temperature"] == 0
+
+
+def test_pre_tool_output_replaces_the_tool_messages_content(guarded):
+    guarded.register_hook("pre_tool_output", lambda p: {"block": True, "message": "withheld"})
+    model = scripted("bash", {"command": "ls"})
+    run(guarded, model, [])
+    assert heard(model)[0].content == "withheld"

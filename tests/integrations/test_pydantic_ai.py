@@ -120,3 +120,12 @@ def test_pre_api_tools_and_pre_api_request_shape_the_model_request(guarded):
     agent_for(guarded, scripted("read_file", {"path": "x"}, seen), ran).run_sync("go")
     assert "bash" not in seen["tools"] and "greet" in seen["tools"]
     assert seen["settings"]["temperature"] == 0.25
+
+
+def test_pre_tool_output_replaces_what_the_model_hears(guarded):
+    guarded.register_hook("pre_tool_output", lambda p: {"output": "[redacted]"})
+    ran: list = []
+    result = agent_for(guarded, scripted("bash", {"command": "ls"}), ran).run_sync("go")
+    assert ran == [("bash", "ls")]
+    assert result.output == "[redacted]"
+    assert guarded.seen_post_tool == [("bash", {"command": "ls"}, "[redacted]")]

@@ -50,3 +50,12 @@ def test_result_text():
     assert result_text("a") == "a"
     assert result_text({"n": 1}) == '{"n":1}'
     assert result_text(object()).startswith("<object")
+
+
+def test_after_hands_back_the_result_itself_unless_a_hook_replaced_it(guarded):
+    guard = ToolGuard(guarded, "test")
+    result = {"rows": 3}
+    assert guard.after("query", {}, result) is result
+    assert guarded.seen_post_tool == [("query", {}, '{"rows":3}')]
+    guarded.register_hook("pre_tool_output", lambda p: {"output": p["output"] + "!"})
+    assert guard.after("query", {}, result) == '{"rows":3}!'
