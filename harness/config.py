@@ -96,9 +96,13 @@ class HomeNotFoundError(ConfigError):
     runtime that allows everything."""
 
     def __init__(self, home: Path) -> None:
-        what = "is not a directory" if home.exists() else "does not exist"
-        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
-                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        if home.exists():  # a file: creating tools/ in it cannot work
+            message = (f"harness home {home} is not a directory: give a directory with "
+                       f"--home DIR or $HARNESS_HOME")
+        else:
+            message = (f"harness home {home} does not exist: give an existing one with "
+                       f"--home DIR or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        super().__init__(message)
         self.home = home
 
 
@@ -151,7 +155,7 @@ class Config:
         best, best_len = None, -1
         for key, policy in self.failure.items():
             key_kind, _, key_prefix = key.partition(":")
-            if key_kind == kind and rel.startswith(key_prefix) and len(key) > best_len:
+            if key_kind == kind and path_matches(key_prefix, rel) and len(key) > best_len:
                 best, best_len = policy, len(key)
         return best
 
@@ -159,9 +163,22 @@ class Config:
         """The tier of a tool file, by the longest matching prefix of its path."""
         best, best_len = "sandboxed", -1
         for prefix, tier in self.tiers.items():
-            if relative_path.startswith(prefix) and len(prefix) > best_len:
+            if path_matches(prefix, relative_path) and len(prefix) > best_len:
                 best, best_len = tier, len(prefix)
         return best
+
+
+def path_matches(prefix: str, relative_path: str) -> bool:
+    """Whether a ``[tools.tiers]`` / ``[failure]`` key names ``relative_path`` (under
+    tools/), by whole path components: ``"admin/"`` is the folder, ``"admin"`` the folder
+    ``admin/`` or a file ``admin.scm`` (``.hy``, ...), never ``administrivia.scm``; a key
+    with an extension (``"guard.scm"``) is that file; ``""`` is every file."""
+    if not prefix or prefix.endswith("/"):
+        return relative_path.startswith(prefix)
+    if not relative_path.startswith(prefix):
+        return False
+    rest = relative_path[len(prefix):]
+    return rest == "" or rest[0] == "/" or (rest[0] == "." and "/" not in rest)
 
 
 def load_config(path: Path) -> Config:

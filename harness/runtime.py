@@ -148,6 +148,8 @@ class Runtime:
                 reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
             except ToolLoadError as exc:
                 message = exc.message
+                if "needs the unsandboxed tier" in message:  # say how to give it
+                    message += self._tier_fix(path)
                 last_good = self.registry.get(str(path))
                 if last_good is not None and last_good.tier == "unsandboxed" and \
                         tier != "unsandboxed":
@@ -160,6 +162,13 @@ class Runtime:
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
             return None
+
+    def _tier_fix(self, path: Path) -> str:
+        """How to give the tool file ``path`` the unsandboxed tier, said after a load error."""
+        real, root = os.path.realpath(path), os.path.realpath(self.tools_dir) + os.sep
+        relative = real[len(root):] if real.startswith(root) else path.name
+        return (f'\n(to allow it, give the file the unsandboxed tier in '
+                f'{self.home / "harness.toml"}: [tools.tiers] "{relative}" = "unsandboxed")')
 
     def _tool_file_changed(self, path: Path) -> None:
         """A tool (through the VFS) wrote or deleted ``path`` under tools/: reload it now,

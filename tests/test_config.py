@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.config import ConfigError, load_config
+from harness.config import Config, ConfigError, load_config
 
 
 def config_of(tmp_path, text: str):
@@ -78,3 +78,17 @@ concurrent_observers = false
 def test_a_value_of_the_wrong_kind_is_an_error(tmp_path, text, message):
     with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
         config_of(tmp_path, text)
+
+
+@pytest.mark.parametrize("key, path, matches", [
+    ("admin", "admin/x.scm", True), ("admin", "admin.scm", True), ("admin", "admin.hy", True),
+    ("admin", "administrivia.scm", False), ("admin", "sub/admin.scm", False),
+    ("admin/", "admin/x.scm", True), ("admin/", "admin.scm", False),
+    ("guard.scm", "guard.scm", True), ("guard.scm", "guard.scm.bak/x.scm", False),
+    ("guard.scm", "guard.scmx", False), ("", "anything.scm", True),
+    ("a/b", "a/b/c.scm", True), ("a/b", "a/bc.scm", False)])
+def test_tier_and_failure_keys_match_whole_path_components(key, path, matches):
+    config = Config(tiers={key: "unsandboxed"}, failure={f"scm:{key}": "closed"})
+    assert (config.tier_of(path) == "unsandboxed") is matches
+    assert (config.failure_override(f"scm:/home/tools/{path}:3", "/home/tools") == "closed") \
+        is matches

@@ -238,7 +238,11 @@ def _call(args) -> int:
         print(f"harness call: {args.tool}: blocked: {result.output}", file=sys.stderr)
         return FAILED
     if result.error is not None:
-        print(f"harness call: {args.tool}: {result.error}", file=sys.stderr)
+        hint = ""
+        if result.denied and result.error.endswith("no permission handler configured"):
+            hint = (" (the fail-safe deny: no host approves here; --allow stands in for a "
+                    "host that approves)")
+        print(f"harness call: {args.tool}: {result.error}{hint}", file=sys.stderr)
         return FAILED
     sys.stdout.write(result.output if result.output.endswith("\n") else result.output + "\n")
     return OK

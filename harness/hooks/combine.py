@@ -64,6 +64,20 @@ _KINDS: dict[str, Callable[[object], bool]] = {
 }
 
 
+#: harness's own answer keys, answered on a Claude Code event: what that event wants instead
+_CLAUDE_HINTS = {
+    key: f"; '{key}' is a harness answer key (of {points}): on Claude Code's events answer "
+         f"{instead}, or register the hook on {points.split(',')[0]}"
+    for key, points, instead in (
+        ("block", "pre_tool", '{"decision": "block", "reason": "..."}'),
+        ("message", "pre_tool", '{"decision": "block", "reason": "..."}'),
+        ("arguments", "pre_tool", '{"hookSpecificOutput": {"updatedInput": {...}}}'),
+        ("denied", "pre_shell_exec, pre_file_write, ...",
+         ('{"hookSpecificOutput": {"permissionDecision": "deny", '
+         '"permissionDecisionReason": "..."}}')),
+        ("prompt", "pre_message", '{"hookSpecificOutput": {"additionalContext": "..."}}'))}
+
+
 class _Round:
     """One combine: the object answers in order, and a typed reader that reports mistakes.
 
@@ -92,6 +106,11 @@ class _Round:
                 self._position[id(answer)] = position
                 if checks:
                     self._check_keys(source, answer, position)
+                elif point.combine == "observe" and answer:
+                    keys = ", ".join(f"'{key}'" for key in answer)
+                    said = f"answer keys {keys} change" if len(answer) > 1 else \
+                        f"answer key {keys} changes"
+                    self.report(source, f"only observes: {said} nothing; ignored", position)
             elif checks:
                 self.report(source, f"answer is {json_type(answer)}, not an object; ignored",
                             position)
@@ -111,8 +130,10 @@ class _Round:
         valid = self.point.answer_keys
         for key in answer:
             if key not in valid:
-                close = closest_name(str(key), valid)
-                hint = f"; did you mean '{close}'?" if close else ""
+                hint = _CLAUDE_HINTS.get(key) if self.point.combine == "claude" else None
+                if hint is None:
+                    close = closest_name(str(key), valid)
+                    hint = f"; did you mean '{close}'?" if close else ""
                 self.report(source, f"unknown answer key '{key}' ignored{hint}", position)
 
     def take(self, source: str, answer: dict, key: str, kind: str) -> object:

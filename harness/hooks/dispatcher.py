@@ -316,7 +316,7 @@ def _record(source: str, answer: object, message: str | None, answers: list, err
     if message is not None:
         errors.append({"source": source, "message": message})
         failed.append(source)
-    else:
+    elif answer is not NO_ANSWER:
         answers.append((source, answer))
     if trace is not None:
         trace.append(_trace_entry(source, start, output(), message, answer))
@@ -390,7 +390,10 @@ def _payload_object(payload: object) -> dict:
 
 def _answer_of(value: object, where: str) -> tuple[object, str | None]:
     """(answer, None) for a Scheme hook's result, or (NO_ANSWER, why it has no JSON form
-    or why converting it ran out of the hook's budget)."""
+    or why converting it ran out of the hook's budget). ``#f`` is no answer, as ``'()``
+    is: Scheme's idiomatic nothing, ``(and (guarded? payload) answer)``."""
+    if value is False:
+        return NO_ANSWER, None
     try:
         return scheme_to_json(value, where=where), None
     except BridgeError as exc:

@@ -89,7 +89,10 @@ def test_fire_reports_hook_errors_with_their_source(repl, home):
 def test_fire_mistakes(repl):
     assert repl.execute(",fire pre_tol") == "unknown hook point 'pre_tol'; did you mean 'pre_tool'?"
     assert "not valid JSON" in repl.execute(",fire pre_tool {oops")
-    assert "must be a JSON object or an alist" in repl.execute(",fire pre_tool 42")
+    assert "must be a JSON object ({...}) or an alist" in repl.execute(",fire pre_tool 42")
+    assert repl.execute(",fire pre_tool [1,2]") == (
+        "the payload must be a JSON object ({...}) or an alist, got [1, 2]")
+    assert "not valid JSON" in repl.execute(",fire pre_tool [1,")
     assert "car: expected a pair" in repl.execute(",fire pre_tool (car '())")
     assert repl.execute(",fire") == "usage: ,fire HOOK [PAYLOAD]"
 
