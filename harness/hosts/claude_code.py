@@ -51,7 +51,7 @@ from harness.hosts.guard import (
     session_payload,
 )
 
-__all__ = ["TOOLS", "ClaudeCode", "answer_event", "render"]
+__all__ = ["TOOLS", "ClaudeCode", "answer_event", "answer_payload", "render"]
 
 #: Claude Code's tools and what each one is in the cross-host vocabulary
 TOOLS = v.ToolMap({
@@ -135,6 +135,13 @@ def _answer(runtime, event: ClaudeEvent, payload: dict) -> HostReply:
         return HostReply(0, "", f"harness claude-hook: not answering {event.name}: it was "
                                 "started by a handler of this same event (a settings file "
                                 "that runs harness claude-hook is among harness's sources)")
+    return answer_payload(runtime, event, payload)
+
+
+def answer_payload(runtime, event: ClaudeEvent, payload: dict) -> HostReply:
+    """Answer the event ``payload`` of kind ``event`` (already read and checked): what
+    ``answer_event`` answers once it has parsed its input. In-process callers (the Claude
+    Agent SDK's hook callbacks) start here."""
     result = runtime.fire(event.name, payload)
     outcome = dict(result["outcome"])
     verdict = Verdict()
