@@ -20,7 +20,7 @@ from harness.tools.context import (
     thread_context,
 )
 from harness.tools.execution import Limits, OutputCapture
-from harness.tools.payload_use import ignores_argument
+from harness.scheme.payload_use import ignores_argument
 from tests.hooks.test_dispatcher import answer_hook, make_home
 
 

@@ -1,4 +1,4 @@
-"""Leaf hooks (harness/tools/hook_bounds.py) run under a bare budget, straight-line ones
+"""Leaf hooks (harness/scheme/hook_bounds.py) run under a bare budget, straight-line ones
 without any: only code that cannot write, capture a continuation or recurse is a leaf, only
 leaf code that cannot run away is straight-line; a redefined primitive or tight limits put
 the budget back, and what such a hook answers is what it answered under the whole budget."""
@@ -10,7 +10,7 @@ import pytest
 from harness.runtime import Runtime
 from harness.scheme.interpreter import Interpreter
 from harness.tools.execution import Limits
-from harness.tools.hook_bounds import leaf_hook, straight_line
+from harness.scheme.hook_bounds import leaf_hook, straight_line
 from tests.hooks.test_dispatcher import make_home
 
 GUARD = """
