@@ -22,9 +22,10 @@ accepts a compiled one-parameter Scheme procedure only when:
   it), no global read as a value, and it returns no tail-call marker
   (``Lambda.bounces``: a tail call of a procedure of its file goes through the trampoline);
 * every call's operator is a global bound to one of the primitives of
-  ``BOUNDED_PRIMITIVES``, each of which writes nothing, captures no continuation, calls
-  no procedure, walks its arguments without recursion and charges the budget for big
-  walks, or to a procedure of its environment (``(define (tool-of p) ...)``) that is leaf
+  ``BOUNDED_PRIMITIVES`` (a primitive's own name must name that primitive, whatever it
+  names when the hook is read), each of which writes nothing, captures no continuation,
+  calls no procedure, walks its arguments without recursion and charges the budget for
+  big walks, or to a procedure of its environment (``(define (tool-of p) ...)``) that is leaf
   code by these same rules, with any number of parameters, and does not call back into
   itself (no recursion, at most ``MAX_PROCEDURES`` of them); ``CallsCheck.holds`` checks
   every such name again before each dispatch: globals can be redefined. A call the
@@ -231,7 +232,10 @@ class _LeafReader:
         if fn.__class__ is not GlobalRef or fn.env.table is not self.globals:
             return False
         name = global_name(fn.name)
-        value = self.globals.get(name)
+        # a primitive's own name must still name it (then ``PayloadKeys.hold``, which
+        # wants the standard assoc, holds whenever ``CallsCheck.holds`` does); another
+        # name, what it names now
+        value = BOUNDED_PRIMITIVES.get(fn.name) or self.globals.get(name)
         if _bounded(value, len(call.args)):
             self.calls[name] = value
             return True
