@@ -28,6 +28,7 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, by tool file path prefix (scm:, py:, hy:
 "scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
 "host:audit" = "closed"       # host registered; default: guards closed, others open
+default = "closed"            # (optional) every other source closed too
 
 [hooks]                       # declared handlers (see harness.handlers)
 claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
@@ -96,9 +97,13 @@ class HomeNotFoundError(ConfigError):
     runtime that allows everything."""
 
     def __init__(self, home: Path) -> None:
-        what = "is not a directory" if home.exists() else "does not exist"
-        super().__init__(f"harness home {home} {what}: give an existing one with --home DIR "
-                         f"or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        if home.exists():  # a file: creating tools/ in it cannot work
+            message = (f"harness home {home} is not a directory: give a directory with "
+                       f"--home DIR or $HARNESS_HOME")
+        else:
+            message = (f"harness home {home} does not exist: give an existing one with "
+                       f"--home DIR or $HARNESS_HOME, or create it (mkdir -p {home}/tools)")
+        super().__init__(message)
         self.home = home
 
 
@@ -123,6 +128,10 @@ class Config:
     #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
     concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
+    #: ``[failure] default``: "closed" makes every hook and every tool file that does not
+    #: load fail closed unless a key of its own says "open" (None, "open": the built-in
+    #: default, guards closed and others open)
+    failure_default: str | None = None
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
     #: [tools] project_root (None: the working directory), allowed_paths, and the size
@@ -151,7 +160,7 @@ class Config:
         best, best_len = None, -1
         for key, policy in self.failure.items():
             key_kind, _, key_prefix = key.partition(":")
-            if key_kind == kind and rel.startswith(key_prefix) and len(key) > best_len:
+            if key_kind == kind and path_matches(key_prefix, rel) and len(key) > best_len:
                 best, best_len = policy, len(key)
         return best
 
@@ -159,9 +168,22 @@ class Config:
         """The tier of a tool file, by the longest matching prefix of its path."""
         best, best_len = "sandboxed", -1
         for prefix, tier in self.tiers.items():
-            if relative_path.startswith(prefix) and len(prefix) > best_len:
+            if path_matches(prefix, relative_path) and len(prefix) > best_len:
                 best, best_len = tier, len(prefix)
         return best
+
+
+def path_matches(prefix: str, relative_path: str) -> bool:
+    """Whether a ``[tools.tiers]`` / ``[failure]`` key names ``relative_path`` (under
+    tools/), by whole path components: ``"admin/"`` is the folder, ``"admin"`` the folder
+    ``admin/`` or a file ``admin.scm`` (``.hy``, ...), never ``administrivia.scm``; a key
+    with an extension (``"guard.scm"``) is that file; ``""`` is every file."""
+    if not prefix or prefix.endswith("/"):
+        return relative_path.startswith(prefix)
+    if not relative_path.startswith(prefix):
+        return False
+    rest = relative_path[len(prefix):]
+    return rest == "" or rest[0] == "/" or (rest[0] == "." and "/" not in rest)
 
 
 def load_config(path: Path) -> Config:
@@ -177,7 +199,8 @@ def load_config(path: Path) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        from harness.toml_errors import toml_error
+        raise ConfigError(toml_error(path, text, str(exc))) from None
     config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
     _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
@@ -210,11 +233,15 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
     for source, policy in failure.items():
         kinds = tuple(f"{kind}:" for kind in ("plugin", "host", *FILE_SOURCES))
-        if policy not in ("open", "closed") or not source.startswith(kinds):
+        if policy not in ("open", "closed") or not (source == "default" or
+                                                    source.startswith(kinds)):
             raise ConfigError(f"{path}: [failure] {source!r} = {policy!r}: keys are "
-                              "plugin:NAME, host:NAME, or scm:, py: or hy: and a path "
-                              "prefix, values \"open\" or \"closed\"")
-        config.failure[source] = policy
+                              "default, plugin:NAME, host:NAME, or scm:, py: or hy: and a "
+                              "path prefix, values \"open\" or \"closed\"")
+        if source == "default":
+            config.failure_default = policy
+        else:
+            config.failure[source] = policy
     plugins = data.get("plugins", {})
     if not isinstance(plugins, dict):
         raise ConfigError(f"{path}: plugins must be a table: [plugins]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 #: the module of ``harness.cli`` that registers each subcommand, in the order a user meets
-#: them (and the README's command table lists them)
+#: them (and docs/reference/cli.md lists them)
 _COMMANDS = {
     "hook_commands": ("fire", "call", "tools", "hooks", "sample", "serve"),
     "check_command": ("check",),
@@ -39,7 +39,7 @@ def build_parser(command: str | None = None):
 _EPILOG = """\
 The home is --home DIR, else $HARNESS_HOME, else ~/.harness: tools/ (.scm, .hy, .py files),
 plugins/ (executables), vfs/, hooks.toml, harness.toml. harness-repl tries hooks and tools
-interactively. `harness COMMAND --help` describes a command; README.md has the rest.
+interactively. `harness COMMAND --help` describes a command; docs/ has the rest.
 
 exit status: 0 done; 1 bad input (an unknown option, command or hook point, invalid JSON,
 a missing home, a malformed harness.toml) or a failure (a tool call, a check, a test case);

@@ -43,6 +43,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.cli.exit_status import FAILED
+
 FIXTURE_SUFFIX = ".hooktest.json"
 MATCH_MODES = ("exact", "partial")
 _SHARED_KEYS = {"hook", "match", "errors"}
@@ -205,8 +207,11 @@ def _match(where: str, spec: dict) -> str:
 def _check_keys(path: Path, where: str, entry: dict, allowed: set[str]) -> None:
     unknown = sorted(set(entry) - allowed)
     if unknown:
+        from harness.spelling import closest_name
+        close = closest_name(unknown[0], allowed)
+        hint = f"did you mean {json.dumps(close)}? " if close else ""
         raise FixtureError(f"{where}: unknown key {json.dumps(unknown[0])} "
-                           f"(allowed: {', '.join(sorted(allowed))})")
+                           f"({hint}allowed: {', '.join(sorted(allowed))})")
 
 
 # -- comparing ----------------------------------------------------------------------------------
@@ -319,12 +324,24 @@ def _output_value(output: str) -> object:
 # -- the command --------------------------------------------------------------------------------
 def run_tests(args) -> int:
     """Run every case; print PASS/FAIL lines, diffs and a summary; return the exit status."""
-    from harness.cli.hook_commands import report_load_problems
     from harness.config import ConfigError
     from harness.runtime import Runtime, resolve_home
     home = resolve_home(args.home)
+    try:  # the home first: a missing one is the news, not its missing fixtures
+        runtime = Runtime(home)
+    except ConfigError as exc:
+        print(f"harness test: {exc}", file=sys.stderr)
+        return FAILED
     try:
-        files = fixture_files(args.paths, home)
+        return _run_cases(runtime, args.paths, home)
+    finally:
+        runtime.close()
+
+
+def _run_cases(runtime, paths: list[str], home) -> int:
+    from harness.cli.hook_commands import report_load_problems
+    try:
+        files = fixture_files(paths, home)
     except FixtureError as exc:
         print(f"harness test: {exc}", file=sys.stderr)
         return USAGE_ERROR
@@ -336,22 +353,14 @@ def run_tests(args) -> int:
         except FixtureError as exc:
             bad_files += 1
             print(f"harness test: {exc}", file=sys.stderr)
-    try:
-        runtime = Runtime(home)
-    except ConfigError as exc:
-        print(f"harness test: {exc}", file=sys.stderr)
-        return USAGE_ERROR
     report_load_problems(runtime)
     failed = 0
-    try:
-        for case in cases:
-            problems = check_case(runtime, case)
-            failed += bool(problems)
-            print(f"{'FAIL' if problems else 'PASS'}  {case.file}: {case.name}")
-            for problem in problems:
-                print("\n".join("      " + line for line in problem.splitlines()))
-    finally:
-        runtime.close()
+    for case in cases:
+        problems = check_case(runtime, case)
+        failed += bool(problems)
+        print(f"{'FAIL' if problems else 'PASS'}  {case.file}: {case.name}")
+        for problem in problems:
+            print("\n".join("      " + line for line in problem.splitlines()))
     summary = f"{len(cases) - failed} passed, {failed} failed"
     if bad_files:
         summary += f", {bad_files} fixture file{'s' if bad_files > 1 else ''} unusable"

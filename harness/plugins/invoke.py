@@ -136,8 +136,12 @@ def _hook_result(plugin: Runnable, hook: str, run: ProcessRun) -> HookCallResult
         return HookCallResult(plugin.name, hook, NO_ANSWER, with_stderr(failure, stderr),
                               run.duration, run.exit_code, stderr=stderr)
     text, warnings = _decode(run.stdout)
-    return HookCallResult(plugin.name, hook, _answer_of(text.strip()), None, run.duration,
-                          run.exit_code, warnings, stderr)
+    answer, broken = _answer_of(text.strip())
+    if broken is not None:  # a failure, not a text answer: a guard that says this fails
+        return HookCallResult(plugin.name, hook, NO_ANSWER, with_stderr(broken, stderr),
+                              run.duration, run.exit_code, warnings, stderr)
+    return HookCallResult(plugin.name, hook, answer, None, run.duration, run.exit_code,
+                          warnings, stderr)
 
 
 def blocking_answer(hook: str, message: str) -> dict | None:
@@ -211,10 +215,17 @@ def _decode(raw: bytes) -> tuple[str, tuple[str, ...]]:
                 ("output is not valid UTF-8; invalid bytes were replaced with U+FFFD",))
 
 
-def _answer_of(text: str) -> object:
+def _answer_of(text: str) -> tuple[object, str | None]:
+    """(the answer stdout ``text`` gives, None), or (NO_ANSWER, why) for text that starts
+    as a JSON object or array does but does not parse (a truncated or malformed answer,
+    not a text one)."""
     if not text:
-        return NO_ANSWER
+        return NO_ANSWER, None
     try:
-        return loads(text)
-    except ValueError:
-        return text
+        return loads(text), None
+    except ValueError as exc:
+        if not text.startswith(("{", "[")):
+            return text, None
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        return NO_ANSWER, (f"printed an answer that starts as JSON but is not valid JSON "
+                           f"({exc}): {shown}")

@@ -63,7 +63,7 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
     expression whose value is a dict."""
     if session.language == "hy" and not _is_json_object(text):
         value = session.hy_json(text, what)  # a Hy dict {"k" v} is no JSON object
-    elif text.startswith("{"):
+    elif text.startswith(("{", "[", '"')):  # JSON (a Scheme vector is #(...))
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -77,7 +77,8 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
         if value is NO_ANSWER:
             value = {}
     if not isinstance(value, dict):
-        raise ReplError(f"{what} must be a JSON object or an alist, got {json.dumps(value)}")
+        raise ReplError(f"{what} must be a JSON object ({{...}}) or an alist, got "
+                        f"{json.dumps(value)[:80]}")
     return value
 
 

@@ -169,7 +169,7 @@ def _compare(op_cls) -> Template:
     Two operands, one of them a number literal, need no check: an order comparison of a
     number with a non-number fails in Python, and ``x == 5`` of a non-number is false at
     once (never a comparison of two pairs); the check would cost a tight loop ~7%. So
-    ``(= x 5)`` of a non-number answers #f instead of failing (README: Known deviations).
+    ``(= x 5)`` of a non-number answers #f instead of failing (docs/reference/scheme.md: Known deviations).
     """
     equality = op_cls is ast.Eq
 

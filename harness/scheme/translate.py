@@ -191,6 +191,8 @@ _PLAIN_FAILURES = {
 def _describe_value_of_type(type_name: str) -> str:
     if type_name == "Nil":
         return "()"
+    if type_name == "bool":  # (the inlined car/cdr does not keep which one)
+        return "a boolean (#f or #t; assoc and member answer #f when nothing matches)"
     return describe_type(type_name)
 
 

@@ -6,9 +6,15 @@ One check for every kind of tool (Scheme, Python, plugin, builtin):
   number (chibi's tools pass line counts as strings);
 * a wrong-typed argument is an error that names it and the expected type:
   ``argument 'lines' must be an integer, got a string ("ten")``;
-* a missing required argument is *not* an error before the call (chibi's files mark every
-  parameter required and handle absent ones): ``missing`` lists them, and the caller names
-  them only if the tool then fails.
+* a name the schema does not know (``{"nmae": "Ada"}``, when the schema lists its
+  ``properties`` and does not allow others) is an error before the call that names it and
+  the closest known name, and so is a missing required argument: a tool never runs with
+  nothing;
+* except where chibi's rule holds: chibi's files mark every parameter required, handle the
+  absent ones and call each other with only the arguments they need, so for Scheme and
+  builtin tools a missing argument (``missing_ok``), and in a ``call-tool`` from Scheme an
+  unknown one too (``unknown_ok``), is only listed (``missing``, ``unknown``) and named if
+  the tool then fails.
 
 Schemas are compiled with fastjsonschema (pure Python, no dependencies, a compiled
 validator checks a small object in 1–2 µs) once per schema object. A schema that cannot
@@ -45,6 +51,18 @@ class ArgumentCheck:
     error: str | None = None
     missing: tuple[str, ...] = ()
     schema_problem: str | None = None
+    unknown: tuple[str, ...] = ()
+
+    def absent_note(self) -> str:
+        """`` (missing required argument: 'id')``, said after a failure under chibi's rule."""
+        parts = []
+        if self.missing:
+            parts.append(f"missing required argument{'s' if len(self.missing) > 1 else ''}: "
+                         + ", ".join(f"'{m}'" for m in self.missing))
+        if self.unknown:
+            parts.append(f"unknown argument{'s' if len(self.unknown) > 1 else ''}: "
+                         + ", ".join(f"'{u}'" for u in self.unknown))
+        return f" ({'; '.join(parts)})" if parts else ""
 
 
 class _Validators:
@@ -77,8 +95,10 @@ class _Validators:
 _validators = _Validators()
 
 
-def check_arguments(schema: object, arguments: dict) -> ArgumentCheck:
-    """Check ``arguments`` against the tool's ``schema`` (see the module doc)."""
+def check_arguments(schema: object, arguments: dict, *, missing_ok: bool = False,
+                    unknown_ok: bool = False) -> ArgumentCheck:
+    """Check ``arguments`` against the tool's ``schema`` (see the module doc); with
+    ``missing_ok`` / ``unknown_ok`` missing / unknown names are listed, not errors."""
     if not isinstance(schema, dict) or not schema:
         return ArgumentCheck(arguments)
     properties = schema.get("properties")
@@ -87,9 +107,13 @@ def check_arguments(schema: object, arguments: dict) -> ArgumentCheck:
     required = schema.get("required")
     missing = tuple(name for name in required if isinstance(name, str)
                     and name not in arguments) if isinstance(required, list) else ()
+    unknown = _unknown_names(schema, properties, arguments)
+    if (unknown and not unknown_ok) or (missing and not missing_ok):
+        return ArgumentCheck(arguments, error=_absent_message(
+            () if missing_ok else missing, () if unknown_ok else unknown, properties))
     validator = _validators.get(schema)
     if isinstance(validator, Exception):
-        return ArgumentCheck(arguments, missing=missing,
+        return ArgumentCheck(arguments, missing=missing, unknown=unknown,
                              schema_problem=f"its parameters schema is invalid ({validator}); "
                                             "arguments were not checked")
     try:
@@ -97,11 +121,40 @@ def check_arguments(schema: object, arguments: dict) -> ArgumentCheck:
     except Exception as exc:  # noqa: BLE001 - a validator that fails is a schema problem
         from fastjsonschema import JsonSchemaValueException  # imported to compile it
         if isinstance(exc, JsonSchemaValueException):
-            return ArgumentCheck(arguments, error=_message(exc), missing=missing)
-        return ArgumentCheck(arguments, missing=missing,
+            return ArgumentCheck(arguments, error=_message(exc), missing=missing,
+                                 unknown=unknown)
+        return ArgumentCheck(arguments, missing=missing, unknown=unknown,
                              schema_problem=f"its parameters schema could not be checked "
                                             f"({type(exc).__name__}: {exc})")
-    return ArgumentCheck(arguments, missing=missing)
+    return ArgumentCheck(arguments, missing=missing, unknown=unknown)
+
+
+def _unknown_names(schema: dict, properties: object, arguments: dict) -> tuple[str, ...]:
+    """The argument names ``schema`` does not know: it lists its properties and does not
+    allow others (``additionalProperties`` left out counts as not allowing them: a tool's
+    parameters are all it reads)."""
+    if not properties or not isinstance(properties, dict) \
+            or schema.get("additionalProperties", False):
+        return ()  # (no properties: a tool that declares none may still read some)
+    return tuple(name for name in arguments if name not in properties)
+
+
+def _absent_message(missing: tuple[str, ...], unknown: tuple[str, ...],
+                    properties: object) -> str:
+    """``missing required argument 'name'; unknown argument 'nmae' (did you mean 'name'?)``"""
+    from harness.spelling import closest_name
+    known = list(properties) if isinstance(properties, dict) else []
+    parts = []
+    if missing:
+        parts.append(f"missing required argument{'s' if len(missing) > 1 else ''} "
+                     + ", ".join(f"'{m}'" for m in missing))
+    for name in unknown:
+        close = closest_name(name, known)
+        hint = (f" (did you mean '{close}'?)" if close else
+                f" (it takes {', '.join(repr(k) for k in known)})" if known else
+                " (it takes no arguments)")
+        parts.append(f"unknown argument '{name}'{hint}")
+    return "; ".join(parts)
 
 
 def _read_numbers(properties: dict, arguments: dict) -> dict:

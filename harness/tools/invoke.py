@@ -93,7 +93,10 @@ def tool_category(tool, name: str) -> str:
 def run_tool(runtime, tool, name: str, arguments: dict) -> ToolRun:
     """Check ``arguments`` against the schema of ``tool`` and run it (see the module doc).
     Never raises for what the tool does: a failure is in ``error``."""
-    check = check_arguments(tool_schema(tool, name), arguments)
+    from harness.tools.scheme_api import in_call_tool
+    nested = in_call_tool()
+    check = check_arguments(tool_schema(tool, name), arguments, unknown_ok=nested,
+                            missing_ok=nested or _handles_absence(runtime, tool, name))
     problems = (f"tool {name}: {check.schema_problem}",) if check.schema_problem else ()
     if check.error is not None:
         return ToolRun(error=check.error, problems=problems)
@@ -104,12 +107,16 @@ def run_tool(runtime, tool, name: str, arguments: dict) -> ToolRun:
     else:
         result = runtime.plugins.call_tool(name, check.arguments)
         run = ToolRun(result.output, result.error)
-    if run.error is not None and check.missing:
-        names = ", ".join(f"'{m}'" for m in check.missing)
-        run.error += f" (missing required argument{'s' if len(check.missing) > 1 else ''}: " \
-                     f"{names})"
+    if run.error is not None:
+        run.error += check.absent_note()
     run.problems = problems
     return run
+
+
+def _handles_absence(runtime, tool, name: str) -> bool:
+    """A Scheme or builtin tool: chibi's rule leaves a missing argument to it (chibi's
+    files mark every parameter required and handle the absent ones)."""
+    return isinstance(tool, SchemeTool) or runtime.registry.builtins.get(name) is tool
 
 
 def _run_scheme(runtime, tool: SchemeTool, arguments: dict) -> ToolRun:

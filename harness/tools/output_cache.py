@@ -6,6 +6,12 @@ and is more than ``threshold`` bytes (default 4,000) is written to
 chibi's stub instead: where it is, its size, how to read it, and a preview.
 ``pre_cache_output`` may skip caching (``block: true``) or give the preview text
 (``summary``); ``post_cache_output`` observes the result.
+
+What is stored is what the model can page through with ``file_head`` / ``file_tail`` /
+``file_lines``: ``shell_exec``'s one-line JSON result is stored as its exit code, its
+``[stdout]`` and its ``[stderr]`` with their lines intact (stored as JSON, a 29,000-character
+line could never be read in parts), and the stub counts those lines. A tool call that reads
+a cached file is never cached again into a new stub (``reads_cache``).
 """
 
 from __future__ import annotations
@@ -37,23 +43,32 @@ def cache_id(tool: str, arguments: dict) -> str:
     return f"{tool}_{int(time.time()):x}_{digest}"
 
 
-def _preview_source(output: str) -> str:
-    """shell_exec's JSON line shows as its [stdout] and [stderr]; anything else as is."""
+def pageable_text(output: str) -> str:
+    """What is stored for ``output``: shell_exec's JSON line as ``exit_code: N`` and its
+    [stdout] and [stderr] with their lines intact; anything else as it is."""
     if "\n" not in output.strip():
         try:
             data = orjson.loads(output)
         except orjson.JSONDecodeError:
             data = None
         if isinstance(data, dict) and (data.get("stdout") or data.get("stderr")):
-            parts = [f"[{key}]\n{data[key]}" for key in ("stdout", "stderr")
-                     if isinstance(data.get(key), str) and data[key]]
-            return "\n\n".join(parts)
+            parts = [f"exit_code: {data['exit_code']}"] if "exit_code" in data else []
+            parts += [f"[{key}]\n{data[key].rstrip(chr(10))}" for key in ("stdout", "stderr")
+                      if isinstance(data.get(key), str) and data[key]]
+            return "\n".join(parts) + "\n"
     return output
 
 
-def preview(output: str, chars: int = PREVIEW_CHARS) -> str:
-    """The first ``chars`` characters of the preview source, cut back to a line end."""
-    text = _preview_source(output)[:chars]
+def reads_cache(arguments: dict) -> bool:
+    """Whether a tool call names a file of the output cache (reading it is never cached
+    again: the model would get a stub of its stub)."""
+    return any(isinstance(value, str) and value.startswith("vfs:///sys/tool_cache/")
+               for value in arguments.values())
+
+
+def preview(text: str, chars: int = PREVIEW_CHARS) -> str:
+    """The first ``chars`` characters of ``text``, cut back to a line end."""
+    text = text[:chars]
     cut = text.rfind("\n")
     return text[:cut] if cut > 0 else text
 
@@ -69,6 +84,7 @@ def should_cache(output: str, threshold: float = THRESHOLD) -> bool:
 def cache_output(call, arguments: dict, output: str) -> str | None:
     """Store ``output`` and return the stub the model sees, or None when it stays as it is
     (a hook said block, or the write failed: the full output then goes through)."""
+    output = pageable_text(output)
     size = len(output.encode("utf-8", errors="surrogatepass"))
     lines = lines_of(output)
     decision = call.fire("pre_cache_output", {

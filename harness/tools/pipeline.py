@@ -24,10 +24,10 @@ import threading
 
 from harness.tools.context import thread_context, tool_call_scope, using_runtime
 from harness.tools.invoke import ToolRun, find_tool, run_tool, tool_category, unknown_tool
-from harness.tools.output_cache import cache_output, should_cache
+from harness.tools.output_cache import cache_output, reads_cache, should_cache
 from harness.tools.permissions import gate, sandbox_refusal
 from harness.tools.tool_result import ToolResult
-from harness.vfs.paths import is_vfs_uri
+from harness.vfs.paths import is_vfs_uri, misspelt_uri
 
 
 class _Call:
@@ -41,10 +41,12 @@ class _Call:
         self.summary_params: tuple[str, ...] = ()
 
     def fire(self, hook: str, payload: dict) -> dict:
-        """Fire ``hook``; keep its errors; return its outcome."""
+        """Fire ``hook``; keep its errors (once each: a file that does not load is in the
+        errors of every dispatch); return its outcome."""
         result = self.runtime.fire(hook, payload)
-        if result["errors"]:
-            self.errors.extend(result["errors"])
+        for error in result["errors"]:
+            if error not in self.errors:
+                self.errors.append(error)
         return result["outcome"]
 
     def result(self, output: str, **fields) -> ToolResult:
@@ -94,6 +96,9 @@ def _pipeline(call: _Call, original: dict) -> ToolResult:
     tool = find_tool(runtime, name)
     if tool is None:
         return _finish(call, original, arguments, None, unknown_tool(runtime, name))
+    misspelt = next(filter(None, map(misspelt_uri, arguments.values())), None)
+    if misspelt is not None:
+        return _finish(call, original, arguments, None, f"argument {misspelt}")
     category = tool_category(tool, name)
     call.summary_params = tuple(getattr(tool, "summary_params", ()))
     if caller_tier == "sandboxed":
@@ -134,7 +139,8 @@ def _finish(call: _Call, original: dict, arguments: dict, run: ToolRun | None,
     if not isinstance(output, str):
         output = run.output if run is not None and error is None else str(output)
     final = None
-    if error is None and should_cache(output, call.runtime.cache_threshold):
+    if error is None and should_cache(output, call.runtime.cache_threshold) \
+            and not reads_cache(arguments):
         final = cache_output(call, arguments, output)
     cached = final is not None
     final = final if cached else output

@@ -107,6 +107,12 @@ MAX_TOOL_NESTING = 32
 _nesting = threading.local()
 
 
+def in_call_tool() -> bool:
+    """A ``call-tool`` from Scheme is running on this thread: its tool call follows chibi's
+    rule for missing and unknown arguments (harness.tools.arguments)."""
+    return getattr(_nesting, "depth", 0) > 0
+
+
 @primitive(TOOLS)
 def call_tool(name, args=NIL):
     """(call-tool name args-alist) -> the tool's result string, through every hook.

@@ -76,7 +76,11 @@ def _run(operation):
 
 def resolve_host_path(runtime, text: str) -> Path:
     """``text`` as a host path: ``~`` expanded, a relative path joined to the project
-    root."""
+    root. A misspelt ``vfs:`` URI is refused (harness.vfs.paths.misspelt_uri)."""
+    from harness.vfs.paths import misspelt_uri
+    misspelt = misspelt_uri(text)
+    if misspelt is not None:
+        raise error(misspelt)
     path = Path(os.path.expanduser(text))
     return path if path.is_absolute() else Path(runtime.project_root) / path
 

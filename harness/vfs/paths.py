@@ -24,6 +24,16 @@ def is_vfs_uri(text: object) -> bool:
     return isinstance(text, str) and text.startswith(URI_PREFIX)
 
 
+def misspelt_uri(text: object) -> str | None:
+    """Why ``text`` is not a path at all: a ``vfs:`` URI with fewer or more than three
+    slashes (``vfs://home/x`` would otherwise name a host file ``vfs:/home/x``), else None."""
+    if not isinstance(text, str) or not text.startswith("vfs:") or text.startswith(URI_PREFIX):
+        return None
+    rest = text[len("vfs:"):].lstrip("/")
+    return (f"{text!r} is not a VFS URI: a VFS URI has three slashes "
+            f"(vfs:///{rest}); a host path has none")
+
+
 def path_of_uri(uri: str) -> str:
     """``vfs:///home/a/x`` -> ``/home/a/x`` (checked); VfsError for anything else."""
     if not is_vfs_uri(uri):

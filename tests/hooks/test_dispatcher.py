@@ -263,3 +263,21 @@ def test_malformed_failure_policy_is_a_config_error(tmp_path):
     home = make_home(tmp_path, {}, toml='[failure]\n"scm:x" = "maybe"\n')
     with pytest.raises(ConfigError, match="open.*closed"):
         Runtime(home)
+
+
+def test_false_from_a_scheme_hook_is_no_answer_as_the_empty_list_is(tmp_path):
+    home = make_home(tmp_path, {"idioms.scm": """\
+        (define (forced? p) (string-contains (cdr (assoc "command" (cdr (assoc "arguments" p))))
+                                             "--force"))
+        (register-hook 'pre_tool                      ; a leaf hook: (and test answer)
+          (lambda (p) (and (equal? (cdr (assoc "tool_name" p)) "rm") '(("block" . #t)))))
+        (register-hook 'pre_tool                      ; not a leaf: it calls string-contains
+          (lambda (p) (and (forced? p) '(("block" . #t)))))
+    """})
+    with Runtime(home) as rt:
+        quiet = rt.fire("pre_tool", {"tool_name": "git", "arguments": {"command": "push"}})
+        assert (quiet["answers"], quiet["errors"], quiet["outcome"]["blocked"]) == (
+            [], [], False)
+        loud = rt.fire("pre_tool", {"tool_name": "git",
+                                    "arguments": {"command": "push --force"}})
+        assert loud["outcome"]["blocked"] is True and loud["errors"] == []

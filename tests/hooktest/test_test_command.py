@@ -63,10 +63,16 @@ def test_usage_errors_exit_2(home, tmp_path, capsys, monkeypatch):
     assert run_harness_test("--home", str(home)) == 2
     assert "no fixtures" in capsys.readouterr().err
     assert run_harness_test(str(tmp_path / "missing.hooktest.json"), "--home", str(home)) == 2
-    (home / "harness.toml").write_text("[tools.tiers]\n'x' = 'root'\n")
+
+
+def test_a_home_that_cannot_open_is_bad_input_named_before_any_fixture(home, tmp_path, capsys):
     write_fixture(tmp_path, "t", GUARD_CASES)
-    assert run_harness_test(str(tmp_path), "--home", str(home)) == 2
+    (home / "harness.toml").write_text("[tools.tiers]\n'x' = 'root'\n")
+    assert run_harness_test(str(tmp_path), "--home", str(home)) == 1
     assert "tier must be one of" in capsys.readouterr().err
+    assert run_harness_test("--home", str(tmp_path / "missing")) == 1
+    err = capsys.readouterr().err
+    assert "harness home" in err and "does not exist" in err and "no fixtures" not in err
 
 
 def test_default_path_is_home_tests(home, tmp_path, capsys, monkeypatch):

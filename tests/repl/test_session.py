@@ -89,7 +89,10 @@ def test_fire_reports_hook_errors_with_their_source(repl, home):
 def test_fire_mistakes(repl):
     assert repl.execute(",fire pre_tol") == "unknown hook point 'pre_tol'; did you mean 'pre_tool'?"
     assert "not valid JSON" in repl.execute(",fire pre_tool {oops")
-    assert "must be a JSON object or an alist" in repl.execute(",fire pre_tool 42")
+    assert "must be a JSON object ({...}) or an alist" in repl.execute(",fire pre_tool 42")
+    assert repl.execute(",fire pre_tool [1,2]") == (
+        "the payload must be a JSON object ({...}) or an alist, got [1, 2]")
+    assert "not valid JSON" in repl.execute(",fire pre_tool [1,")
     assert "car: expected a pair" in repl.execute(",fire pre_tool (car '())")
     assert repl.execute(",fire") == "usage: ,fire HOOK [PAYLOAD]"
 
@@ -115,6 +118,13 @@ def test_load_a_broken_file_then_keep_going(repl, tmp_path):
     assert out.startswith(f"{broken}:4:14: car: expected a pair, got an integer")
     assert "(define oops (car 5))" in out and "Traceback" not in out
     assert repl.execute("(+ 1 2)") == "3"
+
+
+def test_a_mistyped_load_is_said_once_and_then_forgotten(repl, tmp_path):
+    missing = tmp_path / "gaurd.scm"
+    assert "cannot read" in repl.execute(f",load {missing}")
+    assert "gaurd.scm" not in repl.execute(",fire pre_tool")
+    assert "gaurd.scm" not in repl.execute(",reload")
 
 
 def test_load_keeps_the_last_good_version(repl, home):

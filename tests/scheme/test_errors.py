@@ -15,6 +15,9 @@ def error_of(src: str, name: str = "t.scm") -> str:
 @pytest.mark.parametrize("src,first_line", [
     ("(car '())", "t.scm:1:1: car: expected a pair, got ()"),
     ("(cdr 5)", "t.scm:1:1: cdr: expected a pair, got an integer"),
+    ('(cdr (assoc "x" \'()))', ("t.scm:1:1: cdr: expected a pair, got a boolean (#f or #t; "
+                              "assoc and member answer #f when nothing matches)")),
+    ("(map cdr '(#f))", "t.scm:1:1: cdr: expected a pair, got #f"),
     ("\n  (+ 1 'a)", "t.scm:2:3: +: expected numbers, got an integer and a symbol"),
     ("(undefined-var)", "t.scm:1:1: unbound variable: undefined-var"),
     ("(define (f x) x)\n(f)", "t.scm:2:1: f: missing 1 argument"),

@@ -120,12 +120,17 @@ def test_invalid_utf8_is_replaced_and_reported(tmp_path):
     _assert_others_answered(result)
 
 
-def test_garbage_output_is_a_string_answer_not_a_failure(tmp_path):
+def test_broken_json_output_is_a_failure_that_says_so_and_text_a_text_answer(tmp_path):
     garbage = schema_plugin("a_garbage", ["pre_message"], "cat > /dev/null\necho '{not json'")
     result, _ = _fire(_runtime(tmp_path, {"a_garbage": garbage}))
-    assert answers_of(result)[0] == "{not json"
-    assert messages_of(result) == ["pre_message: answer is a string, not an object; ignored"]
+    [message] = messages_of(result)
+    assert message.startswith("printed an answer that starts as JSON but is not valid JSON")
+    assert message.endswith(": {not json")
     _assert_others_answered(result)
+    text = schema_plugin("a_text", ["pre_message"], "cat > /dev/null\necho 'logged it'")
+    result, _ = _fire(_runtime(tmp_path / "t", {"a_text": text}))
+    assert answers_of(result)[0] == "logged it"
+    assert messages_of(result) == ["pre_message: answer is a string, not an object; ignored"]
 
 
 BIG_PAYLOAD = {"prompt": "x" * 1_000_000}  # far more than a pipe buffer

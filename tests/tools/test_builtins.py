@@ -190,3 +190,13 @@ def test_a_home_tool_shadows_a_builtin(tmp_path):
     assert rt.call_tool("file_head", {"path": "vfs:///x"}).output == "my head"
     assert [s["message"] for s in rt.shadowed_builtins()] == [
         "tool file_head shadows the builtin tool of the same name"]
+
+
+@pytest.mark.parametrize("uri, hint", [("vfs://shared/x.txt", "vfs:///shared/x.txt"),
+                                       ("vfs:/shared/x.txt", "vfs:///shared/x.txt")])
+def test_a_vfs_uri_without_three_slashes_is_refused_with_the_right_spelling(rt, tmp_path,
+                                                                            uri, hint):
+    result = rt.call_tool("write_file", {"path": uri, "content": "hi"})
+    assert result.error == (f"argument {uri!r} is not a VFS URI: a VFS URI has three "
+                            f"slashes ({hint}); a host path has none")
+    assert not any(p.name.startswith("vfs:") for p in tmp_path.rglob("*"))

@@ -41,6 +41,10 @@ TOOLS = """\
   (description "call-tool keeps the calling context")
   (execute (lambda (args) (call-tool "whoami" '()))))
 
+(define-tool calls-with-a-typo
+  (description "call-tool keeps chibi's rule: names are left to the called tool")
+  (execute (lambda (args) (call-tool "head" '(("text" . "a") ("lnies" . 3))))))
+
 (define-tool unprintable
   (description "a value without a JSON form")
   (execute (lambda (args) (list #\\a car))))
@@ -94,7 +98,7 @@ def test_a_whole_json_schema_as_parameters_is_kept(tmp_path):
     assert rt.call_tool("schema-kept", {"items": ["a", 1]}).error == \
         "argument 'items[1]' must be a string, got an integer (1)"
     extra = rt.call_tool("schema-kept", {"items": [], "other": 1}).error
-    assert extra.startswith("the arguments must not contain")
+    assert extra == "unknown argument 'other' (it takes 'items')"
 
 
 def test_a_missing_required_argument_is_named_when_the_tool_fails(tmp_path):
@@ -103,6 +107,31 @@ def test_a_missing_required_argument_is_named_when_the_tool_fails(tmp_path):
     assert "cdr: expected a pair" in result.error
     assert result.error.endswith("(missing required argument: 'id')")
     assert rt.call_tool("needs-id", {"id": "x"}).output == "x"
+
+
+def test_a_misspelt_argument_is_refused_before_the_call_with_the_closest_name(tmp_path):
+    rt = Runtime(make_home(tmp_path))
+    result = rt.call_tool("head", {"text": "a", "lnies": 3})
+    assert result.error == "unknown argument 'lnies' (did you mean 'lines'?)"
+    assert result.output == f"Error: {result.error}"
+
+
+def test_a_call_tool_from_scheme_leaves_names_to_the_called_tool(tmp_path):
+    rt = Runtime(make_home(tmp_path))
+    assert json.loads(rt.call_tool("calls-with-a-typo").output) == {"lines": 1,
+                                                                     "exact": True}
+
+
+def test_a_python_tool_never_runs_without_a_required_argument(tmp_path):
+    rt = Runtime(make_home(tmp_path))
+    calls = []
+    rt.register_tool("greet", lambda args: calls.append(args) or f"hi {args['name']}",
+                     description="greets", parameters={"name": {"type": "string"}})
+    result = rt.call_tool("greet", {"nmae": "Ada"})
+    assert result.error == ("missing required argument 'name'; "
+                            "unknown argument 'nmae' (did you mean 'name'?)")
+    assert calls == []
+    assert rt.call_tool("greet", {"name": "Ada"}).output == "hi Ada"
 
 
 def test_results_without_a_json_form_are_written(tmp_path):

@@ -1,8 +1,8 @@
-"""The README keeps its promises: the files it shows load, its other snippets parse, the
-commands it shows exist with the options it gives them, and the numbers it states are the
-tree's, and the outputs it prints (a fire, a tool call, the tutorial's fixture runs, a
-Claude Code answer) are what those commands print. A failure names the README line to
-mend."""
+"""The README and the docs keep their promises: the files they show load, their other
+snippets parse, the commands they show exist with the options they give them, the numbers
+they state are the tree's, and the outputs they print (a fire, a tool call, the tutorial's
+fixture runs, a Claude Code answer) are what those commands print. A failure names the
+page and line to mend."""
 
 from __future__ import annotations
 
@@ -30,16 +30,26 @@ from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.reader import read_all
 from harness.tools.loader import load_tool_file
 
-ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
-TEXT = README.read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+#: every page a user reads, by its path from the repository root
+PAGES = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+         for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]}
 #: a snippet that is a whole tool file says where it goes on its first line
 TOOL_FILE = re.compile(r"^(?:;;|#) HOME/tools/(\S+\.(?:scm|py|hy))")
 
 
-def blocks(language: str, text: str = TEXT) -> list[tuple[int, str]]:
-    """The fenced blocks of ``language`` ("" for plain ones) of the README (or ``text``):
-    (line, text)."""
+def page(name: str) -> str:
+    """The text of ``README.md`` or of ``docs/NAME``."""
+    return PAGES[name if name == "README.md" else f"docs/{name}"]
+
+
+def blocks(language: str, text: str | None = None, name: str = "") -> list[tuple[str, str]]:
+    """The fenced blocks of ``language`` ("" for plain ones) of every page (or of ``text``,
+    called ``name``): (PAGE:LINE, text)."""
+    if text is None:
+        return [found for page_name, page_text in PAGES.items()
+                for found in blocks(language, page_text, page_name)]
     found, lines = [], text.splitlines()
     i = 0
     while i < len(lines):
@@ -48,16 +58,9 @@ def blocks(language: str, text: str = TEXT) -> list[tuple[int, str]]:
             while not lines[i].startswith("```"):
                 i += 1
             if info == language:
-                found.append((start + 1, "\n".join(lines[start:i]) + "\n"))
+                found.append((f"{name}:{start + 1}", "\n".join(lines[start:i]) + "\n"))
         i += 1
     return found
-
-
-def section(title: str) -> str:
-    """The text of the ``## title`` section (up to the next ``## ``)."""
-    start = TEXT.index(f"\n## {title}\n")
-    end = TEXT.find("\n## ", start + 1)
-    return TEXT[start:end if end > 0 else len(TEXT)]
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -70,8 +73,8 @@ def table_rows(text: str) -> list[list[str]]:
     return [row for row in rows if row[0] not in ("command", "tool", "hook point")]
 
 
-def ids(snippets: list[tuple[int, str]]) -> list[str]:
-    return [f"README.md:{line}" for line, _ in snippets]
+def ids(snippets: list[tuple[str, str]]) -> list[str]:
+    return [where for where, _ in snippets]
 
 
 # -- snippets ------------------------------------------------------------------------------
@@ -88,15 +91,15 @@ def test_a_tool_file_it_shows_loads(snippet, tmp_path):
     header = TOOL_FILE.match(text)
     if header is None:  # a fragment: it must still be valid code
         if text.lstrip().startswith("("):
-            read_all(text, f"README.md:{line}")
+            read_all(text, line)
         elif not text.lstrip().startswith(";;"):
-            ast.parse(text, f"README.md:{line}")
+            ast.parse(text, line)
         return
     path = tmp_path / Path(header.group(1)).name
     path.write_text(text, encoding="utf-8")
     tier = "sandboxed" if path.suffix == ".scm" else "unsandboxed"
     registration = load_tool_file(path, tier, DEFAULT_LIMITS[tier])
-    assert registration.hooks or registration.tools, f"README.md:{line} registers nothing"
+    assert registration.hooks or registration.tools, f"{line} registers nothing"
 
 
 @pytest.mark.parametrize("snippet", blocks("json"), ids=ids(blocks("json")))
@@ -113,10 +116,10 @@ def test_toml_it_shows_is_known_to_harness(snippet, tmp_path):
         path = tmp_path / "hooks.toml"
         path.write_text(text)
         loaded = load_source(Source(str(path), "harness"))
-        assert loaded.handlers and not loaded.problems, f"README.md:{line}: {loaded.problems}"
+        assert loaded.handlers and not loaded.problems, f"{line}: {loaded.problems}"
     else:
-        assert text.startswith("# harness.toml"), f"README.md:{line}: say which file it is"
-        assert unknown_settings(data) == [], f"README.md:{line}"
+        assert text.startswith("# harness.toml"), f"{line}: say which file it is"
+        assert unknown_settings(data) == [], line
 
 
 def test_the_limits_it_calls_defaults_are_the_defaults(tmp_path):
@@ -124,7 +127,7 @@ def test_the_limits_it_calls_defaults_are_the_defaults(tmp_path):
     path = tmp_path / "harness.toml"
     path.write_text(text)
     shown, default = load_config(path), Config()
-    assert shown.limits == default.limits, f"README.md:{line}"
+    assert shown.limits == default.limits, line
     assert ((shown.hook_timeout, shown.tool_timeout, shown.schema_timeout)
             == (default.hook_timeout, default.tool_timeout, default.schema_timeout))
 
@@ -134,24 +137,25 @@ def test_the_limits_it_calls_defaults_are_the_defaults(tmp_path):
 EXAMPLES_README = ROOT / "examples" / "README.md"
 
 
-def shown_commands(text: str = TEXT) -> list[tuple[int, str]]:
+def shown_commands(text: str | None = None, name: str = "") -> list[tuple[str, str]]:
     """Every ``harness`` / ``harness-repl`` command line of the sh blocks and of the
-    ``$ `` lines of transcripts of the README (or ``text``)."""
+    ``$ `` lines of transcripts of every page (or of ``text``, called ``name``)."""
     found = []
-    for prompt, snippets in (("", blocks("sh", text)), ("$ ", blocks("", text))):
-        for line, snippet in snippets:
+    for prompt, snippets in (("", blocks("sh", text, name)), ("$ ", blocks("", text, name))):
+        for where, snippet in snippets:
+            page_name, line = where.rsplit(":", 1)
             for offset, command in enumerate(snippet.splitlines()):
                 if re.match(re.escape(prompt) + r"harness(-repl)?( |$)", command):
-                    found.append((line + offset, command.removeprefix(prompt)))
+                    found.append((f"{page_name}:{int(line) + offset}",
+                                  command.removeprefix(prompt)))
     return found
 
 
-EXAMPLE_COMMANDS = shown_commands(EXAMPLES_README.read_text(encoding="utf-8"))
+SHOWN_COMMANDS = shown_commands() + shown_commands(
+    EXAMPLES_README.read_text(encoding="utf-8"), "examples/README.md")
 
 
-@pytest.mark.parametrize("shown", shown_commands() + EXAMPLE_COMMANDS,
-                         ids=ids(shown_commands()) + [f"examples/README.md:{line}"
-                                                      for line, _ in EXAMPLE_COMMANDS])
+@pytest.mark.parametrize("shown", SHOWN_COMMANDS, ids=ids(SHOWN_COMMANDS))
 def test_a_command_it_shows_parses(shown):
     line, command = shown
     words = shlex.split(command, comments=True)
@@ -162,12 +166,12 @@ def test_a_command_it_shows_parses(shown):
     try:
         parser.parse_args(words[1:])
     except SystemExit:
-        pytest.fail(f"README.md:{line}: {command}")
+        pytest.fail(f"{line}: {command}")
 
 
 def test_ci_runs_exactly_the_test_command_it_shows():
     # the Quick start's "run the tests" command is the one .ci/run ends with
-    [block] = [text for _, text in blocks("sh", section("Quick start"))
+    [block] = [text for _, text in blocks("sh", page("README.md"), "README.md")
                if "run the tests" in text]
     lines = block.splitlines()
     [shown] = [lines[i + 1] for i, line in enumerate(lines)
@@ -185,7 +189,7 @@ def subcommands() -> dict:
 def test_the_command_table_lists_every_command_with_real_options():
     choices = subcommands()
     listed = set()
-    for row in table_rows(section("Command line")):
+    for row in table_rows(page("reference/cli.md")):
         usage = row[0]
         for name in re.findall(r"`harness ([a-z-]+)", usage):
             listed.add(name)
@@ -199,7 +203,7 @@ def test_the_command_table_lists_every_command_with_real_options():
 
 
 def test_the_repl_table_lists_every_repl_command():
-    reference = TEXT[TEXT.index("### REPL reference"):]
+    reference = page("reference/repl.md")
     table = reference[:reference.index("\n\n", reference.index("| command"))]
     assert set(re.findall(r"`,([a-z]+)", table)) == set(COMMANDS)
 
@@ -208,25 +212,26 @@ def test_the_repl_table_lists_every_repl_command():
 
 def test_the_hook_point_counts_are_the_catalogue():
     own = [name for name in HOOK_POINTS if name not in CLAUDE_EVENTS]
-    assert f"There are {len(own)} hook points of harness's own" in TEXT
-    assert f"Claude Code's {len(CLAUDE_EVENTS)} events" in TEXT
-    assert f"the other {len(CLAUDE_EVENTS) - 1} Claude Code events" in TEXT
+    text = "\n".join(PAGES.values())
+    assert f"There are {len(own)} hook points of harness's own" in text
+    assert f"Claude Code's {len(CLAUDE_EVENTS)} events" in text
+    assert f"the other {len(CLAUDE_EVENTS) - 1} Claude Code events" in text
 
 
 def test_the_hook_point_table_and_the_observers_name_every_point():
-    text = section("How a dispatch works")
+    text = page("explanation/dispatch.md")
     named = set(re.findall(r"`([a-z_]+)`", text)) & set(HOOK_POINTS)
     assert named == {name for name in HOOK_POINTS if name not in CLAUDE_EVENTS}
 
 
 def test_the_builtin_table_lists_every_builtin_tool():
-    rows = table_rows(section("Builtin tools and the VFS"))
+    rows = table_rows(page("guides/builtin-tools.md"))
     listed = {name for row in rows for name in re.findall(r"`([a-z_]+)`", row[0])
               if len(row) == 4}
     assert listed == set(BuiltinTools().names())
 
 
-SECURITY_COUNTS = {  # what the README calls the tests of each file of tests/security
+SECURITY_COUNTS = {  # what the docs call the tests of each file of tests/security
     "sandbox escape attempts": "test_escapes.py",
     "attempts to leave the VFS": "test_vfs_escapes.py",
     "runaway-hook cases": "test_runaway.py",
@@ -246,17 +251,17 @@ def test_the_security_test_counts_are_the_tree():
         check=True)
     per_file = Counter(Path(line.split("::")[0]).name
                        for line in collected.stdout.splitlines() if "::" in line)
-    text = " ".join(section("Security and limits").split())
+    text = " ".join(page("explanation/security.md").split())
     for words, file in SECURITY_COUNTS.items():
         stated = re.search(r"(\d+) " + re.escape(words), text)
-        assert stated, f"the Security section no longer counts the {words}"
+        assert stated, f"docs/explanation/security.md no longer counts the {words}"
         assert int(stated.group(1)) == per_file[file], (
-            f"README says {stated.group(1)} {words}; tests/security/{file} has "
-            f"{per_file[file]}: update the Security section")
+            f"the docs say {stated.group(1)} {words}; tests/security/{file} has "
+            f"{per_file[file]}: update docs/explanation/security.md")
 
 
 def test_the_libraries_it_names_exist():
-    text = section("The Scheme") + section("Tiers, limits and failure policy")
+    text = page("reference/scheme.md") + page("guides/tiers-limits.md")
     names = set()
     for match in re.finditer(r"`\(((?:scheme|srfi|harness|chibi|tein) [\w-]+)\)`", text):
         if "has no" not in text[max(0, match.start() - 30):match.start()]:
@@ -266,19 +271,37 @@ def test_the_libraries_it_names_exist():
         run_source(env, f"(import ({name}))", f"<import {name}>")
 
 
-def test_its_links_lead_to_its_headings():
-    def anchor(heading: str) -> str:
-        return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
-    anchors = {anchor(h) for h in re.findall(r"^#{2,3} (.+)$", TEXT, re.MULTILINE)}
-    for target in re.findall(r"\]\(#([^)]+)\)", TEXT):
-        assert target in anchors, f"README link #{target} leads nowhere"
+def _anchor(heading: str) -> str:
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _headings(text: str) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+    return {_anchor(h) for h in re.findall(r"^#{1,4} (.+)$", text, re.MULTILINE)}
+
+
+LINKS = [(name, target) for name, text in PAGES.items()
+         for target in re.findall(r"\]\(([^)\s]+)\)", text)
+         if not target.startswith(("http://", "https://", "mailto:"))]
+
+
+@pytest.mark.parametrize("link", LINKS, ids=[f"{name}->{target}" for name, target in LINKS])
+def test_its_links_lead_to_a_page_and_heading(link):
+    name, target = link
+    path, _, fragment = target.partition("#")
+    resolved = (ROOT / name).parent / path if path else ROOT / name
+    assert resolved.exists(), f"{name}: link {target} leads to no file"
+    if fragment:
+        assert resolved.suffix == ".md", f"{name}: link {target} has an anchor into a non-page"
+        assert fragment in _headings(resolved.read_text(encoding="utf-8")), (
+            f"{name}: link {target} leads to no heading")
 
 
 # -- transcripts ---------------------------------------------------------------------------
-# The outputs the README prints come from running what it shows: these run it again.
+# The outputs the docs print come from running what they show: these run it again.
 
 def tool_snippet(name: str) -> str:
-    """The README's tool file ``HOME/tools/NAME``."""
+    """The tool file ``HOME/tools/NAME`` the docs show."""
     [text] = [text for _, text in SCHEME + PYTHON + HY
               if (header := TOOL_FILE.match(text)) and header.group(1) == name]
     return text
@@ -312,9 +335,11 @@ def make_home(tmp_path: Path, *tool_files: str) -> Path:
     return home
 
 
-def test_the_quick_start_fires_as_shown(tmp_path, harness):
-    home = make_home(tmp_path, "guard.scm")
-    [[command, shown]] = transcripts("harness fire pre_tool")
+@pytest.mark.parametrize("hook,tool_file", [("pre_tool", "guard.scm"),
+                                             ("pre_shell_exec", "no_rm_rf.scm")])
+def test_the_first_guards_fire_as_shown(hook, tool_file, tmp_path, harness):
+    home = make_home(tmp_path, tool_file)
+    [[command, shown]] = transcripts(f"harness fire {hook}")
     code, out, _ = harness(*shlex.split(command)[2:], "--home", str(home))
     assert code == 2  # "The exit status is 2 because the outcome blocks"
     assert out.strip() == shown.replace("/home/ada/.harness", str(home))
@@ -329,7 +354,8 @@ def test_the_tool_call_it_shows_answers_as_shown(tmp_path, harness):
 
 def test_the_tutorial_fixture_fails_then_passes_as_shown(tmp_path, harness):
     home = make_home(tmp_path, "no_force_push.scm")
-    tutorial = TEXT[TEXT.index("### 3. Add a fixture"):]
+    tutorial = page("tutorial/try-and-test.md")
+    tutorial = tutorial[tutorial.index("## 3. Add a fixture"):]
     [(_, fixture)] = blocks("json", tutorial)[:1]
     (home / "tests" / "no_force_push.hooktest.json").write_text(fixture)
     before, after = transcripts("harness test")
@@ -366,20 +392,20 @@ def test_the_plugin_it_shows_answers_its_schema(tmp_path):
     schema = json.loads(subprocess.run([str(path), "--schema"], capture_output=True,
                                        text=True, check=True).stdout)
     assert schema["name"] and schema["description"] and schema["hooks"] == ["pre_tool"], (
-        f"README.md:{line}")
+        line)
 
 
 def test_the_python_api_blocks_run(tmp_path):
     home = make_home(tmp_path, "guard.scm", "writing.scm")
-    api = section("Python API")
+    api = page("guides/embedding.md")
     [(line, first), (_, second)] = blocks("python", api)[:2]
     namespace: dict = {}
     opening = first.replace('Runtime("~/.harness"', f"Runtime({str(home)!r}")
-    code = compile(opening.replace("rt.close()\n", ""), f"README.md:{line}", "exec")
-    exec(code, namespace)  # noqa: S102 - the README's own code, run as a user runs it
+    code = compile(opening.replace("rt.close()\n", ""), line, "exec")
+    exec(code, namespace)  # noqa: S102 - the docs' own code, run as a user runs it
     try:
         assert namespace["tool"].output == "3" and namespace["tool"].errors == []
-        code = compile(second, "README.md (in-process hooks)", "exec")
+        code = compile(second, "docs/guides/embedding.md (in-process hooks)", "exec")
         exec(code, namespace)  # noqa: S102 - as above
         rt = namespace["rt"]
         assert rt.call_tool("lookup", {"key": "k"}).output == "v"
@@ -391,7 +417,7 @@ def test_the_python_api_blocks_run(tmp_path):
 
 def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
     from harness.runtime import Runtime
-    rows = [row for row in table_rows(section("How a dispatch works")) if len(row) == 4]
+    rows = [row for row in table_rows(page("explanation/dispatch.md")) if len(row) == 4]
     assert rows
     with Runtime(tmp_path, permission_handler=lambda hook, payload: True) as rt:
         for points, _payload, _rule, outcome in rows:
@@ -399,7 +425,7 @@ def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
             keys = re.findall(r'"(\w+)"', shown)
             for point in re.findall(r"`([a-z_]+)`", points):
                 fired = rt.fire(point, HOOK_POINTS[point].sample_payload())
-                assert list(fired["outcome"]) == keys, f"README's outcome of {point}"
+                assert list(fired["outcome"]) == keys, f"the docs' outcome of {point}"
 
 
 def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypatch):
