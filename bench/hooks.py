@@ -5,7 +5,7 @@
 1. no-op Scheme hook on a 200-byte pre_tool payload: µs per dispatch (one hook), and per
    callback (dispatch with 10 hooks minus dispatch with none, divided by 10); compared
    with a hook that reads one field (straight-line, so it runs without a budget: see
-   harness/tools/hook_bounds.py; the same with a ``let``, straight-line too, and with its
+   harness/scheme/hook_bounds.py; the same with a ``let``, straight-line too, and with its
    variable read twice, a leaf hook that runs under a bare budget; through a procedure of
    the file, a leaf hook too; with ``member``, straight-line; through a procedure with a
    loop, under the whole budget), a

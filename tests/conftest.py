@@ -6,6 +6,7 @@ import json
 import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,17 @@ class SchemeRunner:
         except BaseException as exc:  # noqa: BLE001 - the error is what we test
             return format_error(exc)
         pytest.fail(f"expected an error, got {write_string(value)}")
+
+
+E2E_TESTS = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """Every test under tests/e2e/ is marked ``e2e`` (scripts/test-all-pythons runs them
+    under one interpreter only)."""
+    for item in items:
+        if E2E_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session", autouse=True)

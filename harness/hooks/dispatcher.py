@@ -15,7 +15,7 @@ never opens what it guards (``_unguarded_answers``, SPEC §14).
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
 with their output captured (``_scheme_hooks``), except a run of leaf hooks, whose code
 writes nothing and cannot recurse: they run under a bare budget, or none when they are
-straight-line and cannot run away (harness/tools/hook_bounds.py: ``_leaf_hooks``); Python
+straight-line and cannot run away (harness/scheme/hook_bounds.py: ``_leaf_hooks``); Python
 hooks get the payload dict itself and run under the unsandboxed tier's wall clock
 (``_in_process_hooks``). A source with nothing for the hook point costs one lookup: most
 dispatches have no plugin, no declared handler and few hooks.

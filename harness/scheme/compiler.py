@@ -153,8 +153,7 @@ class Compiler:
             # Generated tests like `x is 1` are deliberate (eq? on immediates).
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(module, SCHEME_CODE_PREFIX + self.filename, "exec")
-        if self.unit.sites:
-            register(code, self.unit)
+        register(code, self.unit)
         return code, self.constants
 
     # -- helpers ------------------------------------------------------------------------------
@@ -238,6 +237,7 @@ class Compiler:
                 stmts, args = self._args(node.args, fn)
                 inlined = template[1](args, self.tmp)
                 if inlined is not None:
+                    self.unit.inlined[id(node)] = proc
                     return stmts + [self.at(s, node.pos) for s in inlined]
                 stmts, e = self.finish_call(node, fn, stmts, args)
                 return stmts + [self.at(ast.Expr(value=e), node.pos)]
@@ -429,6 +429,7 @@ class Compiler:
             return None
         parent.globals.add(twin)
         self.twins.add(twin)
+        self.unit.add_procedure(name, lam)
         fdef = ast.FunctionDef(name=name, args=_arguments(fn.param_names, None),
                                body=self._decls(fn) + loop, decorator_list=[], returns=None)
         return [self.at(fdef, lam.pos), self.at(_assign(me, _name(name)), lam.pos),
@@ -478,6 +479,7 @@ class Compiler:
             names = [self.var_name(v) for v in lam.captures]
             args.args += [ast.arg(arg=n) for n in names]
             args.defaults = [_name(n) for n in names]
+        self.unit.add_procedure(name, lam)
         if lam.bounces is not None and lam.bounces != fn.needs_trampoline:
             raise error(f"internal error: {lam.name or 'a lambda'} was expected to "
                         f"{'' if lam.bounces else 'not '}return tail-call markers")
@@ -582,6 +584,7 @@ class Compiler:
             if template is not None and template[0] is proc:
                 e = template[1](args)
                 if e is not None:
+                    self.unit.inlined[id(node)] = proc
                     return stmts, self.at(e, node.pos)
         return self.finish_call(node, fn, stmts, args)
 

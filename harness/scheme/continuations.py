@@ -345,19 +345,17 @@ def _add(records: list, record) -> None:
 def _resume_from(frames: list, i: int, value):
     if i < 0:
         return value
-    return frames[i].resume(_Inner(frames, i - 1, value))
+    return frames[i].resume(_inner(frames, i - 1, value))
 
 
-class _Inner:
-    """The thunk a resumed frame calls for the value of the call it was waiting in."""
-
-    __slots__ = ("frames", "i", "value")
-
-    def __init__(self, frames: list, i: int, value) -> None:
-        self.frames, self.i, self.value = frames, i, value
-
-    def __call__(self):
-        return _resume_from(self.frames, self.i, self.value)
+def _inner(frames: list, i: int, value):
+    """The thunk a resumed frame calls for the value of the call it was waiting in: a
+    closure, not an object with ``__call__`` (CPython 3.12 counts every call through a
+    type's call slot against its fixed C recursion limit, 1,500 deep: a re-entry of a
+    deep recursion would end there)."""
+    def thunk():
+        return _resume_from(frames, i, value)
+    return thunk
 
 
 # -- frame records: each resumes the rest of one frame, given the thunk of its waiting call --
@@ -1501,7 +1499,8 @@ _PRIMITIVES_DIR = os.path.dirname(lists.__file__)
 
 #: primitives (and the resume methods above) whose frames only return the value they wait for
 _PASS_THROUGH = frozenset(f.__code__ for f in (
-    rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from, _Inner.__call__,
+    rt.apply, rt.call_n, rt._star_call, call_cc, Continuation.resume, _resume_from,
+    _inner(None, -1, None),
     _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
     _Reentry.__call__, _Reraise.again,
     lists.member, lists.assoc, lists.fold, lists.fold_right, lists.reduce, lists.reduce_right,

@@ -187,7 +187,7 @@ class Budget:
 
     def enter_shallow(self) -> None:
         """Start charging this budget for code that cannot recurse (the leaf hooks of
-        harness/tools/hook_bounds.py): as ``with budget``, but the recursion window stays
+        harness/scheme/hook_bounds.py): as ``with budget``, but the recursion window stays
         shut, so the host's recursion limit bounds it. ``reset`` it for each call (that
         starts the monitor's watch); pair with ``exit_shallow``."""
         try:

@@ -6,6 +6,11 @@ writes the number into that call's position: ``end_col_offset = col_offset + 1 +
 frame waits in names its site at no run-time cost. ``register`` remembers, for each code
 object of a compiled form, the ``CompiledUnit`` that explains its sites; the entry goes
 away with the code object.
+
+The unit also records which ``Lambda`` each Python function of the form was compiled from
+and which calls the compiler wrote inline, so that analyses of a procedure's code read the
+core AST it came from (``procedure_of``; hook_bounds.py, payload_use.py), never CPython's
+bytecode, whose instructions change with every Python version.
 """
 
 from __future__ import annotations
@@ -34,17 +39,28 @@ class CompiledUnit:
     """What one compiled top-level form needs to resume its frames later: the form, where
     it was compiled, its sites and the temporaries that hold spilled operands."""
 
-    __slots__ = ("budget_check", "env", "filename", "resumers", "root", "sites", "spilled")
+    __slots__ = ("budget_check", "env", "filename", "inlined", "procedures", "resumers", "root",
+                 "sites", "spilled")
 
     def __init__(self, root: object, env: object, filename: str, budget_check: str) -> None:
         self.root, self.env, self.filename, self.budget_check = root, env, filename, budget_check
         self.sites: list[Site] = []
         self.spilled: dict[int, str] = {}  # id(core node) -> the temporary holding its value
         self.resumers: dict[int, object] = {}  # site -> compiled resume procedure (lazily)
+        #: Python function name -> the Lambda compiled under it (None: two Lambdas share it)
+        self.procedures: dict[str, object] = {}
+        #: id(core Call node) -> the primitive whose template the compiler wrote in its place
+        self.inlined: dict[int, object] = {}
 
     def add_site(self, kind: str, node: object, lam: object) -> int:
         self.sites.append(Site(kind, node, lam))
         return len(self.sites) - 1
+
+    def add_procedure(self, name: str, lam: object) -> None:
+        """Note that the Python function ``name`` is compiled from ``lam`` (a name two
+        Lambdas share names neither: ``procedure_of`` then finds none)."""
+        if self.procedures.setdefault(name, lam) is not lam:
+            self.procedures[name] = None
 
 
 _units: dict[int, tuple[weakref.ref, CompiledUnit]] = {}
@@ -72,6 +88,18 @@ def site_of(frame: FrameType) -> tuple[CompiledUnit, int] | None:
     unit = entry[1]
     index = end_col - col - 1
     return (unit, index) if index < len(unit.sites) else None
+
+
+def procedure_of(proc: object) -> tuple[CompiledUnit, object] | None:
+    """(unit, Lambda) for a Python function the compiler made from that ``Lambda`` of that
+    unit's form; None for anything else (a primitive, a Python function, a function whose
+    name two Lambdas of its form share)."""
+    code = getattr(proc, "__code__", None)
+    entry = _units.get(id(code))
+    if entry is None or entry[0]() is not code:
+        return None
+    lam = entry[1].procedures.get(code.co_name)
+    return None if lam is None else (entry[1], lam)
 
 
 def is_compiled(code: CodeType) -> bool:

@@ -26,7 +26,7 @@ class Limits:
     max_output: int
     max_memory: int | None
     #: whether these limits are loose enough to run a straight-line hook without them
-    #: (harness.tools.hook_bounds: its work is bounded, and far below these)
+    #: (harness.scheme.hook_bounds: its work is bounded, and far below these)
     leave_room: bool
 
     def __init__(self, steps: int | None = 10_000_000, seconds: float | None = 5.0,

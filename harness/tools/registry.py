@@ -18,8 +18,8 @@ from functools import cached_property
 from itertools import pairwise
 from pathlib import Path
 
-from harness.tools.hook_bounds import CallsCheck, PrimitiveCalls, leaf_hook
-from harness.tools.payload_use import PayloadKeys, entry_keys, payload_keys
+from harness.scheme.hook_bounds import CallsCheck, PrimitiveCalls, leaf_hook
+from harness.scheme.payload_use import PayloadKeys, entry_keys, payload_keys
 
 
 @dataclass(frozen=True)

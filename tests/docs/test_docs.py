@@ -169,6 +169,17 @@ def test_a_command_it_shows_parses(shown):
         pytest.fail(f"{line}: {command}")
 
 
+def test_ci_runs_exactly_the_test_command_it_shows():
+    # the Quick start's "run the tests" command is the one .ci/run ends with
+    [block] = [text for _, text in blocks("sh", page("README.md"), "README.md")
+               if "run the tests" in text]
+    lines = block.splitlines()
+    [shown] = [lines[i + 1] for i, line in enumerate(lines)
+               if line.startswith("#") and "run the tests" in line]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == shown
+
+
 def subcommands() -> dict:
     parser = build_parser()
     [action] = [a for a in parser._actions if a.dest == "command"]

@@ -12,6 +12,7 @@ from harness.runtime import Runtime
 from harness.scheme import limits
 from harness.scheme.interpreter import Interpreter
 from harness.scheme.parameters import pop_binding, push_binding
+from harness.scheme.payload_use import ignores_argument
 from harness.scheme.primitives import ports
 from harness.tools.context import (
     current_context_name,
@@ -20,7 +21,6 @@ from harness.tools.context import (
     thread_context,
 )
 from harness.tools.execution import Limits, OutputCapture
-from harness.tools.payload_use import ignores_argument
 from tests.hooks.test_dispatcher import answer_hook, make_home
 
 

@@ -1,5 +1,5 @@
 """A hook that only looks its payload up with ``(assoc "KEY" p)`` gets an alist of just
-those entries (harness/tools/payload_use.py): what it can see is the same as with the whole
+those entries (harness/scheme/payload_use.py): what it can see is the same as with the whole
 payload converted, and a file's hooks still share one copy."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from harness.runtime import Runtime
 from harness.scheme.interpreter import Interpreter
-from harness.tools.payload_use import payload_keys
+from harness.scheme.payload_use import payload_keys
 from tests.hooks.test_dispatcher import make_home
 
 PAYLOAD = {"tool_name": "shell_exec", "arguments": {"command": "ls", "n": [1, 2]},

@@ -1,4 +1,4 @@
-"""Leaf hooks (harness/tools/hook_bounds.py) run under a bare budget, straight-line ones
+"""Leaf hooks (harness/scheme/hook_bounds.py) run under a bare budget, straight-line ones
 without any: only code that cannot write, capture a continuation or recurse is a leaf, only
 leaf code that cannot run away is straight-line; a redefined primitive or tight limits put
 the budget back, and what such a hook answers is what it answered under the whole budget."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from harness.runtime import Runtime
+from harness.scheme.hook_bounds import leaf_hook, straight_line
 from harness.scheme.interpreter import Interpreter
 from harness.tools.execution import Limits
-from harness.tools.hook_bounds import leaf_hook, straight_line
 from tests.hooks.test_dispatcher import make_home
 
 GUARD = """
@@ -60,6 +60,11 @@ GUARD = """
     ("(lambda (p) (if (member \"rm\" p equal?) (list) '()))", False, False),
     ("(lambda (p) (if (member \"rm\" p tool-of) (list) '()))", False, False),
     ("(lambda (p) (list (cons \"x\" member)))", False, False),  # as a value
+    # type tests and c[ad]r accessors do a bounded amount of work, inline or called
+    ("(lambda (p) (if (null? (cddr p)) '() (list)))", True, True),
+    ("(lambda (p) (if (pair? (cadr (assoc \"a\" p))) (list) '()))", True, True),
+    ("(lambda (p) (let ((f cadr)) (f p)))", False, False),         # a procedure value call
+    ("(lambda (p) (equal? #(1 2) p))", False, False),              # a vector constant
 ])
 def test_only_code_that_cannot_write_or_recurse_is_a_leaf(src, leaf, straight):
     interp = Interpreter(tier="sandboxed")
@@ -278,3 +283,18 @@ def test_a_straight_line_hook_is_traced(tmp_path):
     [entry] = rt.fire("pre_tool", {"tool_name": "rm"})["trace"]
     assert entry["answer"] == {"block": True, "message": "no rm"}
     assert "output" not in entry and entry["ms"] >= 0
+
+
+def test_a_file_of_its_own_assoc_gets_the_whole_payload(tmp_path):
+    # the hook reads its payload through the file's own assoc, which is leaf code too:
+    # only the standard assoc may be given just the keys asked for, so this hook must see
+    # the whole payload (its assoc answers the entries after the first one)
+    rt = Runtime(make_home(tmp_path, {"a.scm": """
+        (define (assoc key alist) (cdr alist))
+        (register-hook 'pre_tool
+          (lambda (p) (list (cons "message" (car (car (assoc "x" p)))))))
+    """}))
+    assert rt.registry.runs_for("pre_tool")[0].leaf is not None
+    result = rt.fire("pre_tool", {"tool_name": "ls", "arguments": {}, "x": 1})
+    assert result["errors"] == []
+    assert result["answers"][0]["answer"] == {"message": "arguments"}
