@@ -7,11 +7,10 @@ corresponds to (``PreToolUse`` → ``pre_tool``, ``PostToolUse`` → ``post_tool
 ``UserPromptSubmit`` → ``pre_message``, ``PreCompact`` → ``pre_compact``), with the same
 decisions (a block is ``permissionDecision: "deny"`` with the reason; changed arguments are
 ``updatedInput``). Where a command hook says "block" with exit code 2, the callback says it
-in the JSON the SDK returns to the CLI. A tool call claude-hook lets through then fires the
-permission point of its kind (SPEC §14: ``Bash`` → ``pre_shell_exec``, ``Write``/``Edit``
-→ ``pre_file_write``, ``Read`` → ``pre_file_read``, ``WebFetch`` → ``pre_fetch_url``;
-harness.integrations.tool_kinds.CLAUDE_CODE_TOOL_KINDS); nobody answering it is no
-decision, a guard that fails on it denies.
+in the JSON the SDK returns to the CLI. A tool call fires the permission point of its kind
+as claude-hook fires it (SPEC §14: ``Bash`` → ``pre_shell_exec``, ``Write``/``Edit`` →
+``pre_file_write``, ...; harness.hosts.vocabulary); nobody answering it is no decision, a
+guard that fails on it denies.
 
 The guard events (PreToolUse, PermissionRequest, UserPromptSubmit) are registered with
 ``on_failure="block"``: should the callback itself fail, the CLI blocks the action rather
@@ -30,10 +29,9 @@ from claude_agent_sdk import HookMatcher
 from claude_agent_sdk.types import HookEvent
 
 from harness.bridge import loads
-from harness.hosts.claude_code import answer_payload
 from harness.hooks.claude_combine import DEFAULT_BLOCK_REASON
 from harness.hooks.claude_events import CLAUDE_EVENTS
-from harness.integrations.tool_kinds import CLAUDE_CODE_TOOL_KINDS
+from harness.hosts.claude_code import answer_payload
 
 __all__ = ["GUARD_EVENTS", "SDK_EVENTS", "HarnessHookError", "harness_hooks"]
 
@@ -88,25 +86,4 @@ def sdk_answer(runtime, input_data: dict) -> dict:
         else:
             answer.setdefault("decision", "block")
             answer.setdefault("reason", reason)
-    elif input_data.get("hook_event_name") == "PreToolUse":
-        _permission_point(runtime, input_data, answer)
     return answer
-
-
-def _permission_point(runtime, input_data: dict, answer: dict) -> None:
-    """Fire the permission point of a Claude Code tool call claude-hook let through (Bash →
-    pre_shell_exec, Write/Edit → pre_file_write, Read → pre_file_read, WebFetch →
-    pre_fetch_url), with the input as rewritten so far; a deny becomes the answer's."""
-    specific = answer.get("hookSpecificOutput") or {}
-    if specific.get("permissionDecision") == "deny":
-        return
-    tool_input = specific.get("updatedInput") or input_data.get("tool_input") or {}
-    request = CLAUDE_CODE_TOOL_KINDS.permission_request(str(input_data.get("tool_name")),
-                                                        tool_input)
-    if request is None:
-        return
-    decision = runtime.fire(*request)["outcome"]
-    if decision["denied"] and decision["decided_by"] != "fail-safe":
-        answer["hookSpecificOutput"] = {
-            "hookEventName": "PreToolUse", "permissionDecision": "deny",
-            "permissionDecisionReason": decision["reason"] or "permission denied"}

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["CLAUDE_CODE_TOOL_KINDS", "DEFAULT_TOOL_KINDS", "ToolKind", "ToolKinds"]
+__all__ = ["DEFAULT_TOOL_KINDS", "ToolKind", "ToolKinds"]
 
 
 @dataclass(frozen=True)
@@ -109,18 +109,5 @@ DEFAULT_TOOL_KINDS = ToolKinds([
              {"fetch", "fetch_url", "http_get", "http_request", "web_fetch", "get_url",
               "download", "curl"},
              {"url": ("url", "uri", "href")},
-             {"safety": "unchecked", "reason": "", "summary": ""}),
-])
-
-#: Claude Code's own tools (the Claude Agent SDK runs them)
-CLAUDE_CODE_TOOL_KINDS = ToolKinds([
-    ToolKind("pre_shell_exec", {"Bash"}, {"command": ("command",)}),
-    ToolKind("pre_file_write", {"Write"}, {"path": ("file_path",), "content": ("content",)}),
-    ToolKind("pre_file_write", {"Edit", "MultiEdit"},
-             {"path": ("file_path",), "content": ("new_string",)}),
-    ToolKind("pre_file_write", {"NotebookEdit"},
-             {"path": ("notebook_path",), "content": ("new_source",)}),
-    ToolKind("pre_file_read", {"Read"}, {"path": ("file_path",)}),
-    ToolKind("pre_fetch_url", {"WebFetch"}, {"url": ("url",)},
              {"safety": "unchecked", "reason": "", "summary": ""}),
 ])

@@ -24,6 +24,9 @@ spec.loader.exec_module(generate)
 @pytest.mark.parametrize("name", sorted(generate.PAGES))
 def test_a_generated_page_is_current(name):
     written = (ROOT / "docs" / "reference" / name).read_text(encoding="utf-8")
+    if name == "commands.md" and generate.HELP_PYTHON not in written.splitlines()[2]:
+        pytest.skip(f"argparse of {generate.HELP_PYTHON} lays help out otherwise than the "
+                    "Python that wrote the page (the first interpreter of CI compares it)")
     assert written == generate.PAGES[name](), (
         f"docs/reference/{name} is stale: run `python docs/generate.py`")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from harness.integrations.tool_kinds import (
-    CLAUDE_CODE_TOOL_KINDS,
     DEFAULT_TOOL_KINDS,
     ToolKind,
     ToolKinds,
@@ -33,14 +32,6 @@ def test_a_call_without_its_required_argument_or_of_another_name_fires_nothing()
     assert request("bash", {"command": ["ls"]}) is None  # not a string
     assert request("weather", {"city": "Paris"}) is None
     assert request("bash", "ls") is None
-
-
-def test_claude_code_tools():
-    request = CLAUDE_CODE_TOOL_KINDS.permission_request
-    assert request("Bash", {"command": "ls"})[0] == "pre_shell_exec"
-    assert request("Edit", {"file_path": "a", "new_string": "b"})[1]["content"] == "b"
-    assert request("bash", {"command": "ls"}) is not None  # names compare without case
-    assert request("Read", {"file_path": "a"})[0] == "pre_file_read"
 
 
 def test_a_rule_added_first_wins():
