@@ -73,6 +73,17 @@ def answer_event(runtime, data: bytes | str) -> HookReply:
         return HookReply(0, "", f"harness claude-hook: not answering {event.name}: it was "
                                 "started by a handler of this same event (a settings file "
                                 "that runs harness claude-hook is among harness's sources)")
+    recorder = runtime.recorder
+    if recorder is None:
+        return _answer(runtime, event, payload)
+    with recorder.host_event("claude-code", event.name, payload) as entry:  # the audit log
+        reply = _answer(runtime, event, payload)
+        from harness.replay.decisions import claude_decision
+        entry.reply, entry.decision = reply.to_json(), claude_decision(event.name, reply)[0]
+    return reply
+
+
+def _answer(runtime, event: ClaudeEvent, payload: dict) -> HookReply:
     result = runtime.fire(event.name, payload)
     outcome = dict(result["outcome"])
     errors = list(result["errors"])

@@ -10,6 +10,7 @@ _COMMANDS = {
     "hook_commands": ("fire", "call", "tools", "hooks", "sample", "serve"),
     "check_command": ("check",),
     "test_command": ("test",),
+    "replay_command": ("replay",),
     "claude_command": ("claude-hook",),
     "scheme_commands": ("run", "eval"),
     "demo": ("demo",),
