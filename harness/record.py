@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from harness.bridge import dumps
 
@@ -53,19 +53,20 @@ REDACTED = "[redacted]"
 _SECRET_WORDS = (r"secret|token|passw(?:or)?d|passphrase|api[_-]?key|apikey|access[_-]?key|"
                  r"private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?key|"
                  r"client[_-]?secret")
-_SECRET_KEY = rf"(?i)(?:{_SECRET_WORDS})"
 _SECRET_PATTERNS = (
     # NAME=value where NAME names a secret (a shell assignment, an env file line)
-    rf"(?i)\b[A-Z0-9_]*(?:{_SECRET_WORDS})[A-Z0-9_]*\s*[=:]\s*(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+)",
+    rf"(?i:\b[A-Z0-9_]*(?:{_SECRET_WORDS})[A-Z0-9_]*\s*[=:]\s*(?:(?:bearer|basic|token)\s+)?(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+))",
     r"\bsk-[A-Za-z0-9_-]{16,}",                       # OpenAI / Anthropic keys
     r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
     r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",                 # AWS access key ids
     r"\bxox[abprs]-[A-Za-z0-9-]{10,}",                # Slack
     r"\bAIza[0-9A-Za-z_-]{35}",                       # Google API keys
     r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",   # JWTs
-    r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{12,}",
+    r"(?i:\bbearer\s+[A-Za-z0-9._~+/=-]{12,})",
     r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
 )
+
+_NAMED = re.compile(r"[A-Za-z0-9_]+\s*[=:]\s*")
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,8 @@ class Redactor:
 
     def __init__(self, keys: tuple[str, ...] = (), patterns: tuple[str, ...] = (),
                  defaults: bool = True) -> None:
-        key_forms = [re.escape(k) for k in keys] + ([_SECRET_KEY[4:]] if defaults else [])
-        self._key = re.compile("(?i)^.*(?:" + "|".join(key_forms) + ").*$") \
+        key_forms = [re.escape(k) for k in keys] + ([_SECRET_WORDS] if defaults else [])
+        self._key = re.compile(".*(?:" + "|".join(key_forms) + ")", re.IGNORECASE) \
             if key_forms else None
         texts = list(patterns) + (list(_SECRET_PATTERNS) if defaults else [])
         self._text = re.compile("|".join(f"(?:{p})" for p in texts)) if texts else None
@@ -107,11 +108,8 @@ class Redactor:
 
     @staticmethod
     def _hide(match: re.Match) -> str:
-        text = match.group(0)
-        name, sep, _ = text.partition("=")
-        if sep and re.fullmatch(r"[A-Za-z0-9_ ]+", name):  # keep the name: NAME=[redacted]
-            return f"{name}={REDACTED}"
-        return REDACTED
+        named = _NAMED.match(match.group(0))  # keep the name: NAME=[redacted]
+        return named.group(0) + REDACTED if named else REDACTED
 
 
 @dataclass
@@ -136,7 +134,8 @@ class Recorder:
         self.redact = Redactor(config.redact, config.redact_patterns, config.redact_defaults)
         self._lock = threading.Lock()
         self._scopes = threading.local()
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        #: why the last write failed (said once on stderr), None while all is well
+        self.failure: str | None = None
 
     def dispatched(self, hook: str, payload: dict, result: dict, trace: list,
                    start: float, nested: bool) -> None:
@@ -183,11 +182,16 @@ class Recorder:
                     size = 0
                 if size and size + len(line) > cap:
                     self._rotate()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
-                os.write(fd, line)
-            finally:
-                os.close(fd)
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+                try:
+                    os.write(fd, line)
+                finally:
+                    os.close(fd)
+            except OSError as exc:  # the audit log never breaks a dispatch
+                if self.failure is None:
+                    self.failure = f"cannot write the audit log {self.path}: {exc}"
+                    sys.stderr.write(f"harness: {self.failure}\n")
 
     def _rotate(self) -> None:
         """audit.jsonl -> audit.jsonl.1 -> .2 ...; the oldest past ``keep`` is dropped."""

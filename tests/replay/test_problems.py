@@ -29,11 +29,11 @@ def test_malformed_unknown_and_truncated_lines_are_reported_and_skipped(session_
     report = _replay([broken], guard_home)
     last = len(lines) + 5
     assert report["problems"] == [
-        f"{broken}:6: not JSON (unexpected character, expected a string key: line 1 column 2 "
-        "(char 1)): skipped",
+        (f"{broken}:6: not JSON (unexpected character, expected a string key: line 1 column 2 "
+        "(char 1)): skipped"),
         f"{broken}:7: a JSON list, not an object: skipped",
-        f"{broken}:8: unknown entry type 'hologram' (no hook event read from it; reported "
-        "once per file)",
+        (f"{broken}:8: unknown entry type 'hologram' (no hook event read from it; reported "
+        "once per file)"),
         f"{broken}:9: malformed 'assistant' entry (no message object): skipped",
         f"{broken}:{last}: truncated line (the file ends inside a JSON value): skipped",
     ]
@@ -46,8 +46,8 @@ def test_each_problem_names_its_file_and_line(session_file, guard_home, tmp_path
     broken.write_text(session_file.read_text() + "{\"type\": \"user\", \"mess")
     report = _replay([broken], guard_home)
     lines = session_file.read_text().count("\n")
-    assert report["problems"] == [f"{broken}:{lines + 1}: truncated line (the file ends "
-                                  "inside a JSON value): skipped"]
+    assert report["problems"] == [(f"{broken}:{lines + 1}: truncated line (the file ends "
+                                  "inside a JSON value): skipped")]
 
 
 def test_a_transcript_of_an_unknown_host_is_reported_and_skipped(session_file, guard_home,
@@ -60,8 +60,8 @@ def test_a_transcript_of_an_unknown_host_is_reported_and_skipped(session_file, g
     report = _replay([tmp_path / "logs", session_file, tmp_path / "missing"], guard_home)
     assert report["problems"] == [
         f"{empty}:1: an empty file: skipped (give --host to force a reader)",
-        f"{other}:1: not a transcript of a known host (Claude Code, Codex) nor a harness "
-        "recording: skipped (give --host to force a reader)",
+        (f"{other}:1: not a transcript of a known host (Claude Code, Codex) nor a harness "
+        "recording: skipped (give --host to force a reader)"),
         f"{tmp_path / 'missing'}:0: no such file or folder"]
     assert report["summary"]["events"] == 8
 
@@ -72,5 +72,5 @@ def test_a_tool_result_without_its_call_is_reported(guard_home, tmp_path):
         "role": "user", "content": [{"type": "tool_result", "tool_use_id": "nope",
                                      "content": "x"}]}}) + "\n")
     report = _replay([orphan], guard_home)
-    assert report["problems"] == [f"{orphan}:1: a tool_result for an unknown tool_use_id: "
-                                  "skipped"]
+    assert report["problems"] == [(f"{orphan}:1: a tool_result for an unknown tool_use_id: "
+                                  "skipped")]
