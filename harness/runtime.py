@@ -351,6 +351,8 @@ class Runtime:
             self._watcher.stop()
             self._watcher = None
         self.handlers.close()
+        if self.recorder is not None:
+            self.recorder.close()
 
     def __enter__(self) -> Self:
         return self

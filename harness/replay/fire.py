@@ -61,6 +61,9 @@ class _Collector:
     def host_event(self, host: str, event: str, payload: dict):
         yield HostEntry(host, event, payload)
 
+    def close(self) -> None:
+        """Nothing to close (the runtime closes its recorder)."""
+
 
 class Replayer:
     """Replays events through ``runtime`` (which it takes over: its recorder, and its
@@ -69,6 +72,8 @@ class Replayer:
     def __init__(self, runtime, *, handlers: bool = False) -> None:
         self.runtime = runtime
         self._collector = _Collector()
+        if runtime.recorder is not None:
+            runtime.recorder.close()
         runtime.recorder = self._collector
         if not handlers:
             runtime.handlers.dry_run = HANDLERS_SKIPPED
