@@ -28,6 +28,7 @@ concurrent_observers = true   # observe/advisory plugins run at once (up to 8); 
 "plugin:audit" = "closed"     # by plugin name, by tool file path prefix (scm:, py:, hy:
 "scm:legacy/" = "open"        # for .scm, .py, .hy files), or host:NAME for a hook the
 "host:audit" = "closed"       # host registered; default: guards closed, others open
+default = "closed"            # (optional) every other source closed too
 
 [hooks]                       # declared handlers (see harness.handlers)
 claude_settings = ["~/.claude/settings.json", ".claude/settings.json"]
@@ -135,6 +136,10 @@ class Config:
     #: how many plugins of an observe / advisory hook point may run at once (1: in turn)
     concurrent_observers: int = CONCURRENT_OBSERVERS
     failure: dict[str, str] = field(default_factory=dict)
+    #: ``[failure] default``: "closed" makes every hook and every tool file that does not
+    #: load fail closed unless a key of its own says "open" (None, "open": the built-in
+    #: default, guards closed and others open)
+    failure_default: str | None = None
     #: the [model] endpoint, when harness.toml names one
     model: Endpoint | None = None
     #: [tools] project_root (None: the working directory), allowed_paths, and the size
@@ -204,7 +209,8 @@ def load_config(path: Path) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        from harness.toml_errors import toml_error
+        raise ConfigError(toml_error(path, text, str(exc))) from None
     config.warnings = [f"{path}: {warning}" for warning in unknown_settings(data)]
     _tools_table(path, data.get("tools", {}), config)
     tiers = data.get("tools", {}).get("tiers", {})
@@ -237,11 +243,15 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: [failure] must be a table of source = \"open\"|\"closed\"")
     for source, policy in failure.items():
         kinds = tuple(f"{kind}:" for kind in ("plugin", "host", *FILE_SOURCES))
-        if policy not in ("open", "closed") or not source.startswith(kinds):
+        if policy not in ("open", "closed") or not (source == "default" or
+                                                    source.startswith(kinds)):
             raise ConfigError(f"{path}: [failure] {source!r} = {policy!r}: keys are "
-                              "plugin:NAME, host:NAME, or scm:, py: or hy: and a path "
-                              "prefix, values \"open\" or \"closed\"")
-        config.failure[source] = policy
+                              "default, plugin:NAME, host:NAME, or scm:, py: or hy: and a "
+                              "path prefix, values \"open\" or \"closed\"")
+        if source == "default":
+            config.failure_default = policy
+        else:
+            config.failure[source] = policy
     plugins = data.get("plugins", {})
     if not isinstance(plugins, dict):
         raise ConfigError(f"{path}: plugins must be a table: [plugins]")

@@ -19,6 +19,7 @@ deleted at any time: the plugins' schemas and the read data of the tool files.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections.abc import Callable
@@ -31,12 +32,22 @@ from harness.config import Config, HomeNotFoundError, load_config
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
 from harness.plugins import PluginSet
+from harness.scheme.errors import ReadError
 from harness.scheme.parse_cache import ParseCache
+from harness.scheme.source_text import decode_source
 from harness.tools.context import in_tier, using_runtime
 from harness.tools.execution import Limits
-from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
+from harness.tools.last_good import LastGoodStore
+from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
 from harness.tools.python_calls import route_print_output
-from harness.tools.registry import PythonHook, PythonTool, Registry, file_source
+from harness.tools.registry import (
+    FileRegistration,
+    LoadFailure,
+    PythonHook,
+    PythonTool,
+    Registry,
+    file_source,
+)
 from harness.tools.tool_result import ToolResult
 from harness.tools.tool_schema import parameters_from_python
 
@@ -79,6 +90,7 @@ class Runtime:
         if not self.home.is_dir():
             raise HomeNotFoundError(self.home)
         self.tools_dir = self.home / "tools"
+        self._tools_prefix = f"{self.tools_dir}{os.sep}"
         self.plugins_dir = self.home / "plugins"
         self.config: Config = (config if config is not None
                                else load_config(self.home / "harness.toml"))
@@ -86,6 +98,10 @@ class Runtime:
         self.host_model = model
         self.registry = Registry()
         self.load_errors: dict[str, str] = {}
+        #: the last good versions of the tool files, kept in the home (never open)
+        self.last_good = LastGoodStore(self.home)
+        #: path -> when its running good version was kept
+        self._good_saved: dict[str, str | None] = {}
         self._load_lock = threading.RLock()
         self.parse_cache = ParseCache(self.home / ".cache" / "parsed")
         self.plugins = PluginSet(self.plugins_dir if load_plugins else self.home / ".none",
@@ -137,36 +153,83 @@ class Runtime:
         return self.config.limits[tier]
 
     def load_all(self) -> None:
-        for path in self.tool_files():
+        files = self.tool_files()
+        for path in files:
             self.load_file(path)
         self.parse_cache.prune()  # older versions of the files
+        self.last_good.forget_missing(set(map(str, files)))  # deleted files are gone
 
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
-        error message (FILE:LINE:COL: …). A file whose path lost the unsandboxed tier is
-        unloaded instead: its last good version must not keep powers the configuration
-        took away."""
+        error message (FILE:LINE:COL: …). The last good version is the one running, else
+        the one kept on disk (see harness.tools.last_good), loaded under the same path. A
+        file whose path lost the unsandboxed tier is unloaded instead: its last good
+        version must not keep powers the configuration took away."""
         path = Path(path)
         tier = self.tier_of(path)
         with self._load_lock, using_runtime(self), in_tier(tier):
             try:
                 reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
             except ToolLoadError as exc:
-                message = exc.message
-                if "needs the unsandboxed tier" in message:  # say how to give it
-                    message += self._tier_fix(path)
-                last_good = self.registry.get(str(path))
-                if last_good is not None and last_good.tier == "unsandboxed" and \
-                        tier != "unsandboxed":
-                    self.registry.remove(str(path))
-                    message += (f"\n(its last good version ran {last_good.tier} and was "
-                                f"unloaded: the path is {tier} now)")
-                self.registry.fail(str(path), message)
-                self.load_errors[str(path)] = message
-                return message
+                return self._load_failed(path, tier, exc.message)
             self.registry.replace(reg)
             self.load_errors.pop(str(path), None)
+            self._keep_good(path, reg)
             return None
+
+    def _load_failed(self, path: Path, tier: str, message: str) -> str:
+        """``path`` did not load: keep (or bring back) its last good version, note the
+        failure, return the message."""
+        key = str(path)
+        if "needs the unsandboxed tier" in message:  # say how to give it
+            message += self._tier_fix(path)
+        last_good = self.registry.get(key)
+        if last_good is not None and last_good.tier == "unsandboxed" and \
+                tier != "unsandboxed":
+            self.registry.remove(key)
+            message += (f"\n(its last good version ran {last_good.tier} and was "
+                        f"unloaded: the path is {tier} now)")
+            last_good = None
+        from harness.tools.guarded_points import permission_points_named  # failures only
+        points = permission_points_named(path)
+        if last_good is None and self._in_tools(key):
+            kept = self.last_good.recall(key)
+            if kept is not None:
+                points |= set(kept.points)
+                try:  # in the path's tier now, whatever it had when it was kept
+                    reg = load_tool_source(key, kept.text, tier, self.limits_for(tier),
+                                           self.parse_cache)
+                except ToolLoadError as again:
+                    message += (f"\n(its last good version, saved {kept.saved}, does not "
+                                f"load either: {again.message})")
+                else:
+                    self.registry.replace(reg)
+                    self._good_saved[key] = kept.saved
+        self.registry.fail(LoadFailure(key, message, self._good_saved.get(key),
+                                       frozenset(points)))
+        self.load_errors[key] = message
+        return message
+
+    def _keep_good(self, path: Path, reg: FileRegistration) -> None:
+        """Keep the version of ``path`` that just loaded as its last good one (on disk,
+        unless the store already has it: one lookup)."""
+        key = str(path)
+        if not self._in_tools(key):  # (a REPL's ,load of a file elsewhere)
+            return
+        saved = self.last_good.saved(key, reg.digest)
+        if saved is None:
+            try:
+                text = decode_source(path.read_bytes(), key)
+            except (OSError, ReadError):
+                text = None
+            if text is not None and hashlib.sha256(text.encode()).hexdigest() == reg.digest:
+                saved = self.last_good.remember(key, reg.digest,
+                                                [h.point for h in reg.hooks], text)
+        self._good_saved[key] = saved
+
+    def _in_tools(self, path: str) -> bool:
+        """Whether ``path`` is a file of the home's tools/ (those have kept versions)."""
+        return path.startswith(self._tools_prefix)
 
     def _tier_fix(self, path: Path) -> str:
         """How to give the tool file ``path`` the unsandboxed tier, said after a load error."""
@@ -189,7 +252,8 @@ class Runtime:
         else:
             self.unload_file(path)
             with self._load_lock:
-                self.registry.remove_under(str(path))
+                for gone in self.registry.remove_under(str(path)):
+                    self.last_good.forget(gone)
 
     def _unsandboxed_tool_path(self, relative: str) -> bool:
         """True when a tool file at or below ``relative`` (under tools/) could get the
@@ -219,8 +283,12 @@ class Runtime:
         return sorted(found)
 
     def unload_file(self, path: str | os.PathLike) -> bool:
+        """Drop everything the file ``path`` registered, and its kept last good version
+        (the file was deleted: a deleted guard is gone)."""
         with self._load_lock:
             self.load_errors.pop(str(path), None)
+            self._good_saved.pop(str(path), None)
+            self.last_good.forget(str(path))
             return self.registry.remove(str(path))
 
     def load_failures(self) -> list[dict]:

@@ -72,7 +72,7 @@ concurrent_observers = false
     ("[limits]\nsandboxed = 3\n", "limits.sandboxed must be a table"),
     ("plugins = 3\n", "plugins must be a table"),
     ("[plugins]\nhook_timeout = 'soon'\n", "plugins.hook_timeout must be a positive number"),
-    ("[failure]\naudit = 'closed'\n", "keys are plugin:NAME"),
+    ("[failure]\naudit = 'closed'\n", "keys are default, plugin:NAME"),
     ("[plugins\n", "harness.toml"),
 ])
 def test_a_value_of_the_wrong_kind_is_an_error(tmp_path, text, message):
@@ -92,3 +92,12 @@ def test_tier_and_failure_keys_match_whole_path_components(key, path, matches):
     assert (config.tier_of(path) == "unsandboxed") is matches
     assert (config.failure_override(f"scm:/home/tools/{path}:3", "/home/tools") == "closed") \
         is matches
+
+
+def test_a_toml_syntax_error_names_file_line_and_column_with_a_caret(tmp_path):
+    path = tmp_path / "harness.toml"
+    path.write_text('[plugins]\nhook_timeout = 30.0\n[tools.tiers\n"a" = "sandboxed"\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == (f"{path}:3:13: Expected ']' at the end of a table declaration"
+                               "\n[tools.tiers\n            ^")

@@ -18,15 +18,18 @@ def check_declared_handlers(subject: HomeUnderCheck) -> Iterator[Finding]:
     for path, message in errors.items():
         yield Finding(ERROR, subject.relative(path), message)
     has_model = subject.runtime.host_model is not None or subject.config.model is not None
+    in_error = set(errors)
     for problem in [*handlers.problems(), *preflight(handlers, has_model)]:
         severity = ERROR if problem.severity == "error" else WARNING
+        if severity == ERROR:
+            in_error.add(str(problem.file))
         yield Finding(severity, subject.relative(problem.file),
                       f"{problem.key}: {problem.message}" if problem.key else problem.message)
     table = handlers.table
     points = ", ".join(point for point, declared in table.by_point.items() if declared)
     for source in handlers.sources:
         if Path(source.path).is_file():
-            if source.path not in errors:
+            if str(source.path) not in in_error:  # (an entry in error: not "ok")
                 yield Finding(OK, subject.relative(source.path), "loads")
         elif source.scope != "harness":  # a mistyped path would switch its guards off
             yield Finding(WARNING, subject.relative(source.path),

@@ -1,4 +1,5 @@
-"""``tools/``: every tool file loads (with what it registered), no stray file sits there
+"""``tools/``: every tool file loads (with what it registered; a file that does not load is
+an error, which says so when its last good version runs instead), no stray file sits there
 unloaded, and no tool name is defined twice (across files, or by a file and a plugin)."""
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ def check_tool_files(subject: HomeUnderCheck) -> Iterator[Finding]:
     for path in runtime.tool_files():
         where = subject.relative(path)
         error = runtime.load_errors.get(str(path))
-        if error is not None:
-            yield Finding(ERROR, where, error)
-            continue
         reg = runtime.registry.get(str(path))
+        if error is not None:
+            failure = runtime.registry.failures.get(str(path))
+            # a last good version running instead is said first (never open, SPEC §14)
+            yield Finding(ERROR, where, failure.report(True) if failure and reg else error)
+            continue
         tools = ", ".join(t.name for t in reg.tools) or "-"
         hooks = ", ".join(h.point for h in reg.hooks) or "-"
         yield Finding(OK, where, f"loads ({reg.tier}): tools {tools}; hooks {hooks}")

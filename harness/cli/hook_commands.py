@@ -171,7 +171,10 @@ def report_load_problems(rt) -> None:
     to load and the plugin problems on stderr."""
     for warning in rt.config.warnings:
         print(f"harness: warning: {warning}", file=sys.stderr)
-    for message in rt.load_errors.values():
+    for path, message in rt.load_errors.items():
+        failure = rt.registry.failures.get(path)
+        if failure is not None and rt.registry.get(path) is not None:
+            message = failure.report(running=True)  # its last good version runs instead
         print(f"harness: load error: {message}", file=sys.stderr)
     for entry in rt.plugins.problems:
         print(f"harness: {entry['source']}: {entry['message']}", file=sys.stderr)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,11 +141,14 @@ def _parse(source: Source, raw: bytes) -> object:
     if source.is_toml:
         import tomllib
         try:
-            return tomllib.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise SourceError(f"{source.path}: not UTF-8 text ({exc.reason})") from None
+        try:
+            return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise SourceError(f"{source.path}:{_toml_position(str(exc))}{exc}") from None
+            from harness.toml_errors import toml_error
+            raise SourceError(toml_error(source.path, text, str(exc))) from None
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -154,9 +156,6 @@ def _parse(source: Source, raw: bytes) -> object:
                           f"{exc.msg}") from None
 
 
-def _toml_position(message: str) -> str:
-    found = re.search(r"\(at line (\d+), column (\d+)\)", message)
-    return f"{found.group(1)}:{found.group(2)}: " if found else " "
 
 
 def _handlers(source: Source, events: dict, prefix: str,

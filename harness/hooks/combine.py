@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.hooks.catalogue import HookPoint, hook_point
+from harness.hooks.catalogue import HOOK_POINTS, HookPoint, hook_point
 from harness.hooks.claude_combine import block_answer as claude_block_answer
 from harness.hooks.claude_combine import combine_claude
 from harness.hooks.claude_events import CLAUDE_EVENTS
@@ -64,6 +64,13 @@ _KINDS: dict[str, Callable[[object], bool]] = {
 }
 
 
+#: each answer key of harness's own points -> the points where it decides something
+_DECIDING_POINTS: dict[str, list[str]] = {}
+for _point in HOOK_POINTS.values():
+    if _point.combine not in ("observe", "advisory", "claude"):
+        for _key in _point.answer_keys:
+            _DECIDING_POINTS.setdefault(_key, []).append(_point.name)
+
 #: harness's own answer keys, answered on a Claude Code event: what that event wants instead
 _CLAUDE_HINTS = {
     key: f"; '{key}' is a harness answer key (of {points}): on Claude Code's events answer "
@@ -106,11 +113,8 @@ class _Round:
                 self._position[id(answer)] = position
                 if checks:
                     self._check_keys(source, answer, position)
-                elif point.combine == "observe" and answer:
-                    keys = ", ".join(f"'{key}'" for key in answer)
-                    said = f"answer keys {keys} change" if len(answer) > 1 else \
-                        f"answer key {keys} changes"
-                    self.report(source, f"only observes: {said} nothing; ignored", position)
+                elif point.combine == "observe":
+                    self._check_observed(source, answer, position)
             elif checks:
                 self.report(source, f"answer is {json_type(answer)}, not an object; ignored",
                             position)
@@ -135,6 +139,15 @@ class _Round:
                     close = closest_name(str(key), valid)
                     hint = f"; did you mean '{close}'?" if close else ""
                 self.report(source, f"unknown answer key '{key}' ignored{hint}", position)
+
+    def _check_observed(self, source: str, answer: dict, position: int) -> None:
+        """An observer's answer changes nothing; a key that decides on other points
+        (``block`` on post_tool) is a mistake worth saying, other keys are its data."""
+        for key in answer:
+            acts_on = _DECIDING_POINTS.get(key)
+            if acts_on:
+                self.report(source, f"only observes: answer key '{key}' changes nothing here "
+                                    f"(it acts on {', '.join(acts_on)}); ignored", position)
 
     def take(self, source: str, answer: dict, key: str, kind: str) -> object:
         """answer[key] if present and of `kind`; else _MISSING (a wrong type is reported)."""

@@ -8,8 +8,9 @@ fails is reported and skipped; the others still run. Permission hooks fail close
 failed hook denies), all others fail open. While the in-process hooks of a point run on a
 thread, a nested dispatch of that point on that thread skips them (re-entrancy guard);
 plugins and declared handlers still fire. A file or plugin of the home that failed to load
-(and has no good version running) is listed in the errors of every dispatch until it is
-fixed, so a broken guard is never silent.
+is listed in the errors of every dispatch until it is fixed (a file running its last good
+version says so), so a broken guard is never silent; a file with no good version running
+never opens what it guards (``_unguarded_answers``, SPEC §14).
 
 Scheme hooks get the payload converted to Scheme data and run under their tier's budget
 with their output captured (``_scheme_hooks``), except a run of leaf hooks, whose code
@@ -42,6 +43,10 @@ from harness.scheme.errors import ResourceLimitExceeded
 from harness.tools.context import contexts, thread_context
 from harness.tools.execution import describe_error, pooled_capture
 from harness.tools.python_loader import describe_python_error
+from harness.tools.registry import file_source
+
+#: the combine rules of the points a hook can block (``{"block": true}``)
+_BLOCKING_RULES = ("tool_call", "tool_output", "spawn_agent")
 
 PermissionHandler = Callable[[str, dict], object]
 
@@ -84,6 +89,8 @@ class Dispatcher:
         runs = registry.runs.get(hook)
         if runs:
             self._in_process_hooks(runs, hook, payload, answers, errors, failed, trace)
+        if registry.unguarded:  # a guard that does not load never opens: SPEC §14
+            self._unguarded_answers(point, registry.unguarded, answers)
         closed = self._failed_closed(point, failed, answers) if failed else ()
         outcome, problems = combine(point, payload, answers, self.permission_handler, closed)
         if problems:
@@ -178,6 +185,38 @@ class Dispatcher:
                     answers.insert(order.get(src, len(answers)), (src, block))
         return closed
 
+    def _unguarded_answers(self, point, failures: tuple, answers: list) -> None:
+        """Answers that stand for the tool files that do not load and have no good version
+        running: a file whose failure policy is closed blocks (``pre_tool``,
+        ``pre_tool_output``, ``pre_spawn_agent``) or denies (the permission points); a
+        file that was going to guard a permission point (it names it) denies it, whatever
+        its policy. Each answer's reason names the file and its error."""
+        permission = point.combine == "permission"
+        if not permission and point.combine not in _BLOCKING_RULES:
+            return
+        for failure in failures:
+            source = file_source(failure.path)
+            if permission and point.name in failure.points:
+                why = f"it was going to guard {point.name}"
+            elif self._load_policy(source) == "closed":
+                why = "its failure policy is closed"
+            else:
+                continue
+            reason = (f"{failure.path} does not load and no good version of it runs, so "
+                      f"{point.name} {'denies' if permission else 'blocks'} until it loads "
+                      f"({why}): {failure.message}")
+            answer = {"denied": True, "reason": reason} if permission else \
+                block_answer(point, reason)
+            answers.append((source, answer))
+
+    def _load_policy(self, source: str) -> str:
+        """The failure policy of a tool file that does not load: its [failure] key, else
+        ``[failure] default``, else open (its permission points still deny: see
+        ``_unguarded_answers``)."""
+        config = self.runtime.config
+        override = config.failure_override(source, str(self.runtime.tools_dir))
+        return override or config.failure_default or "open"
+
     @staticmethod
     def _plugin_answers(results: list, answers: list, errors: list, failed: list,
                         trace: list | None) -> None:
@@ -203,13 +242,14 @@ class Dispatcher:
                 trace.append(entry)
 
     def _fails_closed(self, point, source: str) -> bool:
-        """Failure policy: harness.toml [failure] overrides; by default guards
-        (permission hooks) fail closed and every other hook fails open."""
+        """Failure policy: harness.toml [failure] overrides; then ``[failure] default =
+        "closed"`` makes every hook fail closed; by default guards (permission hooks) fail
+        closed and every other hook fails open."""
         runtime = self.runtime
         override = runtime.config.failure_override(source, str(runtime.tools_dir))
         if override is not None:
             return override == "closed"
-        return point.combine == "permission"
+        return runtime.config.failure_default == "closed" or point.combine == "permission"
 
     def _scheme_hooks(self, context, hook: str, run, payload: dict, answers: list,
                       errors: list, failed: list, trace: list | None) -> None:

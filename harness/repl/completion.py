@@ -79,7 +79,7 @@ class ReplCompleter(Completer):
 
     def _tool_names(self) -> list[tuple[str, str]]:
         try:
-            tools = self.session.runtime.tools()
+            tools = self.session.runtime.tools(builtins=True)
         except Exception:  # noqa: BLE001 - a half-reloaded plugin must not break typing
             return []
         return [(tool["name"], tool.get("description", "")) for tool in tools]

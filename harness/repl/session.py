@@ -158,11 +158,18 @@ class ReplSession:
     # -- files -----------------------------------------------------------------------------
     def load(self, path: Path) -> str | None:
         """Load a tool file into the runtime (in the tier harness.toml gives it); a file
-        outside HOME/tools is remembered (even when it fails) so that ``,reload`` loads it
-        again."""
-        error = self.runtime.load_file(path)
-        inside = path.is_relative_to(self.runtime.tools_dir.resolve())
-        if not inside and path not in self.extra_files:
+        outside HOME/tools that loaded is remembered (even when a later load fails) so that
+        ``,reload`` loads it again. One that never loaded (a mistyped path) is forgotten
+        once its error is shown: it must not haunt every ``,fire`` after."""
+        runtime = self.runtime
+        error = runtime.load_file(path)
+        if path.is_relative_to(runtime.tools_dir.resolve()):
+            return error
+        if error is not None and runtime.registry.get(str(path)) is None:
+            runtime.unload_file(path)
+            if path in self.extra_files:
+                self.extra_files.remove(path)
+        elif path not in self.extra_files:
             self.extra_files.append(path)
         return error
 

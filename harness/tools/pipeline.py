@@ -41,10 +41,12 @@ class _Call:
         self.summary_params: tuple[str, ...] = ()
 
     def fire(self, hook: str, payload: dict) -> dict:
-        """Fire ``hook``; keep its errors; return its outcome."""
+        """Fire ``hook``; keep its errors (once each: a file that does not load is in the
+        errors of every dispatch); return its outcome."""
         result = self.runtime.fire(hook, payload)
-        if result["errors"]:
-            self.errors.extend(result["errors"])
+        for error in result["errors"]:
+            if error not in self.errors:
+                self.errors.append(error)
         return result["outcome"]
 
     def result(self, output: str, **fields) -> ToolResult:

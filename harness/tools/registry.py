@@ -193,12 +193,27 @@ class FileRegistration:
     digest: str = ""
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoadFailure:
-    """A file whose last load failed (its previous registration, if any, stays live)."""
+    """A file whose last load failed (its previous registration, if any, stays live).
+
+    ``saved``: when the good version that runs instead was kept (see last_good.py), if
+    known; ``points``: the hook points it was going to guard (the permission points its
+    source names, and those its last good version registered): while no good version of
+    it runs, those permission points deny (see Dispatcher)."""
 
     path: str
     message: str
+    saved: str | None = None
+    points: frozenset[str] = frozenset()
+
+    def report(self, running: bool) -> str:
+        """What every dispatch says about it: the last good version that runs instead, or
+        that nothing of it runs."""
+        if running:
+            when = f" (saved {self.saved})" if self.saved else ""
+            return f"running last good version of {self.path}{when}; {self.message}"
+        return f"failed to load, so none of its hooks and tools run: {self.message}"
 
 
 #: file suffix -> the language name used in sources (``hy:PATH:LINE``) and [failure] keys
@@ -218,10 +233,13 @@ class Registry:
 
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
-    #: the failures of the files with no good version running: ``{"source", "message"}``
-    #: entries that every dispatch lists in its errors (SPEC §9), kept up to date here so
-    #: that a dispatch only reads them
+    #: the failures of the files, as ``{"source", "message"}`` entries that every dispatch
+    #: lists in its errors (SPEC §9, §14): a file with a good version running says so, one
+    #: with none says nothing of it runs; kept up to date here so a dispatch only reads them
     broken: tuple[dict, ...] = ()
+    #: the failures of the files with no good version running (the dispatcher makes their
+    #: guarded points fail closed, see Dispatcher)
+    unguarded: tuple[LoadFailure, ...] = ()
     host_hooks: tuple[PythonHook, ...] = ()
     host_tools: tuple[PythonTool, ...] = ()
     #: the builtin layer (harness.tools.builtins), by name in registration order: found
@@ -268,18 +286,20 @@ class Registry:
             self.remove(path)
         return gone
 
-    def fail(self, path: str, message: str) -> None:
+    def fail(self, failure: LoadFailure) -> None:
+        """Note that ``failure.path`` failed to load (what it registered, if anything,
+        stays)."""
         with self._lock:
-            self.failures[path] = LoadFailure(path, message)
+            self.failures[failure.path] = failure
             self._note_broken()
 
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
-        self.broken = tuple(
-            {"source": file_source(failure.path),
-             "message": f"failed to load, so none of its hooks and tools run: "
-                        f"{failure.message}"}
-            for path, failure in sorted(self.failures.items()) if path not in running)
+        failures = sorted(self.failures.items())
+        self.broken = tuple({"source": file_source(path),
+                             "message": failure.report(path in running)}
+                            for path, failure in failures)
+        self.unguarded = tuple(failure for path, failure in failures if path not in running)
 
     def get(self, path: str) -> FileRegistration | None:
         for f in self.files:

@@ -194,6 +194,7 @@ def test_declared_handlers_are_checked(harness, fresh_home):
     assert ("hooks.toml: error: PreTolUse: unknown event 'PreTolUse'; did you mean "
             "'PreToolUse'?") in out
     assert "handlers: ok: declared on PreToolUse" in out
+    assert "hooks.toml: ok" not in out  # never "error" and "ok" for one file
     (fresh_home / "hooks.toml").write_text("[[PreToolUse]\n")
     code, out, _ = harness("check", "--home", str(fresh_home))
     assert code == 1 and "hooks.toml: error:" in out

@@ -23,13 +23,15 @@ def messages(problems):
                                   if p.combine in ("observe", "advisory")])
 def test_observers_decide_nothing_and_say_so_of_an_object_answer(name):
     outcome, problems = run(name, hook_point(name).sample_payload(),
-                            (A, {"block": True}), (B, "text"), (C, [1, 2]), (A, {}))
+                            (A, {"block": True, "note": 1}), (B, "text"), (C, [1, 2]),
+                            (A, {}))
     assert outcome == {}
     if hook_point(name).combine == "advisory":  # recorded, never blocking: as documented
         assert problems == []
-    else:  # a log line (text) is no mistake; an answer key is
+    else:  # a log line (text) or data ('note') is no mistake; a deciding key is
         assert messages(problems) == [
-            (A, f"{name}: only observes: answer key 'block' changes nothing; ignored")]
+            (A, (f"{name}: only observes: answer key 'block' changes nothing here (it acts "
+                "on pre_tool, pre_tool_output, pre_spawn_agent, pre_cache_output); ignored"))]
 
 
 def test_pre_vfs_write_is_advisory_even_when_asked_to_block():

@@ -49,14 +49,19 @@ def test_it_is_listed_until_the_file_is_fixed_or_deleted(tmp_path):
     assert rt.fire("pre_tool", SHELL)["errors"] == []
 
 
-def test_a_broken_save_of_a_live_file_is_not_listed_while_its_last_good_version_runs(tmp_path):
+def test_a_broken_save_of_a_live_file_says_its_last_good_version_runs(tmp_path):
     home = make_home(tmp_path, {"guard.scm": GUARD})
     rt = Runtime(home)
-    (home / "tools" / "guard.scm").write_text(BROKEN_GUARD)
-    assert rt.load_file(home / "tools" / "guard.scm") is not None
+    guard = home / "tools" / "guard.scm"
+    guard.write_text(BROKEN_GUARD)
+    assert rt.load_file(guard) is not None
     result = rt.fire("pre_tool", SHELL)
-    assert result["outcome"]["blocked"] is True and result["errors"] == []
-    assert str(home / "tools" / "guard.scm") in rt.load_errors  # still reported there
+    assert result["outcome"]["blocked"] is True
+    [error] = result["errors"]
+    assert error["source"] == f"scm:{guard}"
+    assert error["message"].startswith(f"running last good version of {guard} (saved ")
+    assert f"; {guard}:1:1: unexpected end of input" in error["message"]
+    assert str(guard) in rt.load_errors  # still reported there
 
 
 def test_a_plugin_that_did_not_load_is_in_every_dispatch(tmp_path):

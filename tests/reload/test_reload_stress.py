@@ -41,12 +41,15 @@ def versions_seen(result: dict) -> dict[str, list[tuple[int, str]]]:
 
 
 def torn(result: dict) -> str | None:
-    # a file saved broken with no good version running is listed until it loads again
-    hook_errors = [e for e in result["errors"] if not e["message"].startswith("failed to load")]
+    # a file saved broken is listed until it loads again: as running its last good version,
+    # or as running nothing when it has none
+    hook_errors = [e for e in result["errors"] if not e["message"].startswith(
+        ("failed to load", "running last good version of "))]
     if hook_errors:
         return f"errors: {hook_errors}"
     answering = versions_seen(result)
-    if any(e["source"].endswith(f"/tools/{name}") for e in result["errors"] for name in answering):
+    silent = [e for e in result["errors"] if e["message"].startswith("failed to load")]
+    if any(e["source"].endswith(f"/tools/{name}") for e in silent for name in answering):
         return f"a file both listed as broken and answering: {result}"
     for name, hooks in versions_seen(result).items():
         if len(hooks) != 2 or hooks[0][0] != hooks[1][0] or [t for _, t in hooks] != ["a", "b"]:

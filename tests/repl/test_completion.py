@@ -20,6 +20,8 @@ def complete(repl, text: str) -> list[str]:
     (",fire pre_to", ["pre_tool", "pre_tool_output"]),
     ("  ,sample on_", ["on_start", "on_end", "on_context_switch"]),
     (",call gr", ["greet"]),
+    (",call file_h", ["file_head"]),
+    ('(call-tool "shell_e', ["shell_exec"]),
     (",tier un", ["unsandboxed"]),
     (",trace o", ["on", "off"]),
     (",hooks a", ["all"]),

@@ -120,6 +120,13 @@ def test_load_a_broken_file_then_keep_going(repl, tmp_path):
     assert repl.execute("(+ 1 2)") == "3"
 
 
+def test_a_mistyped_load_is_said_once_and_then_forgotten(repl, tmp_path):
+    missing = tmp_path / "gaurd.scm"
+    assert "cannot read" in repl.execute(f",load {missing}")
+    assert "gaurd.scm" not in repl.execute(",fire pre_tool")
+    assert "gaurd.scm" not in repl.execute(",reload")
+
+
 def test_load_keeps_the_last_good_version(repl, home):
     guard = home / "tools" / "guard.scm"
     guard.write_text("(register-hook 'pre_tool")

@@ -65,8 +65,11 @@ def test_fire_while_files_reload_loses_nothing_and_never_deadlocks(tmp_path):
     def firer():
         while not stop.is_set():
             result = rt.fire("post_message", {"prompt": "p"})
-            if result["errors"]:
-                problems.append(result["errors"])
+            # a broken save is reported (its last good version runs): never a hook error
+            errors = [e for e in result["errors"]
+                      if not e["message"].startswith("running last good version of ")]
+            if errors:
+                problems.append(errors)
             seen.append(answers_of(result))
             time.sleep(0.001)  # let the reloader in: the point is interleaving, not load
 

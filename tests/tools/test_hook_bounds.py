@@ -236,9 +236,7 @@ def test_an_unsandboxed_leaf_hook_is_stopped_at_its_deadline(tmp_path):
     assert "time limit of 0.2 s exceeded" in error["message"]
     # the budget is left clean: the next dispatch runs afresh
     after = rt.fire("post_tool", {"tool_name": "x", "x": "ok"})
-    assert after["answers"][0]["answer"] == {"note": "ok"}  # it ran; its key is only noted
-    assert [e["message"] for e in after["errors"]] == [
-        "post_tool: only observes: answer key 'note' changes nothing; ignored"]
+    assert after["errors"] == [] and after["answers"][0]["answer"] == {"note": "ok"}
 
 
 def test_a_leaf_hook_leaves_the_recursion_window_shut(tmp_path, monkeypatch):
