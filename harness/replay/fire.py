@@ -15,10 +15,13 @@ while replaying.
 
 from __future__ import annotations
 
+import functools
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from harness.bridge import dumps
+from harness.handlers.invocation import Invocation, using_invocation
 from harness.record import HostEntry
 from harness.replay.decisions import claude_decision, outcome_decision, source_decision
 from harness.replay.events import ReplayEvent
@@ -77,9 +80,16 @@ class Replayer:
         runtime.recorder = self._collector
         if not handlers:
             runtime.handlers.dry_run = HANDLERS_SKIPPED
+        # the environment read once: each event reads it (a copy of os.environ decodes
+        # every entry, a third of a replay's time when read per event)
+        self._invocation = Invocation(dict(os.environ))
 
     def replay(self, event: ReplayEvent) -> Replayed:
         """Fire ``event`` and say what the home decided."""
+        with using_invocation(self._invocation):
+            return self._replay(event)
+
+    def _replay(self, event: ReplayEvent) -> Replayed:
         collector = self._collector
         collector.dispatches = []
         errors: list[dict] = []
@@ -108,14 +118,22 @@ class Replayer:
 
 def answer_host(runtime, event: ReplayEvent):
     """The host adapter's reply to ``event`` (exit_code, stdout, stderr)."""
-    try:
-        from harness import hosts
-    except ImportError:  # before the host adapters: Claude Code's answerer for both hosts
-        hosts = None
+    hosts = _host_adapters()
     if hosts is not None:
         return hosts.answer(runtime, event.host, event.payload, event.event)
     from harness.claude_hook import answer_event
     return answer_event(runtime, dumps(event.payload))
+
+
+@functools.cache
+def _host_adapters():
+    """harness.hosts, or None before the host adapters: then Claude Code's answerer
+    answers both hosts (Codex's hooks take Claude Code's events and answers)."""
+    try:
+        from harness import hosts
+    except ImportError:
+        return None
+    return hosts
 
 
 def _sources(dispatches: list[dict]) -> list[dict]:
