@@ -36,6 +36,11 @@ managed_settings = "/etc/claude-code/managed-settings.json"
 project_dir = "~/src/app"     # $CLAUDE_PROJECT_DIR for handlers; relative paths start here
 async_limit = 16              # async handlers running at once
 
+[record]                      # the audit log of every dispatch (see harness.record)
+path = "audit.jsonl"          # relative to the home
+max_bytes = 10485760          # rotate past this size; keep = 3 rotated files
+redact = ["customer_id"]      # keys whose values are never written (beside the defaults)
+
 [model]                       # an OpenAI-compatible endpoint (see harness.model)
 url = "http://127.0.0.1:8080/v1"
 model = "gpt-4o-mini"
@@ -60,8 +65,9 @@ from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
 from harness.spelling import closest_name
 from harness.tools.limits import DEFAULT_LIMITS, Limits
 
-if TYPE_CHECKING:  # imported by _endpoint: a home without [model] never needs harness.model
+if TYPE_CHECKING:  # imported where used: a home without [model] / [record] never needs them
     from harness.model import Endpoint
+    from harness.record import RecordConfig
 
 TIERS = ("sandboxed", "unsandboxed")
 #: the source kinds of tool file hooks (scm:PATH:LINE, ...): [failure] keys by path prefix
@@ -85,6 +91,8 @@ KNOWN_SETTINGS: dict = {
     "hooks": {"claude_settings": None, "managed_settings": None, "project_dir": None,
               "async_limit": None},
     "guards": {"enable": None},
+    "record": {"path": None, "max_bytes": None, "keep": None, "redact": None,
+               "redact_patterns": None, "redact_defaults": None},
 }
 
 
@@ -143,6 +151,8 @@ class Config:
     hooks: HooksConfig = field(default_factory=HooksConfig)
     #: the ready guards [guards] enable names (harness.guards), in catalogue order
     guards: tuple[str, ...] = ()
+    #: [record]: the audit log (None: nothing is recorded)
+    record: RecordConfig | None = None
     #: tables and keys harness does not know, each with the closest known name
     warnings: list[str] = field(default_factory=list)
 
@@ -260,6 +270,8 @@ def load_config(path: Path) -> Config:
         config.hooks = _hooks(path, data["hooks"])
     if "guards" in data:
         config.guards = _guards(path, data["guards"], text)
+    if "record" in data:
+        config.record = _record(path, data["record"])
     return config
 
 
@@ -324,6 +336,45 @@ def _hooks(path: Path, table) -> HooksConfig:
         raise ConfigError(f"{path}: [hooks] async_limit must be a positive integer")
     return HooksConfig(tuple(settings), table.get("managed_settings"), table.get("project_dir"),
                        limit)
+
+
+def _record(path: Path, table) -> RecordConfig | None:
+    """[record]: path (required; relative to the home), max_bytes, keep, redact,
+    redact_patterns, redact_defaults. ``path = false`` turns recording off."""
+    import re
+
+    from harness.record import RecordConfig
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [record] must be a table with path, max_bytes, keep, "
+                          "redact, redact_patterns, redact_defaults")
+    target = table.get("path")
+    if target is False:
+        return None
+    if not isinstance(target, str) or not target:
+        raise ConfigError(f"{path}: [record] path must be a file path (the audit log), or "
+                          "false for none")
+    max_bytes = _number(path, "record.max_bytes", table.get("max_bytes", 10 << 20), int)
+    keep = table.get("keep", 3)
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise ConfigError(f"{path}: [record] keep must be a whole number of rotated files")
+    lists = {}
+    for key in ("redact", "redact_patterns"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise ConfigError(f"{path}: [record] {key} must be a list of strings")
+        lists[key] = tuple(value)
+    for pattern in lists["redact_patterns"]:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{path}: [record] redact_patterns: {pattern!r} is not a "
+                              f"regular expression: {exc}") from None
+    defaults = table.get("redact_defaults", True)
+    if not isinstance(defaults, bool):
+        raise ConfigError(f"{path}: [record] redact_defaults must be true or false")
+    log = Path(path.parent, os.path.expanduser(target)).resolve()
+    return RecordConfig(str(log), max_bytes, keep, lists["redact"], lists["redact_patterns"],
+                        defaults)
 
 
 def _endpoint(path: Path, table) -> Endpoint:

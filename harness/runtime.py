@@ -117,6 +117,11 @@ class Runtime:
                                  retry_failed=retry_failed_plugins)
         self.handlers = HandlerSet(self.home, self.config.hooks, self.ask_model)
         self.dispatcher = Dispatcher(self, permission_handler)
+        #: the audit log ([record] in harness.toml; harness.record), None when off
+        self.recorder = None
+        if self.config.record is not None:
+            from harness.record import open_recorder
+            self.recorder = open_recorder(self.config.record)
         #: where shell_exec runs and relative file paths of the builtin tools start
         self.project_root = Path(self.config.project_root or os.getcwd())
         self.registry.builtins = builtin_tools(self.parse_cache)
@@ -457,6 +462,8 @@ class Runtime:
             self._watcher.stop()
             self._watcher = None
         self.handlers.close()
+        if self.recorder is not None:
+            self.recorder.close()
 
     def __enter__(self) -> Self:
         return self

@@ -12,6 +12,7 @@ _COMMANDS = {
     "test_command": ("test",),
     "install_command": ("install", "uninstall"),
     "host_command": ("hook", "claude-hook"),
+    "replay_command": ("replay",),
     "scheme_commands": ("run", "eval"),
     "demo": ("demo",),
     "mcp_command": ("mcp",),

@@ -119,6 +119,9 @@ class HandlerSet:
         self._table = HandlerTable()
         #: nothing declared and nothing to report: a dispatch may skip the handlers
         self.idle = True
+        #: when set, the handlers a dispatch selects are not run: each gives no answer and
+        #: this note (``harness replay`` without ``--handlers``: they have side effects)
+        self.dry_run: str | None = None
         self.configure(config or HooksConfig())
 
     # -- sources -------------------------------------------------------------------------
@@ -229,6 +232,9 @@ class HandlerSet:
         chosen = _select(handlers, point, payload, call)
         if not chosen:
             return []
+        if self.dry_run is not None:
+            return [HandlerResult(h.source, NO_ANSWER, None, 0.0, note=self.dry_run)
+                    for h in chosen]
         budget = _session_end_budget(chosen, call.env) if point == "SessionEnd" else None
         results: dict[int, HandlerResult] = {}
         others: dict[int, _Background] = {}

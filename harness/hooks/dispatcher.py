@@ -77,7 +77,9 @@ class Dispatcher:
         errors: list[dict] = ([dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded
                               else [])
         failed: list[str] = []
-        trace: list[dict] | None = [] if self.trace_enabled else None
+        recorder = runtime.recorder  # the audit log (harness.record) needs the trace
+        trace: list[dict] | None = [] if self.trace_enabled or recorder is not None else None
+        start = time.perf_counter() if recorder is not None else 0.0
         # Each source is asked only when it has something for this point: most dispatches
         # find no plugin, no declared handler and no in-process hook, and cost ~nothing.
         if hook in plugins.by_hook:
@@ -98,8 +100,10 @@ class Dispatcher:
                   "answers": [{"source": s, "answer": a} for s, a in answers] if answers
                   else [],
                   "errors": errors}
-        if trace is not None:
+        if self.trace_enabled:
             result["trace"] = trace
+        if recorder is not None:
+            recorder.dispatched(hook, payload, result, trace, start, bool(_nested_in()))
         return result
 
     def _handler_answers(self, handlers, hook: str, payload: dict, answers: list,
@@ -365,6 +369,11 @@ class Dispatcher:
         finally:
             if budget is not None:
                 budget.exit_shallow()
+
+
+def _nested_in() -> set:
+    """The hook points whose in-process hooks are running on this thread."""
+    return thread_context().points
 
 
 def _leaf_only(runs: tuple) -> bool:

@@ -109,7 +109,15 @@ def answer(runtime, host: str, data: bytes | str | dict, event: str | None = Non
     except UnknownEvent as exc:
         return adapter_.failure(str(exc))
     try:
-        return adapter_.respond(runtime, host_event, payload)
+        recorder = runtime.recorder
+        if recorder is None:
+            return adapter_.respond(runtime, host_event, payload)
+        with recorder.host_event(host, host_event.name, payload) as entry:  # the audit log
+            reply = adapter_.respond(runtime, host_event, payload)
+            from harness.replay.decisions import claude_decision
+            entry.reply = reply.to_json()
+            entry.decision = claude_decision(host_event.name, reply)[0]
+        return reply
     except Exception as exc:  # noqa: BLE001 - an internal error must not let a guard event by
         return _edge(adapter_, host_event if host_event.guard else None,
                      f"internal error: {type(exc).__name__}: {exc}")

@@ -1,0 +1,308 @@
+"""The audit log (SPEC §17): every dispatch of a home written as one JSON line.
+
+``[record]`` in ``harness.toml`` turns it on::
+
+    [record]
+    path = "audit.jsonl"          # relative to the home
+    max_bytes = 10485760          # rotate past this size (false: never)
+    keep = 3                      # rotated files kept: audit.jsonl.1 ... .3
+    redact = ["customer_id"]      # more keys whose values are never written
+    redact_patterns = ["ACME-[0-9]+"]   # more secret patterns (regular expressions)
+    redact_defaults = true        # the built-in keys and patterns (below)
+
+Every front-end that fires through a Runtime gets it: ``serve``, ``serve --http``, ``harness
+mcp``, ``fire``, the host adapters. A host adapter wraps its dispatches of one host event in
+`Recorder.host_event`, so that event is one line (``host``, ``event``, ``payload``, the
+host's ``reply`` and the ``dispatches`` it made); any other dispatch is a line of its own
+(``host`` null, ``event`` the hook point). A dispatch made from inside another dispatch's
+hooks (``call-tool`` in a hook) is marked ``nested``: replaying the outer one makes it
+again. Each dispatch lists its ``hooks`` in the order they ran with ``source``, ``ms`` and
+their ``answer`` or ``error``. ``harness replay`` reads these files.
+
+Redaction, by default: the value of every key that names a secret (``token``, ``secret``,
+``password``, ``api_key``, ``authorization``, ``cookie``, ``credentials``, ``private_key``
+..., in any case, as in ``GITHUB_TOKEN``), ``NAME=value`` assignments of such names inside
+strings (``export API_KEY=...``), and strings that look like keys (``sk-...``, ``ghp_...``,
+``AKIA...``, ``xox?-...``, JWTs, ``Bearer ...``, PEM private keys) become ``[redacted]``.
+A replay of a redacted line sees the redacted text.
+
+Lines are written with one ``write`` on a file opened for appending, so several processes
+(one ``harness claude-hook`` per event) can share a log. Rotation renames the file when a
+write would take it past ``max_bytes``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from harness.bridge import dumps
+
+__all__ = ["RECORD_MARK", "RecordConfig", "Recorder", "Redactor", "open_recorder"]
+
+#: the key every line of a recording carries (with the format's version)
+RECORD_MARK = "harness_record"
+REDACTED = "[redacted]"
+
+_SECRET_WORDS = (r"secret|token|passw(?:or)?d|passphrase|api[_-]?key|apikey|access[_-]?key|"
+                 r"private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?key|"
+                 r"client[_-]?secret")
+_SECRET_PATTERNS = (
+    # NAME=value where NAME names a secret (a shell assignment, an env file line)
+    rf"(?i:\b[A-Z0-9_]*(?:{_SECRET_WORDS})[A-Z0-9_]*\s*[=:]\s*(?:(?:bearer|basic|token)\s+)?(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+))",
+    r"\bsk-[A-Za-z0-9_-]{16,}",                       # OpenAI / Anthropic keys
+    r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})",
+    r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",                 # AWS access key ids
+    r"\bxox[abprs]-[A-Za-z0-9-]{10,}",                # Slack
+    r"\bAIza[0-9A-Za-z_-]{35}",                       # Google API keys
+    r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",   # JWTs
+    r"(?i:\bbearer\s+[A-Za-z0-9._~+/=-]{12,})",
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
+)
+
+#: a string none of whose lower-cased text holds one of these cannot match _SECRET_PATTERNS
+_MARKERS = ("secret", "token", "passw", "passphrase", "key", "auth", "credential", "cookie",
+            "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "akia", "asia",
+            "xox", "aiza", "eyj", "bearer")
+_REMEMBERED_KEYS = 4096
+#: keys whose values are identifiers, names or paths: written as they are, never scanned
+_PLAIN_KEYS = frozenset({
+    "session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode",
+    "tool_use_id", "tool_name", "turn_id", "model", "source", "hook", "event", "host",
+    "time", "context_name", "hookEventName", "permissionDecision", "decision", "ms"})
+_DEFAULT_PATTERNS = "|".join(f"(?:{p})" for p in _SECRET_PATTERNS)
+_NAMED = re.compile(r"[A-Za-z0-9_]+\s*[=:]\s*")
+
+
+@dataclass(frozen=True)
+class RecordConfig:
+    """``[record]`` of harness.toml (see the module doc); ``path`` is absolute."""
+
+    path: str
+    max_bytes: int | None = 10 * 1024 * 1024
+    keep: int = 3
+    redact: tuple[str, ...] = ()
+    redact_patterns: tuple[str, ...] = ()
+    redact_defaults: bool = True
+
+
+class Redactor:
+    """Replaces secrets in JSON values (see the module doc).
+
+    Speed: a dispatch's strings are mostly commands, paths and names without secrets, and
+    Python's case-blind alternations cost ~35 us on a 40-character string; so a line is
+    first serialised as it is and tested once for the marker words of the patterns and
+    keys (``token``, ``key``, ``sk-``, ...; `may_hold_secrets`): only a line that has one
+    is walked, and then only strings that hold a marker meet the patterns; what a key name
+    decides is remembered."""
+
+    def __init__(self, keys: tuple[str, ...] = (), patterns: tuple[str, ...] = (),
+                 defaults: bool = True) -> None:
+        self._plain = _PLAIN_KEYS.difference(keys)
+        self._line_markers = tuple({m.encode() for m in _MARKERS if defaults}
+                                   | {k.lower().encode() for k in keys})
+        key_forms = [re.escape(k) for k in keys] + ([_SECRET_WORDS] if defaults else [])
+        self._key_source = "|".join(key_forms) if key_forms else None
+        self._keys: dict[str, bool] = {}
+        self._defaults = defaults
+        self._own = re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+
+    def may_hold_secrets(self, line: bytes) -> bool:
+        """Whether the JSON text ``line`` may hold something to redact (False: it holds
+        no marker word of the default patterns nor any key of ``redact``, and there are
+        no ``redact_patterns``): most lines are written without the walk."""
+        if self._own is not None:
+            return True
+        lowered = line.lower()
+        return any(marker in lowered for marker in self._line_markers)
+
+    def __call__(self, value: object) -> object:
+        """A copy of ``value`` with its secrets replaced (``value`` itself is unchanged)."""
+        kind = type(value)
+        if kind is str:
+            return self._text(value)
+        if kind is dict:
+            out = {}
+            for k, v in value.items():
+                if v is None or v is True or v is False or v == "" or k in self._plain:
+                    out[k] = v
+                elif type(k) is str and self._secret_key(k):
+                    out[k] = REDACTED
+                else:
+                    out[k] = self(v)
+            return out
+        if kind is list or kind is tuple:
+            return [self(v) for v in value]
+        return value
+
+    def _secret_key(self, key: str) -> bool:
+        known = self._keys.get(key)
+        if known is None:
+            known = self._key_source is not None and \
+                _compiled(self._key_source, re.IGNORECASE).search(key) is not None
+            if len(self._keys) < _REMEMBERED_KEYS:
+                self._keys[key] = known
+        return known
+
+    def _text(self, text: str) -> str:
+        if self._own is not None:
+            text = self._own.sub(REDACTED, text)
+        if self._defaults:
+            lowered = text.lower()
+            if any(marker in lowered for marker in _MARKERS):
+                text = _compiled(_DEFAULT_PATTERNS).sub(self._hide, text)
+        return text
+
+    @staticmethod
+    def _hide(match: re.Match) -> str:
+        named = _NAMED.match(match.group(0))  # keep the name: NAME=[redacted]
+        return named.group(0) + REDACTED if named else REDACTED
+
+
+@functools.cache
+def _compiled(pattern: str, flags: int = 0) -> re.Pattern:
+    """Compiled on first use: a live hook process whose lines hold no secret never pays."""
+    return re.compile(pattern, flags)
+
+
+@dataclass
+class HostEntry:
+    """One host event being recorded: the adapter sets ``reply`` (and ``decision``) once
+    it has answered; the dispatches it made are collected in ``dispatches``."""
+
+    host: str
+    event: str
+    payload: dict
+    reply: dict | None = None
+    decision: str | None = None
+    dispatches: list = field(default_factory=list)
+
+
+class Recorder:
+    """Writes dispatches to the audit log of ``config`` (see the module doc)."""
+
+    def __init__(self, config: RecordConfig) -> None:
+        self.config = config
+        self.path = config.path
+        self.redact = Redactor(config.redact, config.redact_patterns, config.redact_defaults)
+        self._lock = threading.Lock()
+        self._scopes = threading.local()
+        #: why the last write failed (said once on stderr), None while all is well
+        self.failure: str | None = None
+        self._fd: int | None = None  # the log, open for appending
+        self._size = 0  # its size as this process last knew it
+
+    def dispatched(self, hook: str, payload: dict, result: dict, trace: list,
+                   start: float, nested: bool) -> None:
+        """Record one finished dispatch (called by the dispatcher)."""
+        entry = {"hook": hook, "outcome": result["outcome"], "errors": result["errors"],
+                 "hooks": trace, "ms": round((time.perf_counter() - start) * 1000, 3)}
+        scope = getattr(self._scopes, "entry", None)
+        if scope is not None:  # the host event's payload is on its line: not again here
+            scope.dispatches.append(entry)
+            return
+        if nested:
+            entry["nested"] = True
+        self.write({"host": None, "event": hook, "payload": payload, **entry})
+
+    @contextmanager
+    def host_event(self, host: str, event: str, payload: dict) -> Iterator[HostEntry]:
+        """Collect the dispatches of one host event into one line, written at the end."""
+        outer = getattr(self._scopes, "entry", None)
+        entry = HostEntry(host, event, payload)
+        self._scopes.entry = entry
+        start = time.perf_counter()
+        try:
+            yield entry
+        finally:
+            self._scopes.entry = outer
+            line = {"host": host, "event": event, "payload": payload,
+                    "decision": entry.decision, "reply": entry.reply,
+                    "dispatches": entry.dispatches,
+                    "ms": round((time.perf_counter() - start) * 1000, 3)}
+            if outer is not None:
+                line["nested"] = True
+            self.write(line)
+
+    def write(self, record: dict) -> None:
+        """Append ``record`` (redacted, with the time and the format mark) as one line."""
+        head = {RECORD_MARK: 1, "time": _now()}
+        line = dumps({**head, **record})
+        if self.redact.may_hold_secrets(line):
+            line = dumps({**head, **self.redact(record)})
+        line += b"\n"
+        with self._lock:
+            try:
+                fd = self._fd if self._fd is not None else self._open()
+                cap = self.config.max_bytes
+                if cap is not None and self._size + len(line) > cap:
+                    fd = self._rotate_if_full(len(line), cap)
+                os.write(fd, line)
+                self._size += len(line)
+            except OSError as exc:  # the audit log never breaks a dispatch
+                if self.failure is None:
+                    self.failure = f"cannot write the audit log {self.path}: {exc}"
+                    sys.stderr.write(f"harness: {self.failure}\n")
+
+    def close(self) -> None:
+        """Close the log (a later write opens it again)."""
+        with self._lock:
+            if self._fd is not None:
+                self._close_fd()
+
+    def _open(self) -> int:
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._size = os.fstat(self._fd).st_size
+        return self._fd
+
+    def _rotate_if_full(self, adding: int, cap: int) -> int:
+        """Rotate when the file (which other processes may write too) is full; return
+        the descriptor to write to."""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            on_disk = None
+        mine = os.fstat(self._fd)
+        if on_disk is None or (on_disk.st_ino, on_disk.st_dev) != (mine.st_ino, mine.st_dev):
+            self._close_fd()  # another process rotated it: write to the new file
+            return self._open()
+        self._size = on_disk.st_size
+        if self._size and self._size + adding > cap:
+            self._rotate()
+            self._close_fd()
+            return self._open()
+        return self._fd
+
+    def _close_fd(self) -> None:
+        os.close(self._fd)
+        self._fd = None
+
+    def _rotate(self) -> None:
+        """audit.jsonl -> audit.jsonl.1 -> .2 ...; the oldest past ``keep`` is dropped."""
+        keep = self.config.keep
+        if keep < 1:
+            os.unlink(self.path)
+            return
+        for n in range(keep, 0, -1):
+            older = f"{self.path}.{n - 1}" if n > 1 else self.path
+            try:
+                os.replace(older, f"{self.path}.{n}")
+            except FileNotFoundError:
+                pass
+
+
+def _now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
+
+
+def open_recorder(config: RecordConfig | None) -> Recorder | None:
+    """The recorder ``[record]`` asks for, or None when it is not configured."""
+    return Recorder(config) if config is not None else None

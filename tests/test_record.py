@@ -1,0 +1,139 @@
+"""The audit log ([record] in harness.toml): every dispatch as a JSON line, secrets
+redacted, rotated past its size cap."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.config import ConfigError, load_config
+from harness.hosts import answer
+from harness.record import RecordConfig, Recorder, Redactor
+from harness.runtime import Runtime
+
+GUARD = """(import (harness hooks))
+(register-hook 'pre_tool
+  (lambda (p)
+    (if (equal? (cdr (assoc "tool_name" p)) "danger")
+        (list (cons "block" #t) (cons "message" "no"))
+        '())))
+"""
+
+
+def _home(tmp_path, record: str = 'path = "audit.jsonl"\n'):
+    home = tmp_path / "home"
+    (home / "tools").mkdir(parents=True)
+    (home / "tools" / "guard.scm").write_text(GUARD)
+    (home / "harness.toml").write_text("[record]\n" + record)
+    return home
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_every_dispatch_is_a_line_with_its_hooks(tmp_path):
+    home = _home(tmp_path)
+    with Runtime(home) as runtime:
+        runtime.fire("pre_tool", {"tool_name": "danger", "arguments": {}})
+        result = runtime.fire("pre_tool", {"tool_name": "fine", "arguments": {}})
+    assert "trace" not in result  # recording does not turn tracing on for the caller
+    first, second = _lines(home / "audit.jsonl")
+    assert first["harness_record"] == 1 and first["host"] is None
+    assert first["event"] == "pre_tool"
+    assert first["payload"] == {"tool_name": "danger", "arguments": {}}
+    assert first["outcome"] == {"blocked": True, "message": "no", "arguments": {}}
+    [hook] = first["hooks"]
+    assert hook["source"].endswith("guard.scm:2") and hook["answer"]["block"] is True
+    assert isinstance(hook["ms"], float) and isinstance(first["ms"], float)
+    assert second["outcome"]["blocked"] is False and "answer" not in second["hooks"][0]
+
+
+def test_a_host_event_is_one_line_with_its_reply_and_dispatches(tmp_path):
+    home = _home(tmp_path)
+    event = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "danger",
+             "tool_input": {"x": 1}, "cwd": str(tmp_path)}
+    with Runtime(home) as runtime:
+        reply = answer(runtime, "claude-code", json.dumps(event))
+    [line] = _lines(home / "audit.jsonl")
+    assert line["host"] == "claude-code" and line["event"] == "PreToolUse"
+    assert line["payload"] == event and line["decision"] == "deny"
+    assert line["reply"] == reply.to_json() and reply.exit_code == 2
+    assert [d["hook"] for d in line["dispatches"]] == ["PreToolUse", "pre_tool"]
+
+
+def test_no_record_table_means_no_recorder(tmp_path):
+    home = tmp_path / "plain"
+    home.mkdir()
+    with Runtime(home) as runtime:
+        assert runtime.recorder is None
+        assert "trace" not in runtime.fire("pre_tool", {"tool_name": "x", "arguments": {}})
+    assert list(home.iterdir()) == []
+
+
+def test_secrets_are_redacted_by_default():
+    redact = Redactor(("customer_id",), (r"ACME-\d+",))
+    assert redact({
+        "env": {"GITHUB_TOKEN": "ghp_x", "PATH": "/bin", "api_key": "k", "Password": ""},
+        "command": "export AWS_SECRET_ACCESS_KEY=abc123 && deploy --user bob",
+        "note": "key sk-ant-api03-abcdefghijklmnopqrstuv and AKIAABCDEFGHIJKLMNOP",
+        "header": "Authorization: Bearer abcdefghijklmnop.qrstuv",
+        "customer_id": 42, "ticket": "see ACME-123", "count": 3}) == {
+        "env": {"GITHUB_TOKEN": "[redacted]", "PATH": "/bin", "api_key": "[redacted]",
+                "Password": ""},
+        "command": "export AWS_SECRET_ACCESS_KEY=[redacted] && deploy --user bob",
+        "note": "key [redacted] and [redacted]",
+        "header": "Authorization: [redacted]",
+        "customer_id": "[redacted]", "ticket": "see [redacted]", "count": 3}
+
+
+def test_the_default_patterns_can_be_turned_off():
+    assert Redactor((), (), defaults=False)({"token": "t", "s": "sk-abcdefghijklmnopqrst"}) \
+        == {"token": "t", "s": "sk-abcdefghijklmnopqrst"}
+
+
+def test_the_log_rotates_past_its_size_cap(tmp_path):
+    log = tmp_path / "audit.jsonl"
+    recorder = Recorder(RecordConfig(str(log), max_bytes=400, keep=2))
+    for n in range(12):
+        recorder.write({"host": None, "event": "on_start", "n": n, "pad": "x" * 60})
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"]
+    assert all(p.stat().st_size <= 400 for p in tmp_path.iterdir())
+    numbers = [line["n"] for name in ("audit.jsonl.2", "audit.jsonl.1", "audit.jsonl")
+               for line in _lines(tmp_path / name)]
+    assert numbers == list(range(12 - len(numbers), 12))  # the newest, in order
+
+
+def test_a_log_that_cannot_be_written_never_breaks_a_dispatch(tmp_path, capsys):
+    home = _home(tmp_path, 'path = "no/such/dir/audit.jsonl"\n')
+    with Runtime(home) as runtime:
+        result = runtime.fire("pre_tool", {"tool_name": "danger", "arguments": {}})
+        runtime.fire("pre_tool", {"tool_name": "danger", "arguments": {}})
+    assert result["outcome"]["blocked"] is True
+    assert capsys.readouterr().err.count("cannot write the audit log") == 1
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("path = 3", "[record] path must be a file path"),
+    ('path = "a"\nkeep = -1', "[record] keep must be a whole number"),
+    ('path = "a"\nredact = "token"', "[record] redact must be a list of strings"),
+    ('path = "a"\nredact_patterns = ["("]', "'(' is not a regular expression"),
+    ('path = "a"\nmax_bytes = "big"', "record.max_bytes must be a positive number"),
+    ('path = "a"\nredact_defaults = "yes"', "redact_defaults must be true or false"),
+])
+def test_a_malformed_record_table_is_an_error_naming_the_key(tmp_path, table, message):
+    toml = tmp_path / "harness.toml"
+    toml.write_text("[record]\n" + table + "\n")
+    with pytest.raises(ConfigError, match=str(toml)) as caught:
+        load_config(toml)
+    assert message in str(caught.value)
+
+
+def test_an_unknown_record_key_is_a_warning_with_the_closest_name(tmp_path):
+    toml = tmp_path / "harness.toml"
+    toml.write_text('[record]\npath = "a.jsonl"\nmax_byte = 10\n')
+    config = load_config(toml)
+    assert config.record.path == str(tmp_path / "a.jsonl")
+    assert len(config.warnings) == 1 and "did you mean max_bytes" in config.warnings[0]
