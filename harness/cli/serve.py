@@ -321,6 +321,41 @@ def _start_watcher(runtime, listener: Callable[[dict], None]):
     return watcher
 
 
+def serve_until_stopped(runtime, server, name: str, listening: str,
+                        cleanup: Callable[[], None] = lambda: None) -> int:
+    """Run ``server`` (a socketserver) on a thread of its own, hot-reloading the home (each
+    reload said on stderr), until SIGTERM or SIGINT; then shut it, run ``cleanup`` and
+    close ``runtime``. ``harness serve --socket`` and ``--http`` share it; exit status 0."""
+    import signal
+    import threading
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGTERM, signal.SIGINT)}
+    watcher = _start_watcher(runtime, _report_reload)
+    threading.Thread(target=server.serve_forever, name=name, daemon=True).start()
+    print(f"harness serve: listening on {listening}", file=sys.stderr, flush=True)
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        server.shutdown()
+        server.server_close()
+        cleanup()
+        if watcher is not None:
+            watcher.stop()
+        runtime.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
+
+
+def _report_reload(event: dict) -> None:
+    what = f"harness serve: {event['event']} {event['path']}"
+    if event.get("error"):
+        what += f": {event['error']}"
+    print(what, file=sys.stderr, flush=True)
+
+
 def serve_stdio(runtime) -> int:
     """Serve ``runtime`` on stdin/stdout until EOF, hot-reloading its home meanwhile."""
     with _stdout_reserved() as out:

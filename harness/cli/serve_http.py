@@ -33,7 +33,6 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-import signal
 import socket
 import stat
 import sys
@@ -44,7 +43,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
-from harness.cli.serve import _start_watcher
+from harness.cli.serve import serve_until_stopped
 
 __all__ = ["DEFAULT_MAX_BODY", "TOKEN_FILE", "HttpServer", "parse_address", "read_token",
            "serve_http"]
@@ -308,32 +307,8 @@ def serve_http(runtime, address: str, max_body: int = DEFAULT_MAX_BODY,
         print(f"harness serve: cannot serve on {address}: {exc}", file=sys.stderr)
         runtime.close()
         return 1
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set())
-                for sig in (signal.SIGTERM, signal.SIGINT)}
-    watcher = _start_watcher(runtime, _report_reload)
-    thread = threading.Thread(target=server.serve_forever, name="harness-http", daemon=True)
-    thread.start()
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"harness serve: listening on http://{shown}:{port} (token in "
-          f"{runtime.home / TOKEN_FILE})", file=sys.stderr, flush=True)
-    try:
-        while not stop.wait(0.5):
-            pass
-    finally:
-        server.shutdown()
-        server.server_close()
-        if watcher is not None:
-            watcher.stop()
-        runtime.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return 0
+    return serve_until_stopped(runtime, server, "harness-http", f"http://{shown}:{port} "
+                               f"(token in {runtime.home / TOKEN_FILE})")
 
-
-def _report_reload(event: dict) -> None:
-    what = f"harness serve: {event['event']} {event['path']}"
-    if event.get("error"):
-        what += f": {event['error']}"
-    print(what, file=sys.stderr, flush=True)

@@ -17,15 +17,13 @@ removes its socket.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import socketserver
 import stat
 import sys
-import threading
 from contextlib import suppress
 
-from harness.cli.serve import INVALID_REQUEST, RpcServer, _start_watcher, error_response
+from harness.cli.serve import INVALID_REQUEST, RpcServer, error_response, serve_until_stopped
 
 __all__ = ["SocketInUse", "serve_socket"]
 
@@ -99,31 +97,8 @@ def serve_socket(runtime, path: str) -> int:
         print(f"harness serve: cannot serve on {path}: {exc}", file=sys.stderr)
         runtime.close()
         return 1
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set())
-                for sig in (signal.SIGTERM, signal.SIGINT)}
-    watcher = _start_watcher(runtime, _report_reload)
-    thread = threading.Thread(target=server.serve_forever, name="harness-socket", daemon=True)
-    thread.start()
-    print(f"harness serve: listening on {path}", file=sys.stderr, flush=True)
-    try:
-        while not stop.wait(0.5):
-            pass
-    finally:
-        server.shutdown()
-        server.server_close()
+    def remove_socket() -> None:
         with suppress(FileNotFoundError):
             os.unlink(path)
-        if watcher is not None:
-            watcher.stop()
-        runtime.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return 0
+    return serve_until_stopped(runtime, server, "harness-socket", path, remove_socket)
 
-
-def _report_reload(event: dict) -> None:
-    what = f"harness serve: {event['event']} {event['path']}"
-    if event.get("error"):
-        what += f": {event['error']}"
-    print(what, file=sys.stderr, flush=True)
