@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+
+import pytest
 from pathlib import Path
 
 from tests.e2e.anthropic_server import ScriptedAnthropicServer, ToolCall, Turn, bash, say
