@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from tests.e2e.anthropic_server import ScriptedAnthropicServer, ToolCall, Turn, bash, say
 

@@ -8,7 +8,7 @@ import pytest
 from daemon import CLIENTS, HttpDaemon, client_command, harness_command
 from gemini import gemini_binary, run_gemini
 from gemini_server import shell_call, text
-from guard_home import make_guard_home
+from guard_home import assert_rm_stopped_and_ls_ran, make_guard_home, make_victim_project
 
 TURNS = [[shell_call("rm -rf victim")], [shell_call("ls > listing.txt")], [text("done")]]
 
@@ -18,12 +18,6 @@ def gemini():
     return gemini_binary()
 
 
-def project(tmp_path):
-    folder = tmp_path / "project"
-    (folder / "victim").mkdir(parents=True)
-    (folder / "victim" / "keep.txt").write_text("precious\n")
-    return folder
-
 
 def hooks(command: str) -> dict:
     return {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
@@ -32,14 +26,13 @@ def hooks(command: str) -> dict:
 
 def check(run, folder):
     assert run.returncode == 0, run.stderr[-2000:]
-    assert (folder / "victim" / "keep.txt").exists(), "rm -rf ran"
-    assert "victim" in (folder / "listing.txt").read_text().split()  # ls ran
+    assert_rm_stopped_and_ls_ran(folder)
     assert "rm -rf is not allowed" in run.tool_outputs()[0]
 
 
 def test_the_command_hook_stops_rm_rf_and_lets_ls_run(gemini, tmp_path):
     home = make_guard_home(tmp_path)
-    folder = project(tmp_path)
+    folder = make_victim_project(tmp_path)
     run = run_gemini(gemini, tmp_path, folder, TURNS,
                      hooks(harness_command("hook", "gemini", "--home", str(home))))
     check(run, folder)
@@ -48,7 +41,7 @@ def test_the_command_hook_stops_rm_rf_and_lets_ls_run(gemini, tmp_path):
 @pytest.mark.parametrize("client", CLIENTS)
 def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(gemini, tmp_path, client):
     home = make_guard_home(tmp_path)
-    folder = project(tmp_path)
+    folder = make_victim_project(tmp_path)
     with HttpDaemon(home) as daemon:
         run = run_gemini(gemini, tmp_path, folder, TURNS, hooks(client_command(
             client, "gemini", daemon.url, home)))
