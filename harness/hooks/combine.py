@@ -70,7 +70,7 @@ _KINDS: dict[str, Callable[[object], bool]] = {
 #: each answer key of harness's own points -> the points where it decides something
 _DECIDING_POINTS: dict[str, list[str]] = {}
 for _point in HOOK_POINTS.values():
-    if _point.combine not in ("observe", "advisory", "claude"):
+    if _point.combine not in ("observe", "advisory", "claude", "host"):
         for _key in _point.answer_keys:
             _DECIDING_POINTS.setdefault(_key, []).append(_point.name)
 
