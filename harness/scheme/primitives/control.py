@@ -55,6 +55,15 @@ boolean_eq_p.__name__ = "boolean=?"
 define(BASE, "boolean=?", boolean_eq_p)
 
 
+@primitive("harness checks core")
+def raise_wrong_type(who, expected, value):
+    """Raise the standard argument error ``WHO: expected EXPECTED, got VALUE`` (the value
+    written shortened, as every primitive writes it): the native half of (harness checks),
+    for procedures written in Scheme."""
+    name = who.name if isinstance(who, Symbol) else getattr(who, "s", who)
+    raise wrong_type(str(name), getattr(expected, "s", str(expected)), value)
+
+
 @primitive(BASE)
 def make_parameter(value, converter=None):
     if converter is not None and not callable(converter):
