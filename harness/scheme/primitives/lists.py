@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from functools import partial
 from itertools import repeat
 from operator import is_not
 
@@ -27,12 +26,13 @@ from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_n
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
-from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
+from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.runtime import call_n
 
 BASE = "scheme base"
-SRFI1 = "srfi 1"
+#: the native half of SRFI 1: scheme_lib/srfi/1.sld imports it and adds the rest
+SRFI1 = "srfi 1 core"
 
 
 #: bytes of one pair (a two-item Python list with its GC header), for memory estimates
@@ -176,29 +176,6 @@ def _rows(who: str, lists: tuple, rows: int = 0) -> Iterator[list]:
             row.append(c[0])
             cursors[i] = c[1]
         yield row
-
-
-def _cell_rows(who: str, lists: tuple) -> list[list]:
-    """Like ``_rows`` but of the pairs themselves, all taken before any procedure runs."""
-    if not any(_is_finite(x) for x in lists):
-        raise error(f"{who}: all lists are circular")
-    cursors = list(lists)
-    rows = []
-    while True:
-        if len(rows) % CHUNK == CHUNK - 1:
-            charge(CHUNK * len(cursors))
-        for i, c in enumerate(cursors):
-            if c.__class__ is not list:
-                if c is not NIL:
-                    raise wrong_type(who, "a proper list", lists[i])
-                return rows
-        rows.append(cursors)
-        cursors = [c[1] for c in cursors]
-
-
-def _check_procedures(who: str, *fs: object) -> None:
-    for f in fs:
-        check_procedure(who, f)
 
 
 def _equivalence(who: str, eq: object) -> Callable:
@@ -612,113 +589,24 @@ def map_then(f: object, items: list, rows: bool, finish: Callable[[list], object
     return finish(out)
 
 
-def select_then(pred: object, items: list, keep: bool | None,
-                finish: Callable[..., object], first: object = DEFAULT) -> object:
-    """``finish(picked)``: the items on which ``pred``'s value is true (``keep`` True) or
-    #f (``keep`` False), in order; ``keep`` None: ``finish(yes, no)``, both. Given
-    ``first``, ``pred`` is called as ``(pred first item)`` (and ``keep`` is False). The
-    loop of the filters: a continuation captured inside ``pred`` resumes it
+def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
+    """``acc`` passed through ``kons`` on each of ``items`` in order: ``(kons x acc)``, or
+    ``(kons x1 x2 ... acc)`` when each item is a row of arguments. The loop of the native
+    folds (SRFI 151's): a continuation captured inside ``kons`` resumes it
     (continuations.py)."""
     walk = iter(items)  # a named iterator: its position is where a resume goes on
-    yes: list = []
-    if first is not DEFAULT:
+    if not rows:
         for x in walk:
-            if pred(first, x) is False:
-                yes.append(x)
-        return finish(yes)
-    if keep is None:
-        no: list = []
-        for x in walk:
-            if pred(x) is False:
-                no.append(x)
-            else:
-                yes.append(x)
-        return finish(yes, no)
-    append = yes.append
-    if keep:
-        for x in walk:
-            if pred(x) is not False:
-                append(x)
+            acc = kons(x, acc)
     else:
         for x in walk:
-            if pred(x) is False:
-                append(x)
-    return finish(yes)
+            acc = call_n(kons, (*x, acc))
+    return acc
 
 
-#: the pairs filter and remove walk before they check the whole list: a list no longer
-#: than this is walked once, with no cycle check and nothing to charge (the walk is bounded
-#: and each call of the predicate checks its own budget where it may run unbounded work).
-#: A list of Nones: its iterator makes no int objects
-_UNCHECKED_PAIRS = [None] * CHUNK
-#: the rest of a longer list, once checked
-_CHECKED_PAIRS = repeat(None)
-
-
-def filter_then(who: str, pred: object, lst: object, keep: bool) -> object:
-    """A fresh list of the elements of the proper list ``lst`` on which ``pred``'s value is
-    true (``keep`` True) or #f (``keep`` False), in order: filter and remove. The list is
-    walked once, its result built front to back. A list longer than a chunk is checked
-    (for a cycle, which would walk forever, and an improper end) and its walk charged when
-    the walk reaches the chunk's end, before ``pred`` sees more of it; a shorter one needs
-    neither (it is walked in bounded time, and its end tested as the walk reaches it), so
-    ``pred`` may have seen the elements before an improper end. A continuation captured
-    inside ``pred`` resumes as select_then's (continuations.py)."""
-    head = last = [None, NIL]
-    x = lst
-    pairs = _UNCHECKED_PAIRS
-    pair, nil = list, NIL  # locals: read once per element, cheaper than globals
-    while True:
-        if keep:
-            for _ in pairs:
-                if x.__class__ is not pair:  # not `x is not NIL`: ``pred`` may set-cdr! it
-                    break
-                item = x[0]
-                if pred(item) is not False:
-                    last[1] = last = [item, nil]  # the new pair, then the new last
-                x = x[1]
-        else:
-            for _ in pairs:
-                if x.__class__ is not pair:
-                    break
-                item = x[0]
-                if pred(item) is False:
-                    last[1] = last = [item, nil]
-                x = x[1]
-        if x.__class__ is not list:  # (the walk of the checked rest ends only here)
-            break
-        proper_length(who, lst)
-        pairs = _CHECKED_PAIRS
-    if x is not NIL:  # improper, or made improper by ``pred`` on the way
-        raise wrong_type(who, "a proper list", lst)
-    return head[1]
-
-
-def search_then(pred: object, walk: Iterator, rows: bool, stop: bool,
-                finish: Callable[[Iterator, object, object], object],
-                value: object = None) -> object:
-    """``finish(walk, item, value)`` for the first item of ``walk`` on which ``pred``'s
-    value is true (``stop`` True) or #f (``stop`` False), or ``finish(walk, None, the last
-    value)`` (``value`` if none) when there is none. ``walk`` is a ``_pairs`` or ``_rows``
-    walk: ``pred`` gets the car of each pair or first of each row, or with ``rows`` a
-    row's elements as its arguments. The loop of the searches: a
-    continuation captured inside ``pred`` resumes it (continuations.py)."""
-    if rows:
-        for item in walk:
-            value = call_n(pred, item)
-            if (value is not False) is stop:
-                return finish(walk, item, value)
-    elif stop:
-        for item in walk:
-            value = pred(item[0])
-            if value is not False:
-                return finish(walk, item, value)
-    else:
-        for item in walk:
-            value = pred(item[0])
-            if value is False:
-                return finish(walk, item, value)
-    return finish(walk, None, value)
+def count_true(values: list) -> int:
+    """How many of ``values`` are true (the ``finish`` of a native count)."""
+    return sum(map(is_not, values, repeat(False)))
 
 
 def unspecified(results: list) -> None:
@@ -747,14 +635,6 @@ def cons_star(first: object, *rest: object) -> object:
     """(cons* a b ... tail): like list, but the last argument is the tail."""
     items = (first, *rest)
     return from_items(items[:-1], items[-1])
-
-
-@primitive(SRFI1)
-def list_tabulate(k: object, init: object) -> object:
-    n = check_count("list-tabulate", k)
-    check_procedure("list-tabulate", init)
-    check_alloc("list-tabulate", n, PAIR_BYTES)
-    return map_then(init, list(range(n)), False, from_items)
 
 
 @primitive(SRFI1)
@@ -804,31 +684,6 @@ def null_list_p(x: object) -> bool:
     if x.__class__ is list:
         return False
     raise wrong_type("null-list?", "a list", x)
-
-
-@primitive(SRFI1, name="list=")
-def list_eq(same: object, *lists: object) -> bool:
-    """(list= elt= list ...): each list has the same length as the next and elt= holds
-    between their corresponding elements."""
-    check_procedure("list=", same)
-    return lists_equal(same, [proper_items("list=", lst) for lst in lists])
-
-
-def lists_equal(same: Callable, items: list[list], i: int = 1, start: int = 0) -> bool:
-    """Whether each of ``items[i:]`` has the length of the one before it, and ``same``
-    holds between their elements from element ``start`` of ``items[i]`` on: list='s loop
-    (a continuation captured in ``same``, on the elements ``j``, resumes it:
-    continuations.py)."""
-    while i < len(items):
-        a, b = items[i - 1], items[i]
-        if len(a) != len(b):
-            return False
-        for j in range(start, len(a)):
-            if same(a[j], b[j]) is False:
-                return False
-        start = 0
-        i += 1
-    return True
 
 
 # -- SRFI 1: selectors --------------------------------------------------------------------
@@ -1023,334 +878,6 @@ for _width in range(2, 6):
     define(SRFI1, f"unzip{_width}", _make_unzip(_width))
 
 
-@primitive(SRFI1)
-def count(pred: object, lst: object, *lists: object) -> int:
-    check_procedure("count", pred)
-    if lists:
-        return map_then(pred, list(_rows("count", (lst, *lists))), True, count_true)
-    return map_then(pred, proper_items("count", lst), False, count_true)
-
-
-def count_true(values: list) -> int:
-    return sum(map(is_not, values, repeat(False)))
-
-
-# -- SRFI 1: fold, unfold and map ----------------------------------------------------------
-
-@primitive(SRFI1)
-def fold(kons: object, knil: object, lst: object, *lists: object) -> object:
-    """(fold kons knil list ...): (kons e ... acc) from the left."""
-    check_procedure("fold", kons)
-    if not lists:
-        return fold_then(kons, proper_items("fold", lst), knil, False)
-    return fold_then(kons, list(_rows("fold", (lst, *lists))), knil, True)
-
-
-def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
-    """``acc`` passed through ``kons`` on each of ``items`` in order: ``(kons x acc)``, or
-    ``(kons x1 x2 ... acc)`` when each item is a row of arguments. The loop of the folds
-    and reductions: a continuation captured inside ``kons`` resumes it (continuations.py)."""
-    walk = iter(items)  # a named iterator: its position is where a resume goes on
-    if not rows:
-        for x in walk:
-            acc = kons(x, acc)
-    else:
-        for x in walk:
-            acc = call_n(kons, (*x, acc))
-    return acc
-
-
-@primitive(SRFI1)
-def fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
-    """(fold-right kons knil list ...): (kons e ... acc) from the right."""
-    check_procedure("fold-right", kons)
-    if not lists:
-        items = proper_items("fold-right", lst)  # a fresh list: reversed in place
-        items.reverse()
-        return fold_then(kons, items, knil, False)
-    return fold_then(kons, list(_rows("fold-right", (lst, *lists)))[::-1], knil, True)
-
-
-@primitive(SRFI1)
-def pair_fold(kons: object, knil: object, lst: object, *lists: object) -> object:
-    """Like fold, over the successive sublists; kons may set-cdr! what it is given."""
-    check_procedure("pair-fold", kons)
-    return fold_then(kons, _cell_rows("pair-fold", (lst, *lists)), knil, True)
-
-
-@primitive(SRFI1)
-def pair_fold_right(kons: object, knil: object, lst: object, *lists: object) -> object:
-    check_procedure("pair-fold-right", kons)
-    return fold_then(kons, _cell_rows("pair-fold-right", (lst, *lists))[::-1], knil, True)
-
-
-@primitive(SRFI1)
-def reduce(f: object, ridentity: object, lst: object) -> object:
-    """(reduce f ridentity list) = (fold f (car list) (cdr list)), ridentity if empty."""
-    check_procedure("reduce", f)
-    items = proper_items("reduce", lst)
-    if not items:
-        return ridentity
-    return fold_then(f, items[1:], items[0], False)
-
-
-@primitive(SRFI1)
-def reduce_right(f: object, ridentity: object, lst: object) -> object:
-    """(reduce-right f ridentity list): (f e1 (f e2 ... en)), ridentity if empty."""
-    check_procedure("reduce-right", f)
-    items = proper_items("reduce-right", lst)
-    if not items:
-        return ridentity
-    return fold_then(f, items[-2::-1], items[-1], False)
-
-
-@primitive(SRFI1)
-def unfold(stop: object, mapper: object, successor: object, seed: object,
-           tail_gen: object = DEFAULT) -> object:
-    """(unfold p f g seed [tail-gen]): (f seed), (f (g seed)), ... until (p seed)."""
-    _check_procedures("unfold", stop, mapper, successor)
-    if tail_gen is not DEFAULT:
-        check_procedure("unfold", tail_gen)
-    return unfold_then(stop, mapper, successor, seed, [], tail_gen)
-
-
-def unfold_then(stop: object, mapper: object, successor: object, seed: object, items: list,
-                tail_gen: object, at: int = 0) -> object:
-    """unfold's loop from the call ``at`` (0: ``stop``, 1: ``mapper``, 2: ``successor``,
-    3: ``tail_gen``) on ``seed``, ``items`` the elements so far. ``at`` names the call
-    waited in: a continuation captured inside one resumes the loop (continuations.py)."""
-    append = items.append
-    if at == 1:
-        append(mapper(seed))
-        at = 2
-    if at == 2:
-        seed = successor(seed)
-    if at != 3:
-        while True:
-            at = 0
-            if stop(seed) is not False:
-                break
-            at = 1
-            append(mapper(seed))
-            at = 2
-            seed = successor(seed)
-        at = 3
-    return from_items(items, NIL if tail_gen is DEFAULT else tail_gen(seed))
-
-
-@primitive(SRFI1)
-def unfold_right(stop: object, mapper: object, successor: object, seed: object,
-                 tail: object = NIL) -> object:
-    """(unfold-right p f g seed [tail]): builds the list from the right, onto tail."""
-    _check_procedures("unfold-right", stop, mapper, successor)
-    return unfold_right_then(stop, mapper, successor, seed, tail)
-
-
-def unfold_right_then(stop: object, mapper: object, successor: object, seed: object,
-                      result: object, at: int = 0) -> object:
-    """unfold-right's loop from the call ``at`` (as unfold_then's) on ``seed``, ``result``
-    the list so far."""
-    if at == 1:
-        result = [mapper(seed), result]
-        at = 2
-    if at == 2:
-        seed = successor(seed)
-    while True:
-        at = 0
-        if stop(seed) is not False:
-            return result
-        at = 1
-        result = [mapper(seed), result]
-        at = 2
-        seed = successor(seed)
-
-
-@primitive(SRFI1)
-def append_map(f: object, lst: object, *lists: object) -> object:
-    """(append-map f list ...) = (apply append (map f list ...))."""
-    check_procedure("append-map", f)
-    if lists:
-        return map_then(f, list(_rows("append-map", (lst, *lists))), True, _appended)
-    return map_then(f, proper_items("append-map", lst), False, _appended)
-
-
-def _appended(results: list) -> object:
-    return _append("append-map", results)
-
-
-@primitive(SRFI1)
-def pair_for_each(f: object, lst: object, *lists: object) -> None:
-    check_procedure("pair-for-each", f)
-    return map_then(f, _cell_rows("pair-for-each", (lst, *lists)), True, unspecified)
-
-
-@primitive(SRFI1)
-def filter_map(f: object, lst: object, *lists: object) -> object:
-    """Like map, keeping only the true results."""
-    check_procedure("filter-map", f)
-    if lists:
-        return map_then(f, list(_rows("filter-map", (lst, *lists))), True, _true_values)
-    return map_then(f, proper_items("filter-map", lst), False, _true_values)
-
-
-def _true_values(values: list) -> object:
-    return from_items([v for v in values if v is not False])
-
-
-# -- SRFI 1: filtering and partitioning ---------------------------------------------------
-
-@primitive(SRFI1, name="filter")
-def filter_(pred: object, lst: object) -> object:
-    check_procedure("filter", pred)
-    return filter_then("filter", pred, lst, True)
-
-
-@primitive(SRFI1)
-def remove(pred: object, lst: object) -> object:
-    check_procedure("remove", pred)
-    return filter_then("remove", pred, lst, False)
-
-
-@primitive(SRFI1)
-def partition(pred: object, lst: object) -> Values:
-    """(partition pred list) => elements satisfying pred, the others."""
-    check_procedure("partition", pred)
-    return select_then(pred, proper_items("partition", lst), None, _two_lists)
-
-
-def _two_lists(yes: list, no: list) -> Values:
-    return Values((from_items(yes), from_items(no)))
-
-
-# -- SRFI 1: searching --------------------------------------------------------------------
-# One list is walked pair by pair (a search through a circular list ends once it has seen
-# every element); several, row by row.
-
-@primitive(SRFI1)
-def find(pred: object, lst: object) -> object:
-    """The first element satisfying pred, or #f."""
-    check_procedure("find", pred)
-    return search_then(pred, _pairs("find", lst), False, True, _found_car)
-
-
-@primitive(SRFI1)
-def find_tail(pred: object, lst: object) -> object:
-    """The first pair whose car satisfies pred, or #f."""
-    check_procedure("find-tail", pred)
-    return search_then(pred, _pairs("find-tail", lst), False, True, _found_pair)
-
-
-@primitive(SRFI1, name="any")
-def any_(pred: object, lst: object, *lists: object) -> object:
-    """The first true value of (pred e ...), or #f."""
-    check_procedure("any", pred)
-    if lists:
-        return search_then(pred, _rows("any", (lst, *lists)), True, True, _found_value)
-    return search_then(pred, _pairs("any", lst), False, True, _found_value)
-
-
-@primitive(SRFI1)
-def every(pred: object, lst: object, *lists: object) -> object:
-    """#f if some (pred e ...) is #f, else the last value of pred (#t for empty lists)."""
-    check_procedure("every", pred)
-    if lists:
-        return search_then(pred, _rows("every", (lst, *lists)), True, False, _last_value, True)
-    return search_then(pred, _pairs("every", lst), False, False, _last_value, True)
-
-
-@primitive(SRFI1)
-def list_index(pred: object, lst: object, *lists: object) -> object:
-    """The index of the first elements satisfying pred, or #f."""
-    check_procedure("list-index", pred)
-    if lists:
-        return search_then(pred, _rows("list-index", (lst, *lists)), True, True, _found_index)
-    def index_of(walk: Iterator, cell: object, value: object) -> object:
-        if cell is None:
-            return False
-        i, x = 0, lst
-        while x is not cell:  # the walk found cell: it is there, before any cycle closes
-            i, x = i + 1, x[1]
-        return i
-    return search_then(pred, _pairs("list-index", lst), False, True, index_of)
-
-
-def _found_car(walk: Iterator, cell: object, value: object) -> object:
-    return False if cell is None else cell[0]
-
-
-def _found_pair(walk: Iterator, cell: object, value: object) -> object:
-    return False if cell is None else cell
-
-
-def _found_value(walk: Iterator, item: object, value: object) -> object:
-    return False if item is None else value
-
-
-def _last_value(walk: Iterator, item: object, value: object) -> object:
-    return value  # #f where the search stopped, else the last value (#t if none)
-
-
-def _found_index(walk: Iterator, row: object, value: object) -> object:
-    # the rows the walk has made so far (it is suspended at the found row's yield; a
-    # resumed walk starts counting where the first one was)
-    return False if row is None else walk.gi_frame.f_locals["rows"] - 1
-
-
-def _split_prefix(who: str, pred: object, lst: object, stop: bool, shape: str) -> object:
-    """The leading elements on which pred's value is #f (``stop`` True) or true (False),
-    and the sublist after them: ``shape`` says which ('take', 'drop' or 'both')."""
-    check_procedure(who, pred)
-    return search_then(pred, _pairs(who, lst), False, stop, partial(_split_at, lst, shape))
-
-
-def _split_at(lst: object, shape: str, walk: Iterator, cell: list | None,
-              value: object) -> object:
-    """The finish of _split_prefix: ``cell`` is the first pair not in the prefix."""
-    rest = NIL if cell is None else cell
-    if shape == "drop":
-        return rest
-    prefix = []
-    x = lst
-    while x is not rest and x.__class__ is list:
-        prefix.append(x[0])
-        x = x[1]
-    return from_items(prefix) if shape == "take" else Values((from_items(prefix), rest))
-
-
-@primitive(SRFI1)
-def take_while(pred: object, lst: object) -> object:
-    return _split_prefix("take-while", pred, lst, False, "take")
-
-
-@primitive(SRFI1)
-def drop_while(pred: object, lst: object) -> object:
-    return _split_prefix("drop-while", pred, lst, False, "drop")
-
-
-@primitive(SRFI1)
-def span(pred: object, lst: object) -> Values:
-    """(span pred list) => (take-while pred list), (drop-while pred list)."""
-    return _split_prefix("span", pred, lst, False, "both")
-
-
-@primitive(SRFI1, name="break")
-def break_(pred: object, lst: object) -> Values:
-    """(break pred list) => the leading elements not satisfying pred, and the rest."""
-    return _split_prefix("break", pred, lst, True, "both")
-
-
-# -- SRFI 1: deletion ---------------------------------------------------------------------
-
-@primitive(SRFI1)
-def delete(x: object, lst: object, same: object = DEFAULT) -> object:
-    """(delete x list [=]): the elements e for which (= x e) is false."""
-    same = _equivalence("delete", same)
-    items = proper_items("delete", lst)
-    if same is is_equal:
-        return from_items([e for e in items if is_equal(x, e) is False])
-    return select_then(same, items, False, from_items, x)
-
-
 # -- SRFI 1: association lists ------------------------------------------------------------
 
 @primitive(SRFI1)
@@ -1358,17 +885,24 @@ def alist_cons(key: object, datum: object, alist: object) -> list:
     return [[key, datum], alist]
 
 
+# -- SRFI 1: deletion with a built-in equivalence -------------------------------------------
+
 @primitive(SRFI1)
-def alist_copy(alist: object) -> object:
-    """A fresh spine and fresh entry pairs (keys and data are shared)."""
-    entries = proper_items("alist-copy", alist)
-    for entry in entries:
-        if entry.__class__ is not list:
-            raise wrong_type("alist-copy", "an association list (a list of pairs)", alist)
-    return from_items([[e[0], e[1]] for e in entries])
-
-
-# (delete-duplicates, alist-delete and the lset procedures: list_sets.py)
+def unique_by_key(lst: object, same: object) -> object:
+    """``(delete-duplicates lst same)`` in one pass with a set of keys when ``same`` is
+    eq?, eqv? or equal? (which call no Scheme code); #f for any other ``same`` (the
+    Scheme loop of scheme_lib/srfi/1.sld then compares pairs of elements)."""
+    key_of = key_function_for(same)
+    if key_of is None:
+        return False
+    seen: set = set()
+    kept = []
+    for x in proper_items("delete-duplicates", lst):
+        k = key_of(x)
+        if k not in seen:
+            seen.add(k)
+            kept.append(x)
+    return from_items(kept)
 
 
 # -- SRFI 1: linear-update variants (allowed to share the pure versions) -------------------
@@ -1376,10 +910,7 @@ def alist_copy(alist: object) -> object:
 _LINEAR_UPDATE_ALIASES = {
     "take!": take, "drop-right!": drop_right, "split-at!": split_at,
     "append-reverse!": append_reverse, "concatenate!": concatenate,
-    "map!": map_, "map-in-order": map_, "append-map!": append_map,
-    "filter!": filter_, "remove!": remove, "partition!": partition,
-    "take-while!": take_while, "span!": span, "break!": break_,
-    "delete!": delete,
+    "map!": map_, "map-in-order": map_,
 }
 for _name, _fn in _LINEAR_UPDATE_ALIASES.items():
     define(SRFI1, _name, _fn)

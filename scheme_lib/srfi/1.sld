@@ -1,0 +1,462 @@
+;; SRFI 1: list library (also (scheme list)).
+;;
+;; The pairs, the first-order operations and the hook hot path (assoc, member, ...), map
+;; and for-each are Python, in (srfi 1 core) (harness/scheme/primitives/lists.py); the
+;; procedures that call the procedures they are given are here, in Scheme, as
+;; chibi-scheme has them. Compiled by harness's own compiler, they count their steps, run
+;; in the sandbox and resume a continuation captured inside the procedure they call with
+;; nothing written for it. Each builds its result with fresh pairs only (no set-cdr! on
+;; a list a re-entered continuation could see again), so a re-entry gives what a fresh
+;; run would give; the linear-update (!) variants are the pure ones (SRFI 1 allows it).
+;;
+;; What the measurement said (bench/srfi_lists.py, sandboxed, time of the Scheme version
+;; over the Python primitive's, in the harness/scheme/primitives/lists.py docstring):
+;; the searches, folds and filters are as fast or faster in Scheme; set operations scan
+;; with the native member, and delete-duplicates with eq?, eqv? or equal? stays a native
+;; one-pass walk with a set of keys.
+(define-library (srfi 1)
+  (export
+   ;; from (srfi 1 core)
+   xcons cons* make-list list-copy circular-list iota
+   proper-list? circular-list? dotted-list? not-pair? null-list?
+   cons car cdr set-car! set-cdr! pair? null? list? list length append reverse
+   list-tail list-ref memq memv member assq assv assoc map for-each
+   caar cadr cdar cddr caaar caadr cadar caddr cdaar cdadr cddar cdddr
+   caaaar caaadr caadar caaddr cadaar cadadr caddar cadddr
+   cdaaar cdaadr cdadar cdaddr cddaar cddadr cdddar cddddr
+   first second third fourth fifth sixth seventh eighth ninth tenth
+   car+cdr take drop take-right drop-right take! drop-right! split-at split-at!
+   last last-pair length+ concatenate append! concatenate! reverse!
+   append-reverse append-reverse! zip unzip1 unzip2 unzip3 unzip4 unzip5
+   map! map-in-order alist-cons
+   ;; written here
+   list-tabulate list= count fold fold-right pair-fold pair-fold-right reduce reduce-right
+   unfold unfold-right append-map append-map! pair-for-each filter-map
+   filter remove partition filter! remove! partition!
+   find find-tail any every list-index take-while drop-while span break
+   take-while! span! break!
+   delete delete! delete-duplicates delete-duplicates!
+   alist-copy alist-delete alist-delete!
+   lset<= lset= lset-adjoin lset-union lset-intersection lset-difference lset-xor
+   lset-diff+intersection lset-union! lset-intersection! lset-difference! lset-xor!
+   lset-diff+intersection!)
+  (import (scheme base) (scheme case-lambda) (srfi 1 core) (harness checks))
+  (begin
+    ;; -- arguments ------------------------------------------------------------------------
+    ;; Several lists walked side by side stop at the shortest: each is proper or circular,
+    ;; and one of them is not circular.
+    (define (check-lists who lists)
+      (let loop ((ls lists) (finite #f))
+        (cond ((pair? ls)
+               (let ((l (car ls)))
+                 (cond ((list? l) (loop (cdr ls) #t))
+                       ((circular-list? l) (loop (cdr ls) finite))
+                       (else (wrong-type who "a proper list" l)))))
+              (finite lists)
+              (else (error (string-append (symbol->string who) ": all lists are circular"))))))
+
+    ;; The cars of LISTS, or #f when one of them has ended.
+    (define (cars lists)
+      (let loop ((ls lists) (acc '()))
+        (cond ((null? ls) (reverse acc))
+              ((pair? (car ls)) (loop (cdr ls) (cons (caar ls) acc)))
+              (else #f))))
+
+    (define (cdrs lists) (map cdr lists))
+
+    ;; RESULT when the walk of LST ended at its end (): a procedure the walk called may
+    ;; have made the list improper on the way.
+    (define (at-end who l lst result)
+      (if (null? l) result (wrong-type who "a proper list" lst)))
+
+    ;; The rows of LISTS (the list of their first elements, of their second, ...), up to
+    ;; the shortest.
+    (define (rows lists)
+      (let loop ((lists lists) (acc '()))
+        (let ((row (cars lists)))
+          (if row (loop (cdrs lists) (cons row acc)) (reverse acc)))))
+
+    ;; = with its arguments the other way round (eq?, eqv? and equal? are symmetric).
+    (define (flipped =)
+      (if (or (eq? = equal?) (eq? = eqv?) (eq? = eq?)) = (lambda (x y) (= y x))))
+
+    ;; -- constructors and list= -----------------------------------------------------------
+    (define (list-tabulate k init)
+      (check-count 'list-tabulate k)
+      (check-procedure 'list-tabulate init)
+      (let loop ((i (- k 1)) (acc '()))
+        (if (< i 0) acc (loop (- i 1) (cons (init i) acc)))))
+
+    ;; Each list has the length of the next, and (= a b) holds between their elements.
+    (define (list= = . lists)
+      (check-procedure 'list= =)
+      (for-each (lambda (l) (check-list 'list= l)) lists)
+      (let loop ((ls lists))
+        (or (null? ls) (null? (cdr ls))
+            (and (eqv? (length (car ls)) (length (cadr ls)))
+                 (let same ((a (car ls)) (b (cadr ls)))
+                   (or (null? a) (and (= (car a) (car b)) (same (cdr a) (cdr b)))))
+                 (loop (cdr ls))))))
+
+    ;; -- fold, unfold and map -------------------------------------------------------------
+    (define (count pred lst . lists)
+      (check-procedure 'count pred)
+      (if (null? lists)
+          (let loop ((l (check-list 'count lst)) (n 0))
+            (if (pair? l) (loop (cdr l) (if (pred (car l)) (+ n 1) n)) (at-end 'count l lst n)))
+          (let loop ((rs (rows (check-lists 'count (cons lst lists)))) (n 0))
+            (if (pair? rs) (loop (cdr rs) (if (apply pred (car rs)) (+ n 1) n)) n))))
+
+    (define (fold kons knil lst . lists)
+      (check-procedure 'fold kons)
+      (if (null? lists)
+          (let loop ((l (check-list 'fold lst)) (acc knil))
+            (if (pair? l) (loop (cdr l) (kons (car l) acc)) (at-end 'fold l lst acc)))
+          (let loop ((ls (check-lists 'fold (cons lst lists))) (acc knil))
+            (let ((row (cars ls)))
+              (if row (loop (cdrs ls) (apply kons (append row (list acc)))) acc)))))
+
+    (define (fold-right kons knil lst . lists)
+      (check-procedure 'fold-right kons)
+      (if (null? lists)
+          (let loop ((l (reverse (check-list 'fold-right lst))) (acc knil))
+            (if (pair? l) (loop (cdr l) (kons (car l) acc)) acc))
+          (let loop ((rs (reverse (rows (check-lists 'fold-right (cons lst lists)))))
+                     (acc knil))
+            (if (pair? rs) (loop (cdr rs) (apply kons (append (car rs) (list acc)))) acc))))
+
+    ;; The successive pairs of LISTS as rows (taken before KONS may change them).
+    (define (pair-rows who lst lists)
+      (if (null? lists)
+          (let loop ((l (check-list who lst)) (acc '()))
+            (if (pair? l) (loop (cdr l) (cons (list l) acc)) (reverse acc)))
+          (let loop ((ls (check-lists who (cons lst lists))) (acc '()))
+            (if (cars ls) (loop (cdrs ls) (cons ls acc)) (reverse acc)))))
+
+    (define (pair-fold kons knil lst . lists)
+      (check-procedure 'pair-fold kons)
+      (let loop ((rs (pair-rows 'pair-fold lst lists)) (acc knil))
+        (if (pair? rs) (loop (cdr rs) (apply kons (append (car rs) (list acc)))) acc)))
+
+    (define (pair-fold-right kons knil lst . lists)
+      (check-procedure 'pair-fold-right kons)
+      (let loop ((rs (reverse (pair-rows 'pair-fold-right lst lists))) (acc knil))
+        (if (pair? rs) (loop (cdr rs) (apply kons (append (car rs) (list acc)))) acc)))
+
+    (define (pair-for-each f lst . lists)
+      (check-procedure 'pair-for-each f)
+      (let loop ((rs (pair-rows 'pair-for-each lst lists)))
+        (when (pair? rs)
+          (apply f (car rs))
+          (loop (cdr rs)))))
+
+    (define (reduce f ridentity lst)
+      (check-procedure 'reduce f)
+      (if (null? (check-list 'reduce lst))
+          ridentity
+          (let loop ((l (cdr lst)) (acc (car lst)))
+            (if (pair? l) (loop (cdr l) (f (car l) acc)) acc))))
+
+    (define (reduce-right f ridentity lst)
+      (check-procedure 'reduce-right f)
+      (if (null? (check-list 'reduce-right lst))
+          ridentity
+          (let ((backwards (reverse lst)))
+            (let loop ((l (cdr backwards)) (acc (car backwards)))
+              (if (pair? l) (loop (cdr l) (f (car l) acc)) acc)))))
+
+    (define unfold
+      (case-lambda
+        ((stop mapper successor seed) (unfold stop mapper successor seed (lambda (x) '())))
+        ((stop mapper successor seed tail-gen)
+         (check-procedure 'unfold stop)
+         (check-procedure 'unfold mapper)
+         (check-procedure 'unfold successor)
+         (check-procedure 'unfold tail-gen)
+         (let loop ((seed seed) (acc '()))
+           (if (stop seed)
+               (append-reverse acc (tail-gen seed))
+               (loop (successor seed) (cons (mapper seed) acc)))))))
+
+    (define unfold-right
+      (case-lambda
+        ((stop mapper successor seed) (unfold-right stop mapper successor seed '()))
+        ((stop mapper successor seed tail)
+         (check-procedure 'unfold-right stop)
+         (check-procedure 'unfold-right mapper)
+         (check-procedure 'unfold-right successor)
+         (let loop ((seed seed) (acc tail))
+           (if (stop seed) acc (loop (successor seed) (cons (mapper seed) acc)))))))
+
+    (define (append-map f lst . lists)
+      (check-procedure 'append-map f)
+      (if (null? lists)
+          (apply append (map f (check-list 'append-map lst)))
+          (apply append (apply map f (check-lists 'append-map (cons lst lists))))))
+
+    (define (filter-map f lst . lists)
+      (check-procedure 'filter-map f)
+      (if (null? lists)
+          (let loop ((l (check-list 'filter-map lst)) (acc '()))
+            (if (pair? l)
+                (loop (cdr l) (let ((v (f (car l)))) (if v (cons v acc) acc)))
+                (at-end 'filter-map l lst (reverse acc))))
+          (let loop ((rs (rows (check-lists 'filter-map (cons lst lists)))) (acc '()))
+            (if (pair? rs)
+                (loop (cdr rs) (let ((v (apply f (car rs)))) (if v (cons v acc) acc)))
+                (reverse acc)))))
+
+    ;; -- filtering and partitioning ------------------------------------------------------
+    (define (filter pred lst)
+      (check-procedure 'filter pred)
+      (let loop ((l (check-list 'filter lst)) (acc '()))
+        (if (pair? l)
+            (loop (cdr l) (if (pred (car l)) (cons (car l) acc) acc))
+            (at-end 'filter l lst (reverse acc)))))
+
+    (define (remove pred lst)
+      (check-procedure 'remove pred)
+      (let loop ((l (check-list 'remove lst)) (acc '()))
+        (if (pair? l)
+            (loop (cdr l) (if (pred (car l)) acc (cons (car l) acc)))
+            (at-end 'remove l lst (reverse acc)))))
+
+    (define (partition pred lst)
+      (check-procedure 'partition pred)
+      (let loop ((l (check-list 'partition lst)) (yes '()) (no '()))
+        (cond ((not (pair? l))
+               (at-end 'partition l lst #t)
+               (values (reverse yes) (reverse no)))
+              ((pred (car l)) (loop (cdr l) (cons (car l) yes) no))
+              (else (loop (cdr l) yes (cons (car l) no))))))
+
+    ;; -- searching -----------------------------------------------------------------------
+    (define (find pred lst)
+      (check-procedure 'find pred)
+      (let loop ((l (check-list 'find lst)))
+        (cond ((null? l) #f)
+              ((pred (car l)) (car l))
+              (else (loop (cdr l))))))
+
+    (define (find-tail pred lst)
+      (check-procedure 'find-tail pred)
+      (let loop ((l (check-list 'find-tail lst)))
+        (cond ((null? l) #f)
+              ((pred (car l)) l)
+              (else (loop (cdr l))))))
+
+    ;; The last call of pred is a tail call (SRFI 1).
+    (define (any pred lst . lists)
+      (check-procedure 'any pred)
+      (if (null? lists)
+          (let loop ((l (check-list 'any lst)))
+            (cond ((null? l) #f)
+                  ((null? (cdr l)) (pred (car l)))
+                  ((pred (car l)))
+                  (else (loop (cdr l)))))
+          (let loop ((ls (check-lists 'any (cons lst lists))))
+            (let ((row (cars ls)))
+              (and row (or (apply pred row) (loop (cdrs ls))))))))
+
+    (define (every pred lst . lists)
+      (check-procedure 'every pred)
+      (if (null? lists)
+          (let loop ((l (check-list 'every lst)))
+            (cond ((null? l) #t)
+                  ((null? (cdr l)) (pred (car l)))
+                  ((pred (car l)) (loop (cdr l)))
+                  (else #f)))
+          (let loop ((ls (check-lists 'every (cons lst lists))) (last #t))
+            (let ((row (cars ls)))
+              (if row
+                  (let ((v (apply pred row))) (and v (loop (cdrs ls) v)))
+                  last)))))
+
+    (define (list-index pred lst . lists)
+      (check-procedure 'list-index pred)
+      (if (null? lists)
+          (let loop ((l (check-list 'list-index lst)) (i 0))
+            (cond ((null? l) #f)
+                  ((pred (car l)) i)
+                  (else (loop (cdr l) (+ i 1)))))
+          (let loop ((ls (check-lists 'list-index (cons lst lists))) (i 0))
+            (let ((row (cars ls)))
+              (cond ((not row) #f)
+                    ((apply pred row) i)
+                    (else (loop (cdrs ls) (+ i 1))))))))
+
+    ;; The leading elements on which pred is true, and the first pair after them.
+    (define (split-while who pred lst)
+      (check-procedure who pred)
+      (let loop ((l (check-list who lst)) (acc '()))
+        (if (and (pair? l) (pred (car l)))
+            (loop (cdr l) (cons (car l) acc))
+            (values (reverse acc) l))))
+
+    (define (take-while pred lst)
+      (let-values (((prefix rest) (split-while 'take-while pred lst))) prefix))
+
+    (define (drop-while pred lst)
+      (check-procedure 'drop-while pred)
+      (let loop ((l (check-list 'drop-while lst)))
+        (if (and (pair? l) (pred (car l))) (loop (cdr l)) l)))
+
+    (define (span pred lst) (split-while 'span pred lst))
+
+    (define (break pred lst)
+      (check-procedure 'break pred)
+      (split-while 'break (lambda (x) (not (pred x))) lst))
+
+    ;; -- deletion ------------------------------------------------------------------------
+    ;; (= x e) for each element e.
+    (define delete
+      (case-lambda
+        ((x lst) (delete x lst equal?))
+        ((x lst =)
+         (check-procedure 'delete =)
+         (let loop ((l (check-list 'delete lst)) (acc '()))
+           (if (pair? l)
+               (loop (cdr l) (if (= x (car l)) acc (cons (car l) acc)))
+               (at-end 'delete l lst (reverse acc)))))))
+
+    ;; The first occurrence of each element: (= earlier later).
+    (define delete-duplicates
+      (case-lambda
+        ((lst) (delete-duplicates lst equal?))
+        ((lst =)
+         (check-procedure 'delete-duplicates =)
+         (check-list 'delete-duplicates lst)
+         (or (unique-by-key lst =)  ; eq?, eqv?, equal?: one native pass, a set of keys
+             (let ((same? (flipped =)))
+               (let loop ((l lst) (kept '()))
+                 (cond ((null? l) (reverse kept))
+                       ((member (car l) kept same?) (loop (cdr l) kept))
+                       (else (loop (cdr l) (cons (car l) kept))))))))))
+
+    ;; -- association lists ---------------------------------------------------------------
+    (define (check-alist who alist)
+      (if (and (list? alist) (every pair? alist))
+          alist
+          (wrong-type who "an association list (a list of pairs)" alist)))
+
+    (define (alist-copy alist)
+      (map (lambda (entry) (cons (car entry) (cdr entry))) (check-alist 'alist-copy alist)))
+
+    ;; The entries whose key k has (= key k) false.
+    (define alist-delete
+      (case-lambda
+        ((key alist) (alist-delete key alist equal?))
+        ((key alist =)
+         (check-procedure 'alist-delete =)
+         (let loop ((l (check-alist 'alist-delete alist)) (acc '()))
+           (if (pair? l)
+               (loop (cdr l) (if (= key (caar l)) acc (cons (car l) acc)))
+               (reverse acc))))))
+
+    ;; -- lists as sets -------------------------------------------------------------------
+    ;; An element x of the first list is in another list when (= x e) for one of its
+    ;; elements e (member's order); an element added to a list is new when (= e x) is
+    ;; false for each e already there. The orders are SRFI 1's reference implementation's.
+    (define (check-sets who = lists)
+      (check-procedure who =)
+      (for-each (lambda (l) (check-list who l)) lists)
+      lists)
+
+    ;; Every element of A is in B.
+    (define (subset? = a b)
+      (or (eq? a b)
+          (let loop ((a a))
+            (or (null? a) (and (member (car a) b =) (loop (cdr a)))))))
+
+    (define (lset<= = . lists)
+      (let loop ((ls (check-sets 'lset<= = lists)))
+        (or (not (and (pair? ls) (pair? (cdr ls))))
+            (and (subset? = (car ls) (cadr ls)) (loop (cdr ls))))))
+
+    (define (lset= = . lists)
+      (let loop ((ls (check-sets 'lset= = lists)))
+        (or (not (and (pair? ls) (pair? (cdr ls))))
+            (and (subset? = (car ls) (cadr ls))
+                 (subset? = (cadr ls) (car ls))
+                 (loop (cdr ls))))))
+
+    ;; LST with each element of ELEMENTS not in it yet consed on.
+    (define (adjoin = lst elements)
+      (let ((same? (flipped =)))
+        (let loop ((xs elements) (acc lst))
+          (cond ((null? xs) acc)
+                ((member (car xs) acc same?) (loop (cdr xs) acc))
+                (else (loop (cdr xs) (cons (car xs) acc)))))))
+
+    (define (lset-adjoin = lst . elements)
+      (check-sets 'lset-adjoin = (list lst))
+      (adjoin = lst elements))
+
+    (define (lset-union = . lists)
+      (let loop ((ls (check-sets 'lset-union = lists)) (acc '()))
+        (cond ((null? ls) acc)
+              ((or (null? (car ls)) (eq? (car ls) acc)) (loop (cdr ls) acc))
+              ((null? acc) (loop (cdr ls) (car ls)))
+              (else (loop (cdr ls) (adjoin = acc (car ls)))))))
+
+    ;; X is in one of LISTS.
+    (define (in-some? = x lists)
+      (let loop ((ls lists))
+        (and (pair? ls) (or (member x (car ls) =) (loop (cdr ls))))))
+
+    (define (lset-intersection = lst . lists)
+      (check-sets 'lset-intersection = (cons lst lists))
+      (let ((others (delete lst lists eq?)))
+        (cond ((null? others) lst)
+              ((memq '() others) '())
+              (else (filter (lambda (x)
+                              (let loop ((ls others))
+                                (or (null? ls) (and (member x (car ls) =) (loop (cdr ls))))))
+                            lst)))))
+
+    (define (lset-difference = lst . lists)
+      (check-sets 'lset-difference = (cons lst lists))
+      (let ((others (filter pair? lists)))
+        (cond ((null? others) lst)
+              ((memq lst others) '())
+              (else (remove (lambda (x) (in-some? = x others)) lst)))))
+
+    (define (lset-diff+intersection = lst . lists)
+      (check-sets 'lset-diff+intersection = (cons lst lists))
+      (cond ((every null? lists) (values lst '()))
+            ((memq lst lists) (values '() lst))
+            (else (let-values (((in out) (partition (lambda (x) (in-some? = x lists)) lst)))
+                    (values out in)))))
+
+    ;; a xor b: (b - a∩b) consed onto a - b, as SRFI 1's reference.
+    (define (xor2 = a b)
+      (let-values (((a-b a&b) (lset-diff+intersection = a b)))
+        (cond ((null? a-b) (lset-difference = b a))
+              ((null? a&b) (append b a))
+              (else (let loop ((bs b) (acc a-b))
+                      (cond ((null? bs) acc)
+                            ((member (car bs) a&b =) (loop (cdr bs) acc))
+                            (else (loop (cdr bs) (cons (car bs) acc)))))))))
+
+    (define (lset-xor = . lists)
+      (let loop ((ls (check-sets 'lset-xor = lists)) (acc '()))
+        (cond ((null? ls) acc)
+              ((null? acc) (loop (cdr ls) (car ls)))
+              (else (loop (cdr ls) (xor2 = acc (car ls)))))))
+
+    ;; -- linear-update variants: the pure ones ---------------------------------------------
+    (define append-map! append-map)
+    (define filter! filter)
+    (define remove! remove)
+    (define partition! partition)
+    (define take-while! take-while)
+    (define span! span)
+    (define break! break)
+    (define delete! delete)
+    (define delete-duplicates! delete-duplicates)
+    (define alist-delete! alist-delete)
+    (define lset-union! lset-union)
+    (define lset-intersection! lset-intersection)
+    (define lset-difference! lset-difference)
+    (define lset-xor! lset-xor)
+    (define lset-diff+intersection! lset-diff+intersection)))
