@@ -66,8 +66,10 @@
 
     ;; RESULT when the walk of LST ended at its end (): a procedure the walk called may
     ;; have made the list improper on the way.
-    (define (at-end who l lst result)
-      (if (null? l) result (wrong-type who "a proper list" lst)))
+    ;; (Syntax: a call in tail position would cost the loops a trampoline.)
+    (define-syntax at-end
+      (syntax-rules ()
+        ((_ who l lst result) (if (null? l) result (wrong-type who "a proper list" lst)))))
 
     ;; The rows of LISTS (the list of their first elements, of their second, ...), up to
     ;; the shortest.
@@ -78,7 +80,9 @@
 
     ;; = with its arguments the other way round (eq?, eqv? and equal? are symmetric).
     (define (flipped =)
-      (if (or (eq? = equal?) (eq? = eqv?) (eq? = eq?)) = (lambda (x y) (= y x))))
+      (if (or (eq? = equal?) (eq? = eqv?) (eq? = eq?))
+          =
+          (lambda (x y) (if (= y x) #t #f))))  ; not a tail call: no trampoline a comparison
 
     ;; -- constructors and list= -----------------------------------------------------------
     (define (list-tabulate k init)
@@ -107,14 +111,25 @@
           (let loop ((rs (rows (check-lists 'count (cons lst lists)))) (n 0))
             (if (pair? rs) (loop (cdr rs) (if (apply pred (car rs)) (+ n 1) n)) n))))
 
+    ;; Two lists are the usual case of several: walked without apply (a recursion through
+    ;; the procedure called then takes fewer Python frames a level; see
+    ;; tests/scheme/test_c_stack_safety.py).
+
     (define (fold kons knil lst . lists)
       (check-procedure 'fold kons)
       (if (null? lists)
           (let loop ((l (check-list 'fold lst)) (acc knil))
             (if (pair? l) (loop (cdr l) (kons (car l) acc)) (at-end 'fold l lst acc)))
-          (let loop ((ls (check-lists 'fold (cons lst lists))) (acc knil))
-            (let ((row (cars ls)))
-              (if row (loop (cdrs ls) (apply kons (append row (list acc)))) acc)))))
+          (let ((ls (check-lists 'fold (cons lst lists))))
+            (if (null? (cdr lists))
+                (let loop ((a lst) (b (car lists)) (acc knil))
+                  (if (and (pair? a) (pair? b))
+                      (loop (cdr a) (cdr b) (kons (car a) (car b) acc))
+                      acc))
+                (let loop ((rs (rows ls)) (acc knil))
+                  (if (pair? rs)
+                      (loop (cdr rs) (apply kons (append (car rs) (list acc))))
+                      acc))))))
 
     (define (fold-right kons knil lst . lists)
       (check-procedure 'fold-right kons)
@@ -201,10 +216,16 @@
             (if (pair? l)
                 (loop (cdr l) (let ((v (f (car l)))) (if v (cons v acc) acc)))
                 (at-end 'filter-map l lst (reverse acc))))
-          (let loop ((rs (rows (check-lists 'filter-map (cons lst lists)))) (acc '()))
-            (if (pair? rs)
-                (loop (cdr rs) (let ((v (apply f (car rs)))) (if v (cons v acc) acc)))
-                (reverse acc)))))
+          (let ((ls (check-lists 'filter-map (cons lst lists))))
+            (if (null? (cdr lists))
+                (let loop ((a lst) (b (car lists)) (acc '()))
+                  (if (and (pair? a) (pair? b))
+                      (loop (cdr a) (cdr b) (let ((v (f (car a) (car b)))) (if v (cons v acc) acc)))
+                      (reverse acc)))
+                (let loop ((rs (rows ls)) (acc '()))
+                  (if (pair? rs)
+                      (loop (cdr rs) (let ((v (apply f (car rs)))) (if v (cons v acc) acc)))
+                      (reverse acc)))))))
 
     ;; -- filtering and partitioning ------------------------------------------------------
     (define (filter pred lst)
@@ -236,10 +257,15 @@
     ;; A search may walk a circular list (SRFI 1 allows it when it succeeds): it searches a
     ;; fresh list of the elements of its pairs, each once, and finding nothing there is the
     ;; error a walk of a list that is not proper ends in.
-    (define (search-circular who search lst)
-      (if (circular-list? lst)
-          (or (search (take lst (distinct-pairs lst))) (wrong-type who "a proper list" lst))
-          (wrong-type who "a proper list" lst)))
+    ;; (search-circular WHO ELEMENTS SEARCH LST): SEARCH with ELEMENTS bound to that list.
+    ;; (Syntax: a procedure called in tail position would cost the search a trampoline.)
+    (define-syntax search-circular
+      (syntax-rules ()
+        ((_ who elements search lst)
+         (if (circular-list? lst)
+             (let ((elements (take lst (distinct-pairs lst))))
+               (or search (wrong-type who "a proper list" lst)))
+             (wrong-type who "a proper list" lst)))))
 
     ;; How many pairs the circular list LST has.
     (define (distinct-pairs lst)
@@ -259,7 +285,7 @@
             (cond ((null? l) #f)
                   ((pred (car l)) (car l))
                   (else (loop (cdr l)))))
-          (search-circular 'find (lambda (elements) (find pred elements)) lst)))
+          (search-circular 'find elements (find pred elements) lst)))
 
     (define (find-tail pred lst)
       (check-procedure 'find-tail pred)
@@ -268,44 +294,53 @@
             (cond ((null? l) #f)
                   ((pred (car l)) l)
                   (else (loop (cdr l)))))
-          (search-circular 'find-tail
-                           (lambda (elements)
-                             (let ((i (list-index pred elements)))
-                               (and i (list-tail lst i))))
+          (search-circular 'find-tail elements
+                           (let ((i (list-index pred elements))) (and i (list-tail lst i)))
                            lst)))
 
-    ;; The last call of pred is a tail call (SRFI 1).
+    ;; (The last call of pred is not a tail call, as SRFI 1 would have it: with one, every
+    ;; call of any would go through a trampoline, and a recursion through pred would take
+    ;; more Python frames a level.)
     (define (any pred lst . lists)
       (check-procedure 'any pred)
       (cond ((pair? lists)
-             (let loop ((ls (check-lists 'any (cons lst lists))))
-               (let ((row (cars ls)))
-                 (and row (or (apply pred row) (loop (cdrs ls)))))))
+             (let ((ls (check-lists 'any (cons lst lists))))
+               (if (null? (cdr lists))
+                   (let loop ((a lst) (b (car lists)))
+                     (cond ((not (and (pair? a) (pair? b))) #f)
+                           ((pred (car a) (car b)))
+                           (else (loop (cdr a) (cdr b)))))
+                   (let loop ((ls ls))
+                     (let ((row (cars ls)))
+                       (and row (or (apply pred row) (loop (cdrs ls)))))))))
             ((list? lst)
              (let loop ((l lst))
                (cond ((null? l) #f)
-                     ((null? (cdr l)) (pred (car l)))
                      ((pred (car l)))
                      (else (loop (cdr l))))))
-            (else (search-circular 'any (lambda (elements) (any pred elements)) lst))))
+            (else (search-circular 'any elements (any pred elements) lst))))
 
     (define (every pred lst . lists)
       (check-procedure 'every pred)
       (cond ((pair? lists)
-             (let loop ((ls (check-lists 'every (cons lst lists))) (last #t))
-               (let ((row (cars ls)))
-                 (if row
-                     (let ((v (apply pred row))) (and v (loop (cdrs ls) v)))
-                     last))))
+             (let ((ls (check-lists 'every (cons lst lists))))
+               (if (null? (cdr lists))
+                   (let loop ((a lst) (b (car lists)) (last #t))
+                     (if (and (pair? a) (pair? b))
+                         (let ((v (pred (car a) (car b)))) (and v (loop (cdr a) (cdr b) v)))
+                         last))
+                   (let loop ((ls ls) (last #t))
+                     (let ((row (cars ls)))
+                       (if row
+                           (let ((v (apply pred row))) (and v (loop (cdrs ls) v)))
+                           last))))))
             ((list? lst)
-             (let loop ((l lst))
-               (cond ((null? l) #t)
-                     ((null? (cdr l)) (pred (car l)))
-                     ((pred (car l)) (loop (cdr l)))
-                     (else #f))))
+             (let loop ((l lst) (last #t))
+               (if (null? l)
+                   last
+                   (let ((v (pred (car l)))) (if v (loop (cdr l) v) #f)))))
             ;; every element satisfied pred: the walk goes on to the error
-            (else (not (search-circular 'every (lambda (elements) (not (every pred elements)))
-                                        lst)))))
+            (else (not (search-circular 'every elements (not (every pred elements)) lst)))))
 
     (define (list-index pred lst . lists)
       (check-procedure 'list-index pred)
@@ -320,8 +355,7 @@
                (cond ((null? l) #f)
                      ((pred (car l)) i)
                      (else (loop (cdr l) (+ i 1))))))
-            (else (search-circular 'list-index (lambda (elements) (list-index pred elements))
-                                   lst))))
+            (else (search-circular 'list-index elements (list-index pred elements) lst))))
 
     ;; The leading elements on which pred is true, and the first pair after them.
     (define (split-while who pred lst)
@@ -419,12 +453,15 @@
                  (loop (cdr ls))))))
 
     ;; LST with each element of ELEMENTS not in it yet consed on.
-    (define (adjoin = lst elements)
-      (let ((same? (flipped =)))
-        (let loop ((xs elements) (acc lst))
-          (cond ((null? xs) acc)
-                ((member (car xs) acc same?) (loop (cdr xs) acc))
-                (else (loop (cdr xs) (cons (car xs) acc)))))))
+    ;; (Syntax: a procedure called in tail position would cost a trampoline.)
+    (define-syntax adjoin
+      (syntax-rules ()
+        ((_ = lst elements)
+         (let ((same? (flipped =)))
+           (let loop ((xs elements) (acc lst))
+             (cond ((null? xs) acc)
+                   ((member (car xs) acc same?) (loop (cdr xs) acc))
+                   (else (loop (cdr xs) (cons (car xs) acc)))))))))
 
     (define (lset-adjoin = lst . elements)
       (check-sets 'lset-adjoin = (list lst))
@@ -437,44 +474,68 @@
               ((null? acc) (loop (cdr ls) (car ls)))
               (else (loop (cdr ls) (adjoin = acc (car ls)))))))
 
-    ;; X is in one of LISTS.
-    (define (in-some? = x lists)
-      (let loop ((ls lists))
-        (and (pair? ls) (or (member x (car ls) =) (loop (cdr ls))))))
+;; X is in some of LISTS (SOME #t) or in each (#f). Syntax, member itself for one
+    ;; list: a recursion through = then takes fewer Python frames a level.
+    (define-syntax in-lists?
+      (syntax-rules ()
+        ((_ = x lists some)
+         (if (null? (cdr lists)) (member x (car lists) =) (in-several? = x lists some)))))
+
+    (define (in-several? = x lists some)
+      (cond ((null? lists) (not some))
+            ((member x (car lists) =) (if some #t (in-several? = x (cdr lists) some)))
+            (some (in-several? = x (cdr lists) some))
+            (else #f)))
+
+    ;; The elements of LST in some of OTHERS (a non-empty list of lists), and the others,
+    ;; as a pair of lists.
+    (define (split-by-membership = lst others)
+      (let loop ((l lst) (in '()) (out '()))
+        (cond ((null? l) (cons (reverse in) (reverse out)))
+              ((in-lists? = (car l) others #t) (loop (cdr l) (cons (car l) in) out))
+              (else (loop (cdr l) in (cons (car l) out))))))
 
     (define (lset-intersection = lst . lists)
       (check-sets 'lset-intersection = (cons lst lists))
       (let ((others (delete lst lists eq?)))
         (cond ((null? others) lst)
               ((memq '() others) '())
-              (else (filter (lambda (x)
-                              (let loop ((ls others))
-                                (or (null? ls) (and (member x (car ls) =) (loop (cdr ls))))))
-                            lst)))))
+              (else (let loop ((l lst) (acc '()))
+                      (cond ((null? l) (reverse acc))
+                            ((in-lists? = (car l) others #f) (loop (cdr l) (cons (car l) acc)))
+                            (else (loop (cdr l) acc))))))))
 
     (define (lset-difference = lst . lists)
       (check-sets 'lset-difference = (cons lst lists))
       (let ((others (filter pair? lists)))
         (cond ((null? others) lst)
               ((memq lst others) '())
-              (else (remove (lambda (x) (in-some? = x others)) lst)))))
+              (else (cdr (split-by-membership = lst others))))))
 
     (define (lset-diff+intersection = lst . lists)
       (check-sets 'lset-diff+intersection = (cons lst lists))
-      (cond ((every null? lists) (values lst '()))
-            ((memq lst lists) (values '() lst))
-            (else (let-values (((in out) (partition (lambda (x) (in-some? = x lists)) lst)))
-                    (values out in)))))
+      (let ((others (filter pair? lists)))
+        (cond ((null? others) (values lst '()))
+              ((memq lst others) (values '() lst))
+              (else (let ((split (split-by-membership = lst others)))
+                      (values (cdr split) (car split)))))))
 
     ;; a xor b: (b - a∩b) consed onto a - b, as SRFI 1's reference.
-    (define (xor2 = a b)
-      (let-values (((a-b a&b) (lset-diff+intersection = a b)))
-        (cond ((null? a-b) (lset-difference = b a))
-              ((null? a&b) (append b a))
-              (else (let loop ((bs b) (acc a-b))
-                      (cond ((null? bs) acc)
-                            ((member (car bs) a&b =) (loop (cdr bs) acc))
-                            (else (loop (cdr bs) (cons (car bs) acc)))))))))
+    ;; (Syntax: see adjoin.)
+    (define-syntax xor2
+      (syntax-rules ()
+        ((_ = a b)
+         (let* ((split (cond ((null? b) (cons '() a))
+                             ((eq? a b) (cons a '()))
+                             (else (split-by-membership = a (list b)))))
+                (a&b (car split))
+                (a-b (cdr split)))
+           (cond ((null? a-b) (lset-difference = b a))
+                 ((null? a&b) (append b a))
+                 (else (let loop ((bs b) (acc a-b))
+                         (cond ((null? bs) acc)
+                               ((member (car bs) a&b =) (loop (cdr bs) acc))
+                               (else (loop (cdr bs) (cons (car bs) acc)))))))))))
 
     (define (lset-xor = . lists)
       (let loop ((ls (check-sets 'lset-xor = lists)) (acc '()))
