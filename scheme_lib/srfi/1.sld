@@ -82,7 +82,7 @@
     (define (flipped =)
       (if (or (eq? = equal?) (eq? = eqv?) (eq? = eq?))
           =
-          (lambda (x y) (if (= y x) #t #f))))  ; not a tail call: no trampoline a comparison
+          (lambda (x y) (if (= y x) #t #f))))  ; not a tail call: no trampoline per comparison
 
     ;; -- constructors and list= -----------------------------------------------------------
     (define (list-tabulate k init)
