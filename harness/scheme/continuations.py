@@ -32,8 +32,8 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import runtime as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_true
-from harness.scheme.errors import ErrorObject, SchemeError, error
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list, is_true
+from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
@@ -490,6 +490,31 @@ class _Fold:
         return lists.fold_then(self.f, self.items[self.i + 1:], value, self.rows)
 
 
+class _Select:
+    """select_then (lists.py) waiting for the call on ``items[i]``, with ``picked`` (the
+    lists so far: one, or the two of a partition)."""
+
+    __slots__ = ("finish", "first", "i", "items", "keep", "picked", "pred")
+
+    def __init__(self, pred, items: list, i: int, keep, picked: tuple, finish, first) -> None:
+        self.pred, self.items, self.i, self.keep = pred, items, i, keep
+        self.picked, self.finish, self.first = picked, finish, first
+
+    def resume(self, thunk):
+        if len(self.items) > CHUNK:
+            charge(len(self.items))  # the copies are work like walking the items
+        value = thunk()
+        x, keep, finish = self.items[self.i], self.keep, self.finish
+        picked = [list(p) for p in self.picked]  # each re-entry builds its own lists
+        if keep is None:
+            picked[value is False].append(x)
+        elif (value is not False) is keep:
+            picked[0].append(x)
+        return lists.select_then(self.pred, self.items[self.i + 1:], keep,
+                                 lambda *rest: finish(*(a + b for a, b in zip(picked, rest))),
+                                 self.first)
+
+
 class _Waiting:
     """A resumable primitive's loop waiting in a call: ``state`` is the tuple of its
     variables at that call, which ``resume`` unpacks (each subclass says its layout)."""
@@ -665,6 +690,48 @@ class _Merge(_Waiting):
             out.append(xs[i])
             i += 1
         return sorting.merge_then(less, xs, ys, finish, out, i, j)
+
+
+class _Unfold(_Waiting):
+    """unfold_then (lists.py) waiting for the call ``at`` (its numbering) on ``seed``."""
+
+    __slots__ = ()  # state: stop, mapper, successor, seed, items, tail_gen, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, items, tail_gen, at = self.state
+        if len(items) > CHUNK:
+            charge(len(items))  # the copy is work like building them
+        value = thunk()
+        items = list(items)  # each re-entry builds its own list
+        if at == 3:
+            return lists.from_items(items, value)
+        if at == 0:
+            at = 3 if value is not False else 1
+        elif at == 1:
+            items.append(value)
+            at = 2
+        else:
+            seed, at = value, 0
+        return lists.unfold_then(stop, mapper, successor, seed, items, tail_gen, at)
+
+
+class _UnfoldRight(_Waiting):
+    """unfold_right_then (lists.py) waiting for the call ``at`` on ``seed``."""
+
+    __slots__ = ()  # state: stop, mapper, successor, seed, result, at
+
+    def resume(self, thunk):
+        stop, mapper, successor, seed, result, at = self.state
+        value = thunk()
+        if at == 0:
+            if value is not False:
+                return result
+            at = 1
+        elif at == 1:
+            result, at = [value, result], 2
+        else:
+            seed, at = value, 0
+        return lists.unfold_right_then(stop, mapper, successor, seed, result, at)
 
 
 class _Index(_Waiting):
@@ -889,6 +956,20 @@ class _EqualEntries(_Waiting):
         return hashtables_srfi125.equal_entries(same, t2, entries, i)
 
 
+class _ListsEqual(_Waiting):
+    """lists.lists_equal (list=) waiting for ``same`` on the elements ``j`` of
+    ``items[i - 1]`` and ``items[i]``."""
+
+    __slots__ = ()  # state: same, items, i, j
+
+    def resume(self, thunk):
+        same, items, i, j = self.state
+        value = thunk()
+        if value is False:
+            return False
+        return lists.lists_equal(same, items, i, j + 1)
+
+
 class _BitUnfold(_Waiting):
     """bitwise.unfold_bits waiting in the call ``at`` (its numbering) on ``seed``."""
 
@@ -1081,6 +1162,29 @@ def _fold_record(v):
     return _Fold(v["kons"], v["items"], position, v["rows"])
 
 
+def _select_record(v):
+    position = v["walk"].__reduce__()[2] - 1  # as _fold_record
+    picked = (v["yes"],) if v["keep"] is not None else (v["yes"], v["no"])
+    return _Select(v["pred"], v["items"], position, v["keep"], tuple(list(p) for p in picked),
+                   v["finish"], v["first"])
+
+
+def _filter_record(v):
+    if "item" not in v:
+        return None  # not in a call of the predicate (no procedure of the program runs)
+    who, rest = v["who"], v["x"][1]
+    finish = lists.from_items
+    if is_list(rest):
+        items = [v["item"], *lists.proper_items(who, rest)]
+    else:  # made improper or circular by the predicate: the walk would end in the error
+        items = [v["item"]]
+
+        def finish(_picked):
+            raise wrong_type(who, "a proper list", v["lst"])
+    picked = (lists.proper_items(who, v["head"][1]),)  # the values kept so far
+    return _Select(v["pred"], items, 0, v["keep"], picked, finish, DEFAULT)
+
+
 def _sort_record(v):
     merged, out = v.get("merged"), v.get("out")
     return _Sort((v["less"], v["items"], v["finish"], list(v["runs"]), v["i"], v["j"],
@@ -1094,6 +1198,16 @@ def _for_each_record(v):
 
 def _merge_record(v):
     return _Merge((v["less"], v["xs"], v["ys"], v["finish"], list(v["out"]), v["i"], v["j"]))
+
+
+def _unfold_record(v):
+    return _Unfold((v["stop"], v["mapper"], v["successor"], v["seed"], list(v["items"]),
+                    v["tail_gen"], v["at"]))
+
+
+def _unfold_right_record(v):
+    return _UnfoldRight((v["stop"], v["mapper"], v["successor"], v["seed"], v["result"],
+                         v["at"]))
 
 
 def _keyed_sort_record(v):
@@ -1232,7 +1346,9 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     _inner(None, -1, None),
     _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
     _Reentry.__call__, _Reraise.again,
-    lists.member, lists.assoc, vectors.vector_map, strings.string_map, sorting.stable_sorted,
+    lists.member, lists.assoc, lists.filter_, lists.remove, lists.partition, lists.delete,
+    lists.filter_map, lists.append_map, lists.unfold, lists.unfold_right, lists.list_tabulate,
+    lists.list_eq, vectors.vector_map, strings.string_map, sorting.stable_sorted,
     sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
     strings.string_for_each,
@@ -1313,6 +1429,15 @@ _RECORDS = {
     lists.map_then.__code__: _locals_record(_map_record),
     lists.map_.__code__: _locals_record(_single_map_record),
     lists.fold_then.__code__: _locals_record(_fold_record),
+    lists.select_then.__code__: _locals_record(_select_record),
+    lists.filter_then.__code__: _locals_record(_filter_record),
+    _Select.resume.__code__: _locals_record(_after_call),
+    lists.unfold_then.__code__: _locals_record(_unfold_record),
+    _Unfold.resume.__code__: _locals_record(_after_call),
+    lists.unfold_right_then.__code__: _locals_record(_unfold_right_record),
+    _UnfoldRight.resume.__code__: _locals_record(_after_call),
+    lists.lists_equal.__code__: _locals_record(
+        lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
     sorting.sort_then.__code__: _locals_record(_sort_record),
     _Sort.resume.__code__: _locals_record(_after_call),
     lists.for_each.__code__: _locals_record(
@@ -1353,7 +1478,7 @@ _RECORDS = {
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
-                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries,
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
                    _BitUnfold, _Chain)},
     comparators.chain_then.__code__: _locals_record(
         lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),

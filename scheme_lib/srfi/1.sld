@@ -1,24 +1,21 @@
 ;; SRFI 1: list library (also (scheme list)).
 ;;
-;; The pairs, the first-order operations and the hook hot path (assoc, member, ...), map
-;; and for-each are Python, in (srfi 1 core) (harness/scheme/primitives/lists.py); the
-;; procedures that call the procedures they are given are here, in Scheme, as
-;; chibi-scheme has them. Compiled by harness's own compiler, they count their steps, run
-;; in the sandbox and resume a continuation captured inside the procedure they call with
-;; nothing written for it. Each builds its result with fresh pairs only (no set-cdr! on
-;; a list a re-entered continuation could see again), so a re-entry gives what a fresh
-;; run would give; the linear-update (!) variants are the pure ones (SRFI 1 allows it).
-;;
-;; What the measurement said (bench/srfi_lists.py, sandboxed, time of the Scheme version
-;; over the Python primitive's, in the harness/scheme/primitives/lists.py docstring):
-;; the searches, folds and filters are as fast or faster in Scheme; set operations scan
-;; with the native member, and delete-duplicates with eq?, eqv? or equal? stays a native
-;; one-pass walk with a set of keys.
+;; The pairs and first-order operations, the hook hot path (assoc, member, ...), map and
+;; for-each, and the procedures that measured faster in Python are native, in (srfi 1
+;; core) (harness/scheme/primitives/lists.py, whose docstring has the measurements);
+;; the folds, searches, set operations and the deletions that compare elements are here,
+;; in Scheme, as chibi-scheme has them. Compiled by harness's own compiler, they count
+;; their steps, run in the sandbox and resume a continuation captured inside the
+;; procedure they call with nothing written for it. Each builds its result with fresh
+;; pairs only (no set-cdr! on a list a re-entered continuation could see again), so a
+;; re-entry gives what a fresh run would give; the linear-update (!) variants are the
+;; pure ones (SRFI 1 allows it). Orders of the calls of = in the set operations are SRFI
+;; 1's reference implementation's.
 (define-library (srfi 1)
   (export
    ;; from (srfi 1 core)
-   xcons cons* make-list list-copy circular-list iota
-   proper-list? circular-list? dotted-list? not-pair? null-list?
+   xcons cons* make-list list-tabulate list-copy circular-list iota
+   proper-list? circular-list? dotted-list? not-pair? null-list? list=
    cons car cdr set-car! set-cdr! pair? null? list? list length append reverse
    list-tail list-ref memq memv member assq assv assoc map for-each
    caar cadr cdar cddr caaar caadr cadar caddr cdaar cdadr cddar cdddr
@@ -28,14 +25,12 @@
    car+cdr take drop take-right drop-right take! drop-right! split-at split-at!
    last last-pair length+ concatenate append! concatenate! reverse!
    append-reverse append-reverse! zip unzip1 unzip2 unzip3 unzip4 unzip5
-   map! map-in-order alist-cons
+   map! map-in-order alist-cons unfold unfold-right append-map append-map! filter-map
+   filter remove partition filter! remove! partition! delete delete!
    ;; written here
-   list-tabulate list= count fold fold-right pair-fold pair-fold-right reduce reduce-right
-   unfold unfold-right append-map append-map! pair-for-each filter-map
-   filter remove partition filter! remove! partition!
+   count fold fold-right pair-fold pair-fold-right reduce reduce-right pair-for-each
    find find-tail any every list-index take-while drop-while span break
-   take-while! span! break!
-   delete delete! delete-duplicates delete-duplicates!
+   take-while! span! break! delete-duplicates delete-duplicates!
    alist-copy alist-delete alist-delete!
    lset<= lset= lset-adjoin lset-union lset-intersection lset-difference lset-xor
    lset-diff+intersection lset-union! lset-intersection! lset-difference! lset-xor!
@@ -84,37 +79,24 @@
           =
           (lambda (x y) (if (= y x) #t #f))))  ; not a tail call: no trampoline per comparison
 
-    ;; -- constructors and list= -----------------------------------------------------------
-    (define (list-tabulate k init)
-      (check-count 'list-tabulate k)
-      (check-procedure 'list-tabulate init)
-      (let loop ((i (- k 1)) (acc '()))
-        (if (< i 0) acc (loop (- i 1) (cons (init i) acc)))))
-
-    ;; Each list has the length of the next, and (= a b) holds between their elements.
-    (define (list= = . lists)
-      (check-procedure 'list= =)
-      (for-each (lambda (l) (check-list 'list= l)) lists)
-      (let loop ((ls lists))
-        (or (null? ls) (null? (cdr ls))
-            (and (eqv? (length (car ls)) (length (cadr ls)))
-                 (let same ((a (car ls)) (b (cadr ls)))
-                   (or (null? a) (and (= (car a) (car b)) (same (cdr a) (cdr b)))))
-                 (loop (cdr ls))))))
-
-    ;; -- fold, unfold and map -------------------------------------------------------------
+    ;; -- folds ----------------------------------------------------------------------------
     (define (count pred lst . lists)
       (check-procedure 'count pred)
       (if (null? lists)
           (let loop ((l (check-list 'count lst)) (n 0))
             (if (pair? l) (loop (cdr l) (if (pred (car l)) (+ n 1) n)) (at-end 'count l lst n)))
-          (let loop ((rs (rows (check-lists 'count (cons lst lists)))) (n 0))
-            (if (pair? rs) (loop (cdr rs) (if (apply pred (car rs)) (+ n 1) n)) n))))
+          (let ((ls (check-lists 'count (cons lst lists))))
+            (if (null? (cdr lists))  ; two lists (see fold)
+                (let loop ((a lst) (b (car lists)) (n 0))
+                  (if (and (pair? a) (pair? b))
+                      (loop (cdr a) (cdr b) (if (pred (car a) (car b)) (+ n 1) n))
+                      n))
+                (let loop ((rs (rows ls)) (n 0))
+                  (if (pair? rs) (loop (cdr rs) (if (apply pred (car rs)) (+ n 1) n)) n))))))
 
     ;; Two lists are the usual case of several: walked without apply (a recursion through
     ;; the procedure called then takes fewer Python frames a level; see
     ;; tests/scheme/test_c_stack_safety.py).
-
     (define (fold kons knil lst . lists)
       (check-procedure 'fold kons)
       (if (null? lists)
@@ -179,79 +161,6 @@
           (let ((backwards (reverse lst)))
             (let loop ((l (cdr backwards)) (acc (car backwards)))
               (if (pair? l) (loop (cdr l) (f (car l) acc)) acc)))))
-
-    (define unfold
-      (case-lambda
-        ((stop mapper successor seed) (unfold stop mapper successor seed (lambda (x) '())))
-        ((stop mapper successor seed tail-gen)
-         (check-procedure 'unfold stop)
-         (check-procedure 'unfold mapper)
-         (check-procedure 'unfold successor)
-         (check-procedure 'unfold tail-gen)
-         (let loop ((seed seed) (acc '()))
-           (if (stop seed)
-               (append-reverse acc (tail-gen seed))
-               (loop (successor seed) (cons (mapper seed) acc)))))))
-
-    (define unfold-right
-      (case-lambda
-        ((stop mapper successor seed) (unfold-right stop mapper successor seed '()))
-        ((stop mapper successor seed tail)
-         (check-procedure 'unfold-right stop)
-         (check-procedure 'unfold-right mapper)
-         (check-procedure 'unfold-right successor)
-         (let loop ((seed seed) (acc tail))
-           (if (stop seed) acc (loop (successor seed) (cons (mapper seed) acc)))))))
-
-    (define (append-map f lst . lists)
-      (check-procedure 'append-map f)
-      (if (null? lists)
-          (apply append (map f (check-list 'append-map lst)))
-          (apply append (apply map f (check-lists 'append-map (cons lst lists))))))
-
-    (define (filter-map f lst . lists)
-      (check-procedure 'filter-map f)
-      (if (null? lists)
-          (let loop ((l (check-list 'filter-map lst)) (acc '()))
-            (if (pair? l)
-                (loop (cdr l) (let ((v (f (car l)))) (if v (cons v acc) acc)))
-                (at-end 'filter-map l lst (reverse acc))))
-          (let ((ls (check-lists 'filter-map (cons lst lists))))
-            (if (null? (cdr lists))
-                (let loop ((a lst) (b (car lists)) (acc '()))
-                  (if (and (pair? a) (pair? b))
-                      (loop (cdr a) (cdr b) (let ((v (f (car a) (car b)))) (if v (cons v acc) acc)))
-                      (reverse acc)))
-                (let loop ((rs (rows ls)) (acc '()))
-                  (if (pair? rs)
-                      (loop (cdr rs) (let ((v (apply f (car rs)))) (if v (cons v acc) acc)))
-                      (reverse acc)))))))
-
-    ;; -- filtering and partitioning ------------------------------------------------------
-    (define (filter pred lst)
-      (check-procedure 'filter pred)
-      (let loop ((l (check-list 'filter lst)) (acc '()))
-        (if (pair? l)
-            (let ((keep (pred (car l))))  ; before the cdr: pred may cut the list
-              (loop (cdr l) (if keep (cons (car l) acc) acc)))
-            (at-end 'filter l lst (reverse acc)))))
-
-    (define (remove pred lst)
-      (check-procedure 'remove pred)
-      (let loop ((l (check-list 'remove lst)) (acc '()))
-        (if (pair? l)
-            (let ((drop (pred (car l))))
-              (loop (cdr l) (if drop acc (cons (car l) acc))))
-            (at-end 'remove l lst (reverse acc)))))
-
-    (define (partition pred lst)
-      (check-procedure 'partition pred)
-      (let loop ((l (check-list 'partition lst)) (yes '()) (no '()))
-        (cond ((not (pair? l))
-               (at-end 'partition l lst #t)
-               (values (reverse yes) (reverse no)))
-              ((pred (car l)) (loop (cdr l) (cons (car l) yes) no))
-              (else (loop (cdr l) yes (cons (car l) no))))))
 
     ;; -- searching -----------------------------------------------------------------------
     ;; A search may walk a circular list (SRFI 1 allows it when it succeeds): it searches a
@@ -380,17 +289,6 @@
       (split-while 'break (lambda (x) (not (pred x))) lst))
 
     ;; -- deletion ------------------------------------------------------------------------
-    ;; (= x e) for each element e.
-    (define delete
-      (case-lambda
-        ((x lst) (delete x lst equal?))
-        ((x lst =)
-         (check-procedure 'delete =)
-         (let loop ((l (check-list 'delete lst)) (acc '()))
-           (if (pair? l)
-               (loop (cdr l) (if (= x (car l)) acc (cons (car l) acc)))
-               (at-end 'delete l lst (reverse acc)))))))
-
     ;; The first occurrence of each element: (= earlier later).
     (define delete-duplicates
       (case-lambda
@@ -544,14 +442,9 @@
               (else (loop (cdr ls) (xor2 = acc (car ls)))))))
 
     ;; -- linear-update variants: the pure ones ---------------------------------------------
-    (define append-map! append-map)
-    (define filter! filter)
-    (define remove! remove)
-    (define partition! partition)
     (define take-while! take-while)
     (define span! span)
     (define break! break)
-    (define delete! delete)
     (define delete-duplicates! delete-duplicates)
     (define alist-delete! alist-delete)
     (define lset-union! lset-union)

@@ -484,26 +484,38 @@ def test_filtering_a_list_its_predicate_changes():
     raises("remove: expected a proper list", SRFI1["remove"], spoil, y)
 
 
-def test_filtering_checks_the_whole_list_before_the_predicate_sees_it():
-    # a cycle or an improper end is the error before any call of the predicate
+def test_filtering_long_lists_checks_them_once_the_first_chunk_is_walked():
+    # a list up to a chunk long is walked once, its end tested as the walk reaches it; a
+    # longer one is checked whole (a cycle, an improper end) and its walk charged before
+    # the predicate sees more than a chunk of it
     seen = []
 
     def note(v):
         seen.append(v)
         return True
+    assert L.length(SRFI1["filter"](note, L.iota(CHUNK))) == CHUNK and len(seen) == CHUNK
     long = L.iota(3 * CHUNK)
     assert w(SRFI1["filter"](lambda v: v % CHUNK == 0, long)) == f"(0 {CHUNK} {2 * CHUNK})"
     assert L.length(SRFI1["remove"](is_even, long)) == 3 * CHUNK // 2
-    for bad in (L.circular_list(1, 2, 3), L.from_items(range(2 * CHUNK), 5), lst(1, 2, tail=3)):
-        raises("filter: expected a proper list", SRFI1["filter"], note, bad)
-        raises("remove: expected a proper list", SRFI1["remove"], note, bad)
-    assert seen == []
+    seen.clear()
+    raises("filter: expected a proper list", SRFI1["filter"], note, L.circular_list(1, 2, 3))
+    assert len(seen) == CHUNK  # the first chunk, then the check
+    seen.clear()
+    improper = L.from_items(range(2 * CHUNK), 5)
+    raises("remove: expected a proper list", SRFI1["remove"], note, improper)
+    assert len(seen) == CHUNK
+    seen.clear()
+    raises("filter: expected a proper list", SRFI1["filter"], note, lst(1, 2, tail=3))
+    assert seen == [1, 2]  # a short list's improper end is found where the walk reaches it
+    with Budget(steps=10**6, seconds=None) as budget:
+        SRFI1["filter"](is_even, long)
+    assert budget.steps == 10**6 - 3 * CHUNK  # the check's walk
 
 
-def test_a_filter_counts_a_step_per_element():
+def test_a_fold_counts_a_step_per_element():
     # written in Scheme (scheme_lib/srfi/1.sld), its loop counts like any Scheme loop
     with Budget(steps=10**6, seconds=None) as budget:
-        SRFI1["filter"](is_even, L.iota(3 * CHUNK))
+        SRFI1["fold"](lambda x, acc: acc, 0, L.iota(3 * CHUNK))
     assert 10**6 - budget.steps >= 3 * CHUNK
 
 

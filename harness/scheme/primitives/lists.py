@@ -178,6 +178,11 @@ def _rows(who: str, lists: tuple, rows: int = 0) -> Iterator[list]:
         yield row
 
 
+def _check_procedures(who: str, *fs: object) -> None:
+    for f in fs:
+        check_procedure(who, f)
+
+
 def _equivalence(who: str, eq: object) -> Callable:
     """The optional equality argument of member, assoc, delete…: equal? when missing."""
     if eq is DEFAULT:
@@ -589,6 +594,88 @@ def map_then(f: object, items: list, rows: bool, finish: Callable[[list], object
     return finish(out)
 
 
+def select_then(pred: object, items: list, keep: bool | None,
+                finish: Callable[..., object], first: object = DEFAULT) -> object:
+    """``finish(picked)``: the items on which ``pred``'s value is true (``keep`` True) or
+    #f (``keep`` False), in order; ``keep`` None: ``finish(yes, no)``, both. Given
+    ``first``, ``pred`` is called as ``(pred first item)`` (and ``keep`` is False). The
+    loop of the filters: a continuation captured inside ``pred`` resumes it
+    (continuations.py)."""
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    yes: list = []
+    if first is not DEFAULT:
+        for x in walk:
+            if pred(first, x) is False:
+                yes.append(x)
+        return finish(yes)
+    if keep is None:
+        no: list = []
+        for x in walk:
+            if pred(x) is False:
+                no.append(x)
+            else:
+                yes.append(x)
+        return finish(yes, no)
+    append = yes.append
+    if keep:
+        for x in walk:
+            if pred(x) is not False:
+                append(x)
+    else:
+        for x in walk:
+            if pred(x) is False:
+                append(x)
+    return finish(yes)
+
+
+#: the pairs filter and remove walk before they check the whole list: a list no longer
+#: than this is walked once, with no cycle check and nothing to charge (the walk is bounded
+#: and each call of the predicate checks its own budget where it may run unbounded work).
+#: A list of Nones: its iterator makes no int objects
+_UNCHECKED_PAIRS = [None] * CHUNK
+#: the rest of a longer list, once checked
+_CHECKED_PAIRS = repeat(None)
+
+
+def filter_then(who: str, pred: object, lst: object, keep: bool) -> object:
+    """A fresh list of the elements of the proper list ``lst`` on which ``pred``'s value is
+    true (``keep`` True) or #f (``keep`` False), in order: filter and remove. The list is
+    walked once, its result built front to back. A list longer than a chunk is checked
+    (for a cycle, which would walk forever, and an improper end) and its walk charged when
+    the walk reaches the chunk's end, before ``pred`` sees more of it; a shorter one needs
+    neither (it is walked in bounded time, and its end tested as the walk reaches it), so
+    ``pred`` may have seen the elements before an improper end. A continuation captured
+    inside ``pred`` resumes as select_then's (continuations.py)."""
+    head = last = [None, NIL]
+    x = lst
+    pairs = _UNCHECKED_PAIRS
+    pair, nil = list, NIL  # locals: read once per element, cheaper than globals
+    while True:
+        if keep:
+            for _ in pairs:
+                if x.__class__ is not pair:  # not `x is not NIL`: ``pred`` may set-cdr! it
+                    break
+                item = x[0]
+                if pred(item) is not False:
+                    last[1] = last = [item, nil]  # the new pair, then the new last
+                x = x[1]
+        else:
+            for _ in pairs:
+                if x.__class__ is not pair:
+                    break
+                item = x[0]
+                if pred(item) is False:
+                    last[1] = last = [item, nil]
+                x = x[1]
+        if x.__class__ is not list:  # (the walk of the checked rest ends only here)
+            break
+        proper_length(who, lst)
+        pairs = _CHECKED_PAIRS
+    if x is not NIL:  # improper, or made improper by ``pred`` on the way
+        raise wrong_type(who, "a proper list", lst)
+    return head[1]
+
+
 def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
     """``acc`` passed through ``kons`` on each of ``items`` in order: ``(kons x acc)``, or
     ``(kons x1 x2 ... acc)`` when each item is a row of arguments. The loop of the native
@@ -878,6 +965,170 @@ for _width in range(2, 6):
     define(SRFI1, f"unzip{_width}", _make_unzip(_width))
 
 
+# -- SRFI 1: the higher-order procedures that stay native (measured: see the docstring)
+
+@primitive(SRFI1)
+def list_tabulate(k: object, init: object) -> object:
+    n = check_count("list-tabulate", k)
+    check_procedure("list-tabulate", init)
+    check_alloc("list-tabulate", n, PAIR_BYTES)
+    return map_then(init, list(range(n)), False, from_items)
+
+
+
+@primitive(SRFI1, name="list=")
+def list_eq(same: object, *lists: object) -> bool:
+    """(list= elt= list ...): each list has the same length as the next and elt= holds
+    between their corresponding elements."""
+    check_procedure("list=", same)
+    return lists_equal(same, [proper_items("list=", lst) for lst in lists])
+
+
+def lists_equal(same: Callable, items: list[list], i: int = 1, start: int = 0) -> bool:
+    """Whether each of ``items[i:]`` has the length of the one before it, and ``same``
+    holds between their elements from element ``start`` of ``items[i]`` on: list='s loop
+    (a continuation captured in ``same``, on the elements ``j``, resumes it:
+    continuations.py)."""
+    while i < len(items):
+        a, b = items[i - 1], items[i]
+        if len(a) != len(b):
+            return False
+        for j in range(start, len(a)):
+            if same(a[j], b[j]) is False:
+                return False
+        start = 0
+        i += 1
+    return True
+
+
+
+@primitive(SRFI1)
+def unfold(stop: object, mapper: object, successor: object, seed: object,
+           tail_gen: object = DEFAULT) -> object:
+    """(unfold p f g seed [tail-gen]): (f seed), (f (g seed)), ... until (p seed)."""
+    _check_procedures("unfold", stop, mapper, successor)
+    if tail_gen is not DEFAULT:
+        check_procedure("unfold", tail_gen)
+    return unfold_then(stop, mapper, successor, seed, [], tail_gen)
+
+
+def unfold_then(stop: object, mapper: object, successor: object, seed: object, items: list,
+                tail_gen: object, at: int = 0) -> object:
+    """unfold's loop from the call ``at`` (0: ``stop``, 1: ``mapper``, 2: ``successor``,
+    3: ``tail_gen``) on ``seed``, ``items`` the elements so far. ``at`` names the call
+    waited in: a continuation captured inside one resumes the loop (continuations.py)."""
+    append = items.append
+    if at == 1:
+        append(mapper(seed))
+        at = 2
+    if at == 2:
+        seed = successor(seed)
+    if at != 3:
+        while True:
+            at = 0
+            if stop(seed) is not False:
+                break
+            at = 1
+            append(mapper(seed))
+            at = 2
+            seed = successor(seed)
+        at = 3
+    return from_items(items, NIL if tail_gen is DEFAULT else tail_gen(seed))
+
+
+@primitive(SRFI1)
+def unfold_right(stop: object, mapper: object, successor: object, seed: object,
+                 tail: object = NIL) -> object:
+    """(unfold-right p f g seed [tail]): builds the list from the right, onto tail."""
+    _check_procedures("unfold-right", stop, mapper, successor)
+    return unfold_right_then(stop, mapper, successor, seed, tail)
+
+
+def unfold_right_then(stop: object, mapper: object, successor: object, seed: object,
+                      result: object, at: int = 0) -> object:
+    """unfold-right's loop from the call ``at`` (as unfold_then's) on ``seed``, ``result``
+    the list so far."""
+    if at == 1:
+        result = [mapper(seed), result]
+        at = 2
+    if at == 2:
+        seed = successor(seed)
+    while True:
+        at = 0
+        if stop(seed) is not False:
+            return result
+        at = 1
+        result = [mapper(seed), result]
+        at = 2
+        seed = successor(seed)
+
+
+@primitive(SRFI1)
+def append_map(f: object, lst: object, *lists: object) -> object:
+    """(append-map f list ...) = (apply append (map f list ...))."""
+    check_procedure("append-map", f)
+    if lists:
+        return map_then(f, list(_rows("append-map", (lst, *lists))), True, _appended)
+    return map_then(f, proper_items("append-map", lst), False, _appended)
+
+
+def _appended(results: list) -> object:
+    return _append("append-map", results)
+
+
+
+@primitive(SRFI1)
+def filter_map(f: object, lst: object, *lists: object) -> object:
+    """Like map, keeping only the true results."""
+    check_procedure("filter-map", f)
+    if lists:
+        return map_then(f, list(_rows("filter-map", (lst, *lists))), True, _true_values)
+    return map_then(f, proper_items("filter-map", lst), False, _true_values)
+
+
+def _true_values(values: list) -> object:
+    return from_items([v for v in values if v is not False])
+
+
+# -- SRFI 1: filtering and partitioning ---------------------------------------------------
+
+@primitive(SRFI1, name="filter")
+def filter_(pred: object, lst: object) -> object:
+    check_procedure("filter", pred)
+    return filter_then("filter", pred, lst, True)
+
+
+@primitive(SRFI1)
+def remove(pred: object, lst: object) -> object:
+    check_procedure("remove", pred)
+    return filter_then("remove", pred, lst, False)
+
+
+@primitive(SRFI1)
+def partition(pred: object, lst: object) -> Values:
+    """(partition pred list) => elements satisfying pred, the others."""
+    check_procedure("partition", pred)
+    return select_then(pred, proper_items("partition", lst), None, _two_lists)
+
+
+def _two_lists(yes: list, no: list) -> Values:
+    return Values((from_items(yes), from_items(no)))
+
+
+
+# -- SRFI 1: deletion ---------------------------------------------------------------------
+
+@primitive(SRFI1)
+def delete(x: object, lst: object, same: object = DEFAULT) -> object:
+    """(delete x list [=]): the elements e for which (= x e) is false."""
+    same = _equivalence("delete", same)
+    items = proper_items("delete", lst)
+    if same is is_equal:
+        return from_items([e for e in items if is_equal(x, e) is False])
+    return select_then(same, items, False, from_items, x)
+
+
+
 # -- SRFI 1: association lists ------------------------------------------------------------
 
 @primitive(SRFI1)
@@ -910,7 +1161,8 @@ def unique_by_key(lst: object, same: object) -> object:
 _LINEAR_UPDATE_ALIASES = {
     "take!": take, "drop-right!": drop_right, "split-at!": split_at,
     "append-reverse!": append_reverse, "concatenate!": concatenate,
-    "map!": map_, "map-in-order": map_,
+    "map!": map_, "map-in-order": map_, "append-map!": append_map,
+    "filter!": filter_, "remove!": remove, "partition!": partition, "delete!": delete,
 }
 for _name, _fn in _LINEAR_UPDATE_ALIASES.items():
     define(SRFI1, _name, _fn)
