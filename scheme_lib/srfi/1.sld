@@ -35,7 +35,7 @@
    lset<= lset= lset-adjoin lset-union lset-intersection lset-difference lset-xor
    lset-diff+intersection lset-union! lset-intersection! lset-difference! lset-xor!
    lset-diff+intersection!)
-  (import (scheme base) (scheme case-lambda) (srfi 1 core) (harness checks))
+  (import (scheme base) (scheme case-lambda) (srfi 1 core) (srfi 1 private) (harness checks))
   (begin
     ;; -- arguments ------------------------------------------------------------------------
     ;; Several lists walked side by side stop at the shortest: each is proper or circular,

@@ -1138,7 +1138,7 @@ def alist_cons(key: object, datum: object, alist: object) -> list:
 
 # -- SRFI 1: deletion with a built-in equivalence -------------------------------------------
 
-@primitive(SRFI1)
+@primitive("srfi 1 private")
 def unique_by_key(lst: object, same: object) -> object:
     """``(delete-duplicates lst same)`` in one pass with a set of keys when ``same`` is
     eq?, eqv? or equal? (which call no Scheme code); #f for any other ``same`` (the
