@@ -97,6 +97,28 @@ def from_items(items: Iterable, tail: object = NIL) -> object:
     return result
 
 
+#: a list of at most this many pairs is walked without the checked walk (_pairs): short
+#: enough that it needs no cycle check or charge; a longer, circular or improper list takes
+#: the checked walk
+QUICK_WALK = 64
+_QUICK = range(QUICK_WALK)
+
+
+def short_items(lst: object) -> list | None:
+    """The elements of ``lst`` when it is a proper list of at most QUICK_WALK pairs, else
+    None (the caller then takes its checked walk, which reports an improper or circular
+    list). The fast path of the hook lookups (assq, assoc, member), map and append."""
+    items: list = []
+    append = items.append
+    x = lst
+    for _ in _QUICK:
+        if x.__class__ is not list:
+            return items if x is NIL else None
+        append(x[0])
+        x = x[1]
+    return items if x is NIL else None
+
+
 def _pairs(who: str, lst: object) -> Iterator[list]:
     """Yield the successive pairs of the proper list ``lst`` (Brent's cycle detection:
     every element of a cycle is yielded once before the error)."""
@@ -365,14 +387,8 @@ def _append(who: str, lists: tuple | list) -> object:
 def append(*lists: object) -> object:
     """All but the last argument are copied; the last may be any object."""
     if len(lists) == 2:  # (append short-list tail): copied without the checked walk
-        items = []
-        x = lists[0]
-        for _ in _QUICK:  # no more than a chunk: nothing to charge (charge_alloc)
-            if x.__class__ is not list:
-                break
-            items.append(x[0])
-            x = x[1]
-        if x is NIL:
+        items = short_items(lists[0])  # no more than a chunk: nothing to charge
+        if items is not None:
             result = lists[1]
             for item in reversed(items):
                 result = [item, result]
@@ -434,17 +450,13 @@ def member(x: object, lst: object, compare: object = DEFAULT) -> object:
         # (member tool '("rm" "dd")), a guard's test: a short list of strings, their
         # texts compared without a call per element (equal? of a string and a non-string
         # is false)
-        text = x.s
-        y = lst
-        for _ in _QUICK:
-            if y.__class__ is not list:
-                if y is NIL:
-                    return False
-                break
-            item = y[0]
-            if item.__class__ is String and item.s == text:
-                return y
-            y = y[1]
+        items = short_items(lst)
+        if items is not None:
+            text = x.s
+            for i, item in enumerate(items):
+                if item.__class__ is String and item.s == text:
+                    return _skip("member", lst, i)
+            return False
     return _member("member", x, lst, _equivalence("member", compare))
 
 
@@ -465,26 +477,17 @@ def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
     return False
 
 
-#: entries a lookup walks without the checked walk (_pairs): short enough that it needs no
-#: cycle check or charge; a longer, circular or improper list takes the checked walk
-QUICK_WALK = 64
-_QUICK = range(QUICK_WALK)
-
-
 @primitive(BASE, SRFI1)
 def assq(key: object, alist: object) -> object:
-    x = alist
-    for _ in _QUICK:  # the usual short alist, without a call per entry
-        if x.__class__ is not list:
-            if x is NIL:
-                return False
-            break
-        entry = x[0]
-        if entry.__class__ is not list:
-            break
-        if entry[0] is key:
-            return entry
-        x = x[1]
+    entries = short_items(alist)  # the usual short alist, without a call per entry
+    if entries is not None:
+        for entry in entries:
+            if entry.__class__ is not list:
+                break  # the checked walk reports it
+            if entry[0] is key:
+                return entry
+        else:
+            return False
     return _assoc("assq", key, alist, is_eq)
 
 
@@ -498,37 +501,28 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
     if compare is DEFAULT and key.__class__ is String:
         # a hook's payload lookup: a short alist, its keys compared as texts
-        text = key.s
-        x = alist
-        for _ in _QUICK:
-            if x.__class__ is not list:
-                if x is NIL:
-                    return False
-                break
-            entry = x[0]
-            if entry.__class__ is not list:
-                break
-            found = entry[0]
-            if found.__class__ is String and found.s == text:
-                return entry
-            x = x[1]
+        entries = short_items(alist)
+        if entries is not None:
+            text = key.s
+            for entry in entries:
+                if entry.__class__ is not list:
+                    break  # the checked walk reports it
+                found = entry[0]
+                if found.__class__ is String and found.s == text:
+                    return entry
+            else:
+                return False
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
 
 
 def _two_rows(a: object, b: object) -> list | None:
-    """``_rows`` of two lists when one ends within QUICK_WALK pairs (nothing to check for
-    cycles or to charge); None when both go on, or one ends improperly (``_rows`` then
-    walks, and reports it)."""
-    rows = []
-    for _ in _QUICK:
-        if a.__class__ is not list:
-            return rows if a is NIL else None
-        if b.__class__ is not list:
-            return rows if b is NIL else None
-        rows.append([a[0], b[0]])
-        a = a[1]
-        b = b[1]
-    return None
+    """``_rows`` of two short proper lists (``short_items``: nothing to check for cycles
+    or to charge); None when either is not one (``_rows`` then walks, and reports)."""
+    xs = short_items(a)
+    ys = short_items(b) if xs is not None else None
+    if ys is None:
+        return None
+    return [[x, y] for x, y in zip(xs, ys)]
 
 
 @primitive(BASE, SRFI1, name="map")
@@ -551,13 +545,8 @@ def map_(f: object, lst: object, *lists: object) -> object:
                 items = (x[0], rest[0])
                 append(f(items[0]))
                 return [out[0], [f(items[1]), NIL]]
-        items = []
-        for _ in _QUICK:  # the usual short list, without the checked walk's call
-            if x.__class__ is not list:
-                break
-            items.append(x[0])
-            x = x[1]
-        if x is not NIL:  # longer, improper or circular: the checked walk
+        items = short_items(lst)  # the usual short list, without the checked walk
+        if items is None:  # longer, improper or circular: the checked walk
             items = proper_items("map", lst)
         for x in items:
             append(f(x))
