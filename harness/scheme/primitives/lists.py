@@ -107,7 +107,12 @@ _QUICK = range(QUICK_WALK)
 def short_items(lst: object) -> list | None:
     """The elements of ``lst`` when it is a proper list of at most QUICK_WALK pairs, else
     None (the caller then takes its checked walk, which reports an improper or circular
-    list). The fast path of the hook lookups (assq, assoc, member), map and append."""
+    list): the fast path of map and append, which take every element.
+
+    The hook lookups (assq, assoc and member with a string) walk the same QUICK_WALK pairs
+    in a loop of their own: they stop at the entry they find, without a list of the
+    entries. Through this helper, ``(assoc "tool_name" payload)`` on a 5-entry payload
+    measured 0.63 µs against 0.22 µs, and member on 3 strings 0.9 µs against 0.2 µs."""
     items: list = []
     append = items.append
     x = lst
@@ -450,13 +455,17 @@ def member(x: object, lst: object, compare: object = DEFAULT) -> object:
         # (member tool '("rm" "dd")), a guard's test: a short list of strings, their
         # texts compared without a call per element (equal? of a string and a non-string
         # is false)
-        items = short_items(lst)
-        if items is not None:
-            text = x.s
-            for i, item in enumerate(items):
-                if item.__class__ is String and item.s == text:
-                    return _skip("member", lst, i)
-            return False
+        text = x.s
+        y = lst
+        for _ in _QUICK:
+            if y.__class__ is not list:
+                if y is NIL:
+                    return False
+                break
+            item = y[0]
+            if item.__class__ is String and item.s == text:
+                return y
+            y = y[1]
     return _member("member", x, lst, _equivalence("member", compare))
 
 
@@ -479,15 +488,18 @@ def _assoc(who: str, key: object, alist: object, same: Callable) -> object:
 
 @primitive(BASE, SRFI1)
 def assq(key: object, alist: object) -> object:
-    entries = short_items(alist)  # the usual short alist, without a call per entry
-    if entries is not None:
-        for entry in entries:
-            if entry.__class__ is not list:
-                break  # the checked walk reports it
-            if entry[0] is key:
-                return entry
-        else:
-            return False
+    x = alist
+    for _ in _QUICK:  # the usual short alist, without a call per entry
+        if x.__class__ is not list:
+            if x is NIL:
+                return False
+            break
+        entry = x[0]
+        if entry.__class__ is not list:
+            break
+        if entry[0] is key:
+            return entry
+        x = x[1]
     return _assoc("assq", key, alist, is_eq)
 
 
@@ -501,17 +513,20 @@ def assoc(key: object, alist: object, compare: object = DEFAULT) -> object:
     """(assoc key alist [compare]); compare is called as (compare key entry-key)."""
     if compare is DEFAULT and key.__class__ is String:
         # a hook's payload lookup: a short alist, its keys compared as texts
-        entries = short_items(alist)
-        if entries is not None:
-            text = key.s
-            for entry in entries:
-                if entry.__class__ is not list:
-                    break  # the checked walk reports it
-                found = entry[0]
-                if found.__class__ is String and found.s == text:
-                    return entry
-            else:
-                return False
+        text = key.s
+        x = alist
+        for _ in _QUICK:
+            if x.__class__ is not list:
+                if x is NIL:
+                    return False
+                break
+            entry = x[0]
+            if entry.__class__ is not list:
+                break
+            found = entry[0]
+            if found.__class__ is String and found.s == text:
+                return entry
+            x = x[1]
     return _assoc("assoc", key, alist, _equivalence("assoc", compare))
 
 
