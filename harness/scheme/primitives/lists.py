@@ -29,7 +29,7 @@ from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.runtime import call_n
+from harness.scheme.run_support import call_n
 
 BASE = "scheme base"
 SRFI1 = "srfi 1"
