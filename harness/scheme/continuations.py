@@ -30,7 +30,7 @@ import threading
 from functools import partial
 from types import CellType, CodeType, FrameType, FunctionType
 
-from harness.scheme import runtime as rt
+from harness.scheme import run_support as rt
 from harness.scheme.compiler import BODY_DOC
 from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list, is_true
 from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
@@ -63,7 +63,7 @@ class ContinuationInvoked(rt.ControlTransfer):
 class ContinuationReentered(rt.ControlTransfer):
     """Unwinds to the nearest prompt, which resumes ``continuation`` with ``vals``."""
 
-    rewound = True  # the dynamic-wind after thunks have run already (runtime.wound)
+    rewound = True  # the dynamic-wind after thunks have run already (run_support.wound)
 
     def __init__(self, continuation: Continuation, vals: tuple) -> None:
         super().__init__("a continuation was re-entered outside of any Scheme evaluation")
@@ -312,7 +312,7 @@ rt.read_error = _read_error
 
 def _rewind(target) -> None:
     """Leave the current dynamic extents for those of ``target`` (entry chains of
-    runtime.wound): after thunks out to the common entry, then before thunks in."""
+    run_support.wound): after thunks out to the common entry, then before thunks in."""
     inside = set()
     entry = target
     while entry is not None:

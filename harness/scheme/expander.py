@@ -8,7 +8,7 @@ scheme_lib/) are expanded by syntax_rules.py and the result is expanded again.
 
 from __future__ import annotations
 
-from harness.scheme import runtime as rt
+from harness.scheme import run_support as rt
 from harness.scheme.ast_nodes import (
     Call,
     Const,

@@ -43,7 +43,7 @@ from harness.scheme.libraries import (
 )
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
 from harness.scheme.reader import SourceMap, read_all
-from harness.scheme.runtime import NATIVE_ERRORS
+from harness.scheme.run_support import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
 from harness.scheme.syntax import Scope, base_symbol, is_identifier
 from harness.scheme.translate import condition_from_native, locate, register_source

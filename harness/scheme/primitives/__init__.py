@@ -30,7 +30,7 @@ _MODULES = (
     "charsets", "comparators", "division", "bitwise", "fixnums", "flonums",
 )
 # Python bindings of the harness libraries (they register like primitives).
-_HARNESS_MODULES = ("harness.tools.scheme_api", "harness.tools.vfs_api")
+_HARNESS_MODULES = ("harness.host_libraries.harness_procedures", "harness.host_libraries.vfs_procedures")
 
 
 def library_name(spec: str) -> LibraryName:

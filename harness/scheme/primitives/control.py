@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from harness.scheme import runtime as rt
+from harness.scheme import run_support as rt
 from harness.scheme.continuations import call_cc
 from harness.scheme.datatypes import Promise, String, Symbol, py_to_list
 from harness.scheme.errors import ErrorObject, wrong_type

@@ -48,7 +48,7 @@ from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
 from harness.scheme.primitives.equivalence import is_eq, is_equal, is_eqv, key_function_for
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.runtime import call_n
+from harness.scheme.run_support import call_n
 
 BASE = "scheme base"
 #: the native half of SRFI 1: scheme_lib/srfi/1.sld imports it and adds the rest
