@@ -35,6 +35,12 @@ def test_a_prelude_binds_the_scheme_half_when_a_program_first_needs_it():
     assert env.pending == () and env.is_bound("any")
 
 
+def test_a_program_s_own_names_do_not_load_it():
+    env = make_environment("sandboxed", imports=PRELUDE_LIBRARIES)
+    assert run_source(env, "(define (f n) (if (= n 0) 'done (f (- n 1)))) (f 3)").name == "done"
+    assert env.pending == (("srfi", "1"),)
+
+
 def test_a_program_s_own_definitions_win_over_the_prelude_s():
     # `every` is defined by the program (declared before any form runs) and `fold` needs
     # the library: loading it keeps the program's `every`
