@@ -37,7 +37,6 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
-    bitwise,
     charsets,
     comparators,
     hashtables,
@@ -970,27 +969,6 @@ class _ListsEqual(_Waiting):
         return lists.lists_equal(same, items, i, j + 1)
 
 
-class _BitUnfold(_Waiting):
-    """bitwise.unfold_bits waiting in the call ``at`` (its numbering) on ``seed``."""
-
-    __slots__ = ()  # state: stop, mapper, successor, seed, n, k, at
-
-    def resume(self, thunk):
-        stop, mapper, successor, seed, n, k, at = self.state
-        value = thunk()
-        if at == 0:
-            if value is not False:
-                return n
-            at = 1
-        elif at == 1:
-            if value is not False:
-                n |= 1 << k
-            k, at = bitwise._next_bit(k), 2
-        else:
-            seed, at = value, 0
-        return bitwise.unfold_bits(stop, mapper, successor, seed, n, k, at)
-
-
 class _Chain(_Waiting):
     """comparators.chain_then (=?, <? …) waiting in the ordering (``phase`` 0) or the
     equality of ``items[i - 1]`` and ``items[i]``."""
@@ -1376,8 +1354,7 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
     hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
     hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x, bitwise.bitwise_fold,
-    bitwise.bitwise_for_each, bitwise.bitwise_unfold, comparators.comparator_equal,
+    hashtables_srfi125.hash_table_pop_x, comparators.comparator_equal,
     comparators.comparator_less, comparators.comparator_greater,
     comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
     comparators.comparator_test_type, comparators.comparator_hash,
@@ -1479,7 +1456,7 @@ _RECORDS = {
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
-                   _BitUnfold, _Chain)},
+                   _Chain)},
     comparators.chain_then.__code__: _locals_record(
         lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),
     comparators.comparator_check_type.__code__: _locals_record(
@@ -1488,9 +1465,6 @@ _RECORDS = {
     comparators.order_of.__code__: _locals_record(
         lambda v: _PASS if "less" in v
         else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
-    bitwise.unfold_bits.__code__: _locals_record(
-        lambda v: _BitUnfold((v["stop"], v["mapper"], v["successor"], v["seed"], v["n"],
-                              v["k"], v["at"]))),
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
     hashtables.HashTable.slot_in_bucket.__code__: _locals_record(
