@@ -37,7 +37,6 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
-    charsets,
     comparators,
     hashtables,
     hashtables_srfi125,
@@ -746,20 +745,6 @@ class _Index(_Waiting):
         return strings.index_then(pred, text, k + step, stop, step, want)
 
 
-class _CharWalk(_Waiting):
-    """A char-set walk (charsets.WALK_STEPS) waiting for its procedure on ``c``."""
-
-    __slots__ = ()  # state: walk, proc, bounds, acc, finish, c
-
-    def resume(self, thunk):
-        walk, proc, bounds, acc, finish, c = self.state
-        value = thunk()
-        done, acc = charsets.WALK_STEPS[walk](acc, c, value)
-        if done:
-            return acc
-        return walk(proc, bounds, acc, finish, ord(c.c) + 1)
-
-
 class _MapEntries(_Waiting):
     """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
@@ -840,29 +825,6 @@ class _NeighborDups(_Waiting):
         if value is False:
             kept.append(items[i - 1])
         return sorting.without_neighbor_dups(same, items, finish, kept, i)
-
-
-class _CharUnfold(_Waiting):
-    """charsets.unfold_codes waiting in the call ``at`` (its numbering) on ``seed``."""
-
-    __slots__ = ()  # state: who, p, f, g, seed, out, finish, at
-
-    def resume(self, thunk):
-        who, p, f, g, seed, out, finish, at = self.state
-        if len(out) > CHUNK:
-            charge(len(out))  # the copy is work like building them
-        value = thunk()
-        out = list(out)  # each re-entry builds its own set
-        if at == 0:
-            if value is not False:
-                return finish(out)
-            at = 1
-        elif at == 1:
-            out.append(ord(charsets.char_arg(who, value)))
-            at = 2
-        else:
-            seed, at = value, 0
-        return charsets.unfold_codes(who, p, f, g, seed, out, finish, at)
 
 
 class _TableUnfold(_Waiting):
@@ -1205,16 +1167,6 @@ def _trim_record(v):
     return _Then(partial(strings.trim_end, v["text"], v["a"]))
 
 
-def _char_walk_record(frame: FrameType):
-    v = frame.f_locals
-    if "c" not in v:
-        return None
-    walk = _CHAR_WALKS[frame.f_code]
-    acc = v["acc"]
-    return _CharWalk((walk, v[frame.f_code.co_varnames[0]], v["bounds"],
-                      list(acc) if acc.__class__ is list else acc, v["finish"], v["c"]))
-
-
 def _update_record(v):
     if "value" in v:
         return _PASS  # waiting in updated_with
@@ -1338,14 +1290,11 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125.hash_table_for_each, hashtables_srfi125.hash_table_map_to_list,
     hashtables_srfi125.hash_table_count, hashtables_srfi125.hash_table_find,
     hashtables_srfi125.hash_table_prune_x,
-    charsets.char_set_fold, charsets.char_set_for_each, charsets.char_set_map,
-    charsets.char_set_filter, charsets.char_set_filter_x, charsets.char_set_count,
-    charsets.char_set_every, charsets.char_set_any,
     strings.string_split, strings.string_count, strings.string_trim,
     sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
-    charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
+    hashtables_srfi125.hash_table_unfold,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
     hashtables_srfi125.hash_table_eq, hashtables_srfi125._set_pairs,
@@ -1360,11 +1309,7 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     comparators.comparator_test_type, comparators.comparator_hash,
 ))
 
-#: the char-set walks' code, for their records
-_CHAR_WALKS = {walk.__code__: walk for walk in charsets.WALK_STEPS}
-
 _RECORDS = {
-    **{code: _char_walk_record for code in _CHAR_WALKS},
     rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
     _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
     rt.guard.__code__: _locals_record(_guard_record),
@@ -1382,7 +1327,6 @@ _RECORDS = {
     strings.string_index.__code__: lambda frame: _Then(strings.found),
     strings.string_rindex.__code__: lambda frame: _Then(strings.found),
     strings.trim_then.__code__: _locals_record(_trim_record),
-    _CharWalk.resume.__code__: _locals_record(_after_call),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
     hashtables_srfi125.find_then.__code__: _locals_record(_find_record),
     hashtables.map_entries.__code__: _locals_record(
@@ -1454,7 +1398,7 @@ _RECORDS = {
         lambda v: _PASS if "ordered" in v else _Then(
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
-       for cls in (_SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
+       for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
                    _Chain)},
     comparators.chain_then.__code__: _locals_record(
@@ -1495,9 +1439,6 @@ _RECORDS = {
         hashtables_srfi125.interned, hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
         hashtables_srfi125.discard_if, hashtables_srfi125.popped)
        for code, record in _reruns(fn).items()},
-    charsets.unfold_codes.__code__: _locals_record(
-        lambda v: _CharUnfold((v["who"], v["p"], v["f"], v["g"], v["seed"], list(v["out"]),
-                               v["finish"], v["at"]))),
     hashtables_srfi125.unfold_into.__code__: _locals_record(
         lambda v: _TableUnfold((v["table"], v["stop"], v["mapper"], v["successor"],
                                 v["seed"], v["at"]))),
