@@ -931,26 +931,6 @@ class _ListsEqual(_Waiting):
         return lists.lists_equal(same, items, i, j + 1)
 
 
-class _Chain(_Waiting):
-    """comparators.chain_then (=?, <? …) waiting in the ordering (``phase`` 0) or the
-    equality of ``items[i - 1]`` and ``items[i]``."""
-
-    __slots__ = ()  # state: c, ask, flip, items, i, phase
-
-    def resume(self, thunk):
-        c, ask, flip, items, i, phase = self.state
-        value = thunk()
-        if phase == 0:
-            if value is not False:
-                return comparators.chain_then(c, ask, flip, items, i + 1)
-            if ask == comparators.ORDERED:
-                return False
-            return comparators.chain_then(c, ask, flip, items, i, 1)
-        if value is False:
-            return False
-        return comparators.chain_then(c, ask, flip, items, i + 1)
-
-
 _TRAMPOLINE = _Trampoline()
 _PASS = object()  # a frame that only passes the value of its call on
 
@@ -1303,10 +1283,7 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
     hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
     hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x, comparators.comparator_equal,
-    comparators.comparator_less, comparators.comparator_greater,
-    comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
-    comparators.comparator_test_type, comparators.comparator_hash,
+    hashtables_srfi125.hash_table_pop_x,
 ))
 
 _RECORDS = {
@@ -1399,12 +1376,7 @@ _RECORDS = {
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
-                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
-                   _Chain)},
-    comparators.chain_then.__code__: _locals_record(
-        lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),
-    comparators.comparator_check_type.__code__: _locals_record(
-        lambda v: _Then(partial(comparators.type_checked, v["obj"]))),
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual)},
     comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
     comparators.order_of.__code__: _locals_record(
         lambda v: _PASS if "less" in v
