@@ -32,7 +32,7 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import run_support as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list, is_true
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list
 from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
@@ -785,19 +785,6 @@ class _FoldEntries(_Waiting):
         return hashtables.fold_entries(kons, entries[i + 1:], value)
 
 
-class _HashFind(_Waiting):
-    """hash-table-find waiting for its procedure on ``entries[i]``."""
-
-    __slots__ = ()  # state: proc, entries, failure, i
-
-    def resume(self, thunk):
-        proc, entries, failure, i = self.state
-        value = thunk()
-        if value is not False:
-            return value
-        return hashtables_srfi125.find_then(proc, entries, failure, i + 1)
-
-
 class _SortedCheck(_Waiting):
     """sorting.sorted_then waiting for ``less`` on ``items[i - 1]`` and the one before."""
 
@@ -902,19 +889,6 @@ class _DeleteKeys(_Waiting):
         t, keys, deleted, i = self.state
         value = thunk()
         return hashtables_srfi125.delete_keys(t, keys, deleted + value, i)
-
-
-class _EqualEntries(_Waiting):
-    """hash-table=?'s loop waiting in the comparison of ``entries[i - 1]``."""
-
-    __slots__ = ()  # state: same, t2, entries, i
-
-    def resume(self, thunk):
-        same, t2, entries, i = self.state
-        value = thunk()
-        if not value:
-            return False
-        return hashtables_srfi125.equal_entries(same, t2, entries, i)
 
 
 class _ListsEqual(_Waiting):
@@ -1169,12 +1143,6 @@ def _update_default_record(v):
     return _Then(partial(hashtables.store_updated, v["t"], v["k"], v["key"]))
 
 
-def _find_record(v):
-    if v["i"] == -1:
-        return _PASS  # in the failure thunk
-    return _HashFind((v["proc"], v["entries"], v["failure"], v["i"]))
-
-
 # a named iterator's __reduce__ gives the index of the next item: the one after the item
 # whose call the frame waits in
 def _next_index(walk) -> int:
@@ -1203,14 +1171,6 @@ def _reruns(fn, table: str = "t", key: str = "key", past=None):
                 return done
         return _Rerun((fn, _call_args(frame), v[table], v[key]))
     return {fn.__code__: record}
-
-
-def _intern_record(v):
-    if "value" in v:
-        return _PASS  # in interned's store
-    if "entry" in v:  # in the failure thunk
-        return _Then(partial(hashtables_srfi125.interned, v["t"], v["key"]))
-    return None
 
 
 def _slot_record(v):
@@ -1266,23 +1226,20 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
-    hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
-    hashtables_srfi125.hash_table_for_each, hashtables_srfi125.hash_table_map_to_list,
-    hashtables_srfi125.hash_table_count, hashtables_srfi125.hash_table_find,
-    hashtables_srfi125.hash_table_prune_x,
     strings.string_split, strings.string_count, strings.string_trim,
     sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
-    hashtables_srfi125.hash_table_unfold,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
-    hashtables_srfi125.hash_table_eq, hashtables_srfi125._set_pairs,
-    hashtables_srfi125.hash_table, hashtables_srfi125.hash_table_set_x,
-    hashtables_srfi125.hash_table_delete_x, hashtables_srfi125._stored,
-    hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
-    hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
-    hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
+    hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
+    hashtables_srfi125.hash_table_prune_x, hashtables_srfi125._stored,
+    hashtables_srfi125._restored, hashtables_srfi125._pruned,
+    hashtables_srfi125.hash_table_unfold,
+    hashtables_srfi125._set_pairs, hashtables_srfi125.hash_table,
+    hashtables_srfi125.hash_table_set_x, hashtables_srfi125.hash_table_delete_x,
+    hashtables_srfi125.hash_table_intersection_x, hashtables_srfi125.hash_table_difference_x,
+    hashtables_srfi125.hash_table_xor_x, hashtables_srfi125.hash_table_union_x,
     hashtables_srfi125.hash_table_pop_x,
 ))
 
@@ -1305,7 +1262,6 @@ _RECORDS = {
     strings.string_rindex.__code__: lambda frame: _Then(strings.found),
     strings.trim_then.__code__: _locals_record(_trim_record),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
-    hashtables_srfi125.find_then.__code__: _locals_record(_find_record),
     hashtables.map_entries.__code__: _locals_record(
         lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish
         else _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
@@ -1317,7 +1273,6 @@ _RECORDS = {
     hashtables.each_entry.__code__: _locals_record(
         lambda v: _EachEntry((v["proc"], v["entries"], v["walk"].__reduce__()[2] - 1))),
     _EachEntry.resume.__code__: _locals_record(_after_call),
-    _HashFind.resume.__code__: _locals_record(_after_call),
     rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
     rt.wound.__code__: _locals_record(_wound_record),
     rt.handle.__code__: _locals_record(_handle_record),
@@ -1376,7 +1331,7 @@ _RECORDS = {
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
-                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual)},
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _ListsEqual)},
     comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
     comparators.order_of.__code__: _locals_record(
         lambda v: _PASS if "less" in v
@@ -1392,14 +1347,9 @@ _RECORDS = {
                              _next_index(v["walk"])))),
     hashtables_srfi125.delete_keys.__code__: _locals_record(
         lambda v: _DeleteKeys((v["t"], v["keys"], v["deleted"], _next_index(v["walk"])))),
-    hashtables_srfi125.equal_entries.__code__: _locals_record(
-        lambda v: _EqualEntries((v["same"], v["t2"], v["entries"], _next_index(v["walk"])))),
     **_reruns(hashtables.hash_table_ref, past=lambda v: _PASS if "entry" in v else None),
     **_reruns(hashtables.hash_table_update_x, past=_update_record),
     **_reruns(hashtables.hash_table_update_x_default, past=_update_default_record),
-    **_reruns(hashtables_srfi125.hash_table_intern_x, past=_intern_record),
-    **_reruns(hashtables_srfi125.same_entry, "t2",
-              past=lambda v: _Then(is_true) if "entry" in v else None),
     **_reruns(hashtables_srfi125.drop_unless_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125.drop_if_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125._store, "table"),
@@ -1408,7 +1358,7 @@ _RECORDS = {
         hashtables.hash_table_ref_default, hashtables.hash_table_set_x,
         hashtables.hash_table_delete_x, hashtables.hash_table_exists_p,
         hashtables.hash_table_contains_p, hashtables.store_updated, hashtables.add_absent,
-        hashtables_srfi125.interned, hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
+        hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
         hashtables_srfi125.discard_if, hashtables_srfi125.popped)
        for code, record in _reruns(fn).items()},
     hashtables_srfi125.unfold_into.__code__: _locals_record(

@@ -87,12 +87,11 @@ class Library:
 
 
 #: libraries made of others: R7RS-large names (as chibi-scheme ships them) of libraries
-#: harness has under their SRFI names, and SRFI 125 (SRFI 69 and more). Each is the union
-#: of the libraries listed and the procedures registered under its own name.
+#: harness has under their SRFI names. Each is the union of the libraries listed and the
+#: procedures registered under its own name.
 LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
     ("scheme", "list"): (("srfi", "1"),),
     ("scheme", "sort"): (("srfi", "132"),),
-    ("srfi", "125"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
     ("scheme", "box"): (("srfi", "111"),),
     ("scheme", "r5rs"): tuple(tuple(n.split()) for n in (
         "scheme base", "scheme char", "scheme complex", "scheme cxr", "scheme eval",
