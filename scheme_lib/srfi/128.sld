@@ -47,36 +47,32 @@
           ((comparator-hash-function c) obj)
           (error "comparator-hash: the comparator has no hash function" c)))
 
-    ;; Whether (REL x y) holds of each object and the next, from A and B on.
-    (define (chain rel a b more)
-      (cond ((not (rel a b)) #f)
-            ((pair? more) (chain rel b (car more) (cdr more)))
-            (else #t)))
+    ;; Whether TEST holds of X and Y for each object and the next, from A and B on (a
+    ;; loop per predicate: a procedure for the relation measured 1.5x slower).
+    (define-syntax chain
+      (syntax-rules ()
+        ((_ (x y) test a b more)
+         (let loop ((x a) (y b) (rest more))
+           (and test (if (pair? rest) (loop y (car rest) (cdr rest)) #t))))))
 
     ;; (=? comparator obj1 obj2 obj3 ...): each object equal to the next.
     (define (=? c a b . more)
       (let ((same (comparator-equality-predicate (check-comparator '=? c))))
-        (if (null? more) (if (same a b) #t #f) (chain same a b more))))
+        (chain (x y) (same x y) a b more)))
 
     (define (<? c a b . more)
       (let ((less (ordering-of '<? c)))
-        (if (null? more) (if (less a b) #t #f) (chain less a b more))))
+        (chain (x y) (less x y) a b more)))
 
     (define (>? c a b . more)
       (let ((less (ordering-of '>? c)))
-        (if (null? more)
-            (if (less b a) #t #f)
-            (chain (lambda (x y) (less y x)) a b more))))
+        (chain (x y) (less y x) a b more)))
 
     ;; The ordering first, the equality when it says no.
     (define (<=? c a b . more)
       (let ((less (ordering-of '<=? c)) (same (comparator-equality-predicate c)))
-        (if (null? more)
-            (cond ((less a b) #t) ((same a b) #t) (else #f))
-            (chain (lambda (x y) (or (less x y) (same x y))) a b more))))
+        (chain (x y) (or (less x y) (same x y)) a b more)))
 
     (define (>=? c a b . more)
       (let ((less (ordering-of '>=? c)) (same (comparator-equality-predicate c)))
-        (if (null? more)
-            (cond ((less b a) #t) ((same a b) #t) (else #f))
-            (chain (lambda (x y) (or (less y x) (same x y))) a b more))))))
+        (chain (x y) (or (less y x) (same x y)) a b more)))))
