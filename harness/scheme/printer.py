@@ -30,7 +30,7 @@ from harness.scheme.datatypes import (
     Values,
     Vector,
 )
-from harness.scheme.errors import ErrorObject, SizeLimitExceeded, error
+from harness.scheme.errors import WRITERS, ErrorObject, SizeLimitExceeded, error
 from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
@@ -577,3 +577,7 @@ def _open_node(x: object, stack: list) -> str:
 
 def _too_long(limit: int) -> SizeLimitExceeded:
     return SizeLimitExceeded(f"printed representation exceeds {limit} characters")
+
+
+WRITERS.describe = describe_condition
+WRITERS.write = write_truncated
