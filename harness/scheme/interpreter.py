@@ -49,7 +49,7 @@ from harness.scheme.run_support import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
 from harness.scheme.syntax import Rewriter, Scope, Special, base_symbol, is_identifier
 from harness.scheme.syntax_rules import Macro
-from harness.scheme.translate import condition_from_native, locate, register_source
+from harness.scheme.translate import SOURCES, condition_from_native, locate, register_source
 
 S_DEFINE = Symbol.intern("define")
 S_BEGIN = Symbol.intern("begin")
@@ -417,7 +417,6 @@ def error_message(exc: BaseException) -> str:
 
 def format_error(exc: BaseException) -> str:
     """``FILE:LINE:COL: message`` followed by the source line and a caret."""
-    from harness.scheme.translate import SOURCES
     where = error_position(exc)
     message = error_message(exc)
     if where is None:

@@ -34,6 +34,7 @@ from harness.scheme.errors import WRITERS, ErrorObject, SizeLimitExceeded, error
 from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
+from harness.scheme.primitives import PROCEDURE_NAMES
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -209,7 +210,6 @@ def _number_text(x: object) -> str:
 
 
 def _procedure_text(fn: object) -> str:
-    from harness.scheme.primitives import PROCEDURE_NAMES
     try:
         name = PROCEDURE_NAMES.get(fn)
     except TypeError:  # an unhashable callable
