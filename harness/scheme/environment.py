@@ -20,7 +20,7 @@ from harness.scheme.datatypes import (
     py_to_list,
 )
 from harness.scheme.inline import build_effect_table, build_inline_table
-from harness.scheme.libraries import find_library, library_key
+from harness.scheme.libraries import find_library, library_key, load_pending
 from harness.scheme.names import global_name, scheme_name, twin_name
 from harness.scheme.primitives import LIBRARIES
 from harness.scheme.primitives.bytevectors import bytevector_length
@@ -70,6 +70,8 @@ class Environment:
         #: before the twins existed would not update the twin
         self.assigned: set[str] = set()
         self.imported: set[tuple] = set()
+        #: prelude libraries whose Scheme half is bound on first need (libraries.load_pending)
+        self.pending: tuple = ()
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
         self.table: dict = {
@@ -144,6 +146,11 @@ class Environment:
         except ValueError:
             return False
         return self.may_import(key) and (key in self.libraries or find_library(key) is not None)
+
+    def load_pending(self) -> None:
+        """Bind the names of the pending prelude libraries this environment has not bound
+        (libraries.load_pending; the expander calls it and imports nothing of libraries)."""
+        load_pending(self)
 
     def may_import(self, key: tuple) -> bool:
         return self.allowed_libraries is None or key in self.allowed_libraries
