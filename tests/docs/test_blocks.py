@@ -18,18 +18,14 @@ import pytest
 from tests.docs.blocks import CLAIMS, ROOT, Block, all_blocks, claimed, runs
 
 #: the modules of tests/docs whose tests claim blocks
-CLAIMING_MODULES = ("tests.docs.test_docs", "tests.docs.test_blocks")
+CLAIMING_MODULES = ("tests.docs.test_docs", "tests.docs.test_blocks",
+                    "tests.docs.test_framework_blocks")
 #: a block that is a whole tool file says where it goes on its first line; the generic
 #: test_a_tool_file_it_shows_loads of test_docs loads every one of them
 TOOL_FILE = re.compile(r"^(?:;;|#) (?:HOME|~/[\w.-]+)/tools/(\S+\.(?:scm|py|hy))")
 #: runnable blocks that no test runs yet and that are not marked either: each is a debt,
 #: named here so that the list can only shrink
 PENDING = {
-    ("docs/frameworks/pydantic-ai.md", "from pydantic_ai import Agent"),
-    ("docs/frameworks/langchain.md", "from langchain.agents import create_agent"),
-    ("docs/frameworks/openai-agents.md", "from agents import Agent, Runner"),
-    ("docs/frameworks/claude-agent-sdk.md", "from claude_agent_sdk import"),
-    ("docs/frameworks/index.md", "DEFAULT_TOOL_KINDS.with_rule"),
     ("docs/guides/guards.md", "$ harness hooks"),
     ("docs/guides/install.md", "$ harness check"),
     ("docs/guides/hy-python-plugins.md", "$ harness-repl --hy"),
