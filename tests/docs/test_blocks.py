@@ -6,6 +6,7 @@ ones against a temporary home."""
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import os
 import re
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.blocks import CLAIMS, ROOT, Block, all_blocks, claimed, runs
+from tests.docs.blocks import ROOT, Block, all_blocks, claimed, page_blocks, runs
 
 #: the modules of tests/docs whose tests claim blocks
 CLAIMING_MODULES = ("tests.docs.test_docs", "tests.docs.test_blocks",
@@ -23,28 +24,15 @@ CLAIMING_MODULES = ("tests.docs.test_docs", "tests.docs.test_blocks",
 #: a block that is a whole tool file says where it goes on its first line; the generic
 #: test_a_tool_file_it_shows_loads of test_docs loads every one of them
 TOOL_FILE = re.compile(r"^(?:;;|#) (?:HOME|~/[\w.-]+)/tools/(\S+\.(?:scm|py|hy))")
-#: runnable blocks that no test runs yet and that are not marked either: each is a debt,
-#: named here so that the list can only shrink
-PENDING = {
-    ("docs/guides/guards.md", "$ harness hooks"),
-    ("docs/guides/install.md", "$ harness check"),
-    ("docs/guides/hy-python-plugins.md", "$ harness-repl --hy"),
-    ("docs/replay.md", "$ harness replay session.jsonl --home ~/.harness"),
-    ("docs/replay.md", "$ harness replay ~/.claude/projects/"),
-    ("docs/replay.md", "--fixtures tests/replayed"),
-    ("docs/replay.md", "$ harness replay ~/.harness/audit.jsonl"),
-}
 
 
-def _pending(block: Block) -> bool:
-    return any(page == block.page and needle in block.text for page, needle in PENDING)
-
-
-def test_every_runnable_block_is_run_or_marked():
+def coverage_problems(blocks: list[Block]) -> list[str]:
+    """What is wrong with how ``blocks`` are covered: a runnable block neither claimed by a
+    test nor marked not run, one both, a mark without a reason, commands in a plain fence."""
     for module in CLAIMING_MODULES:
         importlib.import_module(module)
     problems = []
-    for block in all_blocks():
+    for block in blocks:
         if block.language == "" and re.match(r"(harness|pip|claude|python3?) ", block.text):
             problems.append(f"{block.where}: commands in a plain fence: make it ```sh")
         if not block.runnable:
@@ -55,23 +43,49 @@ def test_every_runnable_block_is_run_or_marked():
                 problems.append(f"{block.where}: `not run` gives no reason")
             if runners:
                 problems.append(f"{block.where}: marked not run, yet {runners[0]} runs it")
-        elif not runners and not _pending(block):
+        elif not runners:
             problems.append(f"{block.where}: neither run by a test (@runs in tests/docs) nor "
                             "marked <!-- not run: REASON --> (docs/guides/running-tests.md)")
-    assert problems == []
+    return problems
 
 
-def test_the_pending_list_only_names_blocks_still_unrun():
-    for module in CLAIMING_MODULES:
-        importlib.import_module(module)
-    for page, needle in PENDING:
-        matches = [b for b in all_blocks() if b.page == page and needle in b.text]
-        assert len(matches) == 1, f"PENDING names {page} {needle!r}: {len(matches)} blocks"
-        assert not claimed(matches[0]), f"{page} {needle!r} is run now: drop it from PENDING"
+def test_every_runnable_block_is_run_or_marked():
+    assert coverage_problems(all_blocks()) == []
 
 
-def test_claims_name_blocks_that_exist():
-    assert CLAIMS  # filled as the modules were imported
+NEW_PAGE = """# A new page
+
+```sh
+harness frobnicate
+```
+
+<!-- not run: needs a network -->
+```sh
+curl https://example.org
+```
+
+<!-- not run:  -->
+```python
+print("no reason given")
+```
+
+```
+harness eval 1
+```
+
+```json
+{"data": "is not run"}
+```
+"""
+
+
+def test_a_new_block_neither_run_nor_marked_is_caught():
+    problems = coverage_problems(page_blocks("docs/new.md", NEW_PAGE))
+    assert problems == [
+        ("docs/new.md:4: neither run by a test (@runs in tests/docs) nor marked "
+        "<!-- not run: REASON --> (docs/guides/running-tests.md)"),
+        "docs/new.md:14: `not run` gives no reason",
+        "docs/new.md:18: commands in a plain fence: make it ```sh"]
 
 
 # -- the shell ------------------------------------------------------------------------------
@@ -295,3 +309,123 @@ def test_the_mcp_server_serves_the_home_over_stdio_and_http(blocks, tmp_path):
             async with http_client(url, token) as client:
                 return [t.name for t in (await client.list_tools()).tools]
         assert "greet" in run(over_http)
+
+
+# -- transcripts ------------------------------------------------------------------------------
+
+def transcript_pattern(shown: list[str], excerpt: bool) -> re.Pattern:
+    """A pattern of the output ``shown``: ``…`` or ``...`` in a line stands for any text, a
+    line of only ``...`` for any lines; an ``excerpt`` may leave out lines anywhere."""
+    gap = r"(?:.*\n)*?"
+    parts = []
+    for line in shown:
+        if line.strip() in ("...", "…"):
+            parts.append(gap)
+        else:
+            escaped = re.escape(line).replace(re.escape("…"), ".*")
+            parts.append(escaped.replace(re.escape("..."), ".*") + r"\n")
+    return re.compile((gap if excerpt else "").join(parts) + (gap if excerpt else ""))
+
+
+def check_transcript(shell, block: Block, cwd: Path | None = None, excerpt: bool = False,
+                     paths: tuple[tuple[str, str], ...] = ()) -> None:
+    """Run each ``$`` command of ``block`` in ``shell`` and match what it printed (stdout
+    and stderr) against the block, ``/home/ada`` being the shell's ``HOME``."""
+    for command, shown in transcript_commands(block):
+        done = shell(command, cwd=cwd, check=False)
+        expected = [line.replace("/home/ada", str(shell.home)) for line in shown]
+        for old, new in paths:
+            expected = [line.replace(old, new) for line in expected]
+        printed = done.stdout + done.stderr
+        pattern = transcript_pattern(expected, excerpt)
+        matched = (pattern.search if excerpt else pattern.fullmatch)(printed)
+        assert matched, f"{block.where}: $ {command}\nprinted:\n{printed}\nshown:\n" + (
+            "\n".join(expected))
+
+
+@runs(("docs/guides/guards.md", "$ harness hooks"))
+def test_the_enabled_guards_show_as_shown(blocks, shell):
+    [block] = blocks
+    (shell.home / ".harness").mkdir()
+    (shell.home / ".harness" / "harness.toml").write_text('[guards]\nenable = "all"\n')
+    check_transcript(shell, block, excerpt=True)
+
+
+@runs(("docs/guides/install.md", "$ harness check"))
+def test_the_install_check_reports_as_shown(blocks, shell):
+    [block] = blocks
+    project = shell.home / "src" / "app"
+    project.mkdir(parents=True)
+    (shell.home / ".harness").mkdir()
+    shell("harness install claude-code && harness install cursor && harness install codex "
+          "--user", cwd=project)
+    cursor = project / ".cursor" / "hooks.json"  # harness moved since cursor's install
+    cursor.write_text(re.sub(r'"command": "[^" ]*harness', '"command": "/opt/old/harness',
+                             cursor.read_text()))
+    codex = shell.home / ".codex" / "hooks.json"  # and codex's lost its PreCompact hook
+    hooks = json.loads(codex.read_text())
+    del hooks["hooks"]["PreCompact"]
+    codex.write_text(json.dumps(hooks))
+    check_transcript(shell, block, cwd=project, excerpt=True)
+
+
+TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
+
+
+@pytest.fixture
+def replay_homes(shell):
+    """~/.harness with the replay page's guard, ~/harness-next a copy with its redirection
+    guard, and the recorded session in ``~`` and ``~/.claude/projects/``."""
+    import shutil
+    harness_home = shell.home / ".harness" / "tools"
+    harness_home.mkdir(parents=True)
+    guard = next(b for b in all_blocks() if b.text.startswith(";; ~/.harness/tools/guard.scm"))
+    (harness_home / "guard.scm").write_text(guard.text)
+    shutil.copytree(shell.home / ".harness", shell.home / "harness-next")
+    redirect = next(b for b in all_blocks()
+                    if b.text.startswith(";; ~/harness-next/tools/no_redirect.scm"))
+    (shell.home / "harness-next" / "tools" / "no_redirect.scm").write_text(redirect.text)
+    session = TRANSCRIPTS / "claude-code" / "session.jsonl"
+    shutil.copy(session, shell.home / "session.jsonl")
+    (shell.home / ".claude" / "projects").mkdir(parents=True)
+    shutil.copy(session, shell.home / ".claude" / "projects" / "session.jsonl")
+    shutil.copy(TRANSCRIPTS / "recording" / "audit.jsonl", shell.home / ".harness")
+    return shell
+
+
+@runs(("docs/replay.md", "$ harness replay session.jsonl --home ~/.harness"),
+      ("docs/replay.md", "$ harness replay ~/.claude/projects/"),
+      ("docs/replay.md", "--fixtures tests/replayed"))
+def test_the_replays_print_what_the_page_shows(blocks, replay_homes):
+    for block in blocks:
+        check_transcript(replay_homes, block)
+
+
+@runs(("docs/replay.md", "$ harness replay ~/.harness/audit.jsonl"))
+def test_the_audit_log_replays(blocks, replay_homes):
+    [block] = blocks
+    [(command, shown)] = transcript_commands(block)
+    done = replay_homes(command)
+    assert shown == [] and re.search(r"\d+ events replayed", done.stdout)
+
+
+@runs(("docs/guides/hy-python-plugins.md", "$ harness-repl --hy"))
+def test_the_hy_repl_transcript_is_what_the_repl_prints(blocks, tmp_path, capsys, monkeypatch):
+    from harness.repl import main as repl
+    [block] = blocks
+    home = tmp_path / "harness-tutorial"
+    (home / "tools").mkdir(parents=True)
+    tutorial_hook = next(b for b in all_blocks()
+                         if b.text.startswith(";; HOME/tools/no_force_push.scm"))
+    (home / "tools" / "no_force_push.scm").write_text(tutorial_hook.text)
+    lines = block.text.splitlines()
+    entries, outputs = [], []
+    for line in lines[3:]:  # past the command and the banner, which only a terminal gets
+        prompt = re.match(r"(hy> |\.\.\. )", line)
+        (entries if prompt else outputs).append(line[4:] if prompt else line)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert repl(["--hy", "--home", str(home)]) == 0
+
+    def timeless(printed: list[str]) -> list[str]:
+        return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in printed]
+    assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)
