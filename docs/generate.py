@@ -135,7 +135,8 @@ def scheme_libraries_page() -> str:
         tiers = "sandboxed, unsandboxed" if name in SANDBOX_LIBRARIES else "unsandboxed"
         shown = (f"the same library as [`{_lib(alias)}`](#{_anchor(alias)})" if alias
                  else f"{len(find_library(name).exports)}")
-        lines.append(f"| [`{_lib(name)}`](#{_anchor(name)}) | {tiers} | {shown} |")
+        listed = f"`{_lib(name)}`" if alias else f"[`{_lib(name)}`](#{_anchor(name)})"
+        lines.append(f"| {listed} | {tiers} | {shown} |")
     for name, alias in found.items():
         if alias is None:
             exports = sorted(find_library(name).exports)
