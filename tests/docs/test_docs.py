@@ -457,3 +457,13 @@ def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypat
     def timeless(lines: list[str]) -> list[str]:
         return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in lines]
     assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)
+
+
+def test_the_performance_page_dates_its_figures_and_names_the_python():
+    text = " ".join(page("explanation/performance.md").split())
+    machine = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    [python] = re.findall(r"^Machine: .*?(Python 3\.\d+\.\d+)", machine, re.MULTILINE)
+    assert python in text, f"docs/explanation/performance.md does not say {python}"
+    for date in re.findall(r"measured on (\d{4}-\d\d-\d\d)", text):
+        assert f"({date}" in machine or f", {date}" in machine, f"{date} is no run of bench/"
+    assert re.search(r"measured on \d{4}-\d\d-\d\d", text)
