@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness.runtime import Runtime
-from harness.tools.context import tool_call_scope, using_runtime
+from harness.sandbox.thread_context import tool_call_scope, using_runtime
 
 TEXT = "".join(f"line {n}: the quick brown fox jumps over the lazy dog\n" for n in range(20))
 

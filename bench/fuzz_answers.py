@@ -37,9 +37,9 @@ class _Dispatch:
     """A runtime whose one hook answers whatever ``value`` holds (a Python box)."""
 
     def __init__(self) -> None:
+        from harness.host_libraries.harness_procedures import HOOKS
         from harness.runtime import Runtime
         from harness.scheme.primitives import define
-        from harness.tools.scheme_api import HOOKS
         self.box: list = [None]
         define(HOOKS, "%fuzz-value", lambda: self.box[0])  # the hook fetches the value
         home = Path(tempfile.mkdtemp(prefix="fuzz-answers-"))

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from harness.hooks.catalogue import hook_point
-from harness.tools.context import current_load, current_runtime
-from harness.tools.python_loader import PythonCollector
-from harness.tools.tool_schema import parameters_from_python
+from harness.loading.python_loader import PythonCollector
+from harness.loading.tool_schema import parameters_from_python
+from harness.sandbox.thread_context import current_load, current_runtime
 
 __all__ = ["ToolCallError", "call_tool", "home", "hook", "tool"]
 

@@ -62,8 +62,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.plugins.plugin_set import CONCURRENT_OBSERVERS
+from harness.sandbox.tier_limits import DEFAULT_LIMITS, Limits
 from harness.spelling import closest_name
-from harness.tools.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:  # imported where used: a home without [model] / [record] never needs them
     from harness.model import Endpoint

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from harness.tools.loader import TOOL_SUFFIXES
+from harness.loading.loader import TOOL_SUFFIXES
 
 #: the names harness reads in a home (a feature that reads another one adds it here)
 KNOWN_ENTRIES = ("tools", "plugins", "vfs", "tests", "harness.toml", "hooks.toml", ".cache",

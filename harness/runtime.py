@@ -29,21 +29,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from harness.builtins import builtin_tools
+from harness.calls.tool_result import ToolResult
 from harness.config import Config, HomeNotFoundError, load_config
 from harness.guards import guard_path, is_guard_file
 from harness.handlers import HandlerSet
 from harness.hooks.dispatcher import Dispatcher, PermissionHandler
-from harness.plugins import PluginSet
-from harness.scheme.errors import ReadError
-from harness.scheme.parse_cache import ParseCache
-from harness.scheme.source_text import decode_source
-from harness.tools.context import in_tier, using_runtime
-from harness.tools.execution import Limits
-from harness.tools.file_memory import LiveMemory
-from harness.tools.last_good import LastGoodStore
-from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
-from harness.tools.python_calls import route_print_output
-from harness.tools.registry import (
+from harness.load_failures.last_good import LastGoodStore
+from harness.loading.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file, load_tool_source
+from harness.loading.registry import (
     GUARD_LAYER,
     FileRegistration,
     LoadFailure,
@@ -52,8 +45,15 @@ from harness.tools.registry import (
     Registry,
     file_source,
 )
-from harness.tools.tool_result import ToolResult
-from harness.tools.tool_schema import parameters_from_python
+from harness.loading.tool_schema import parameters_from_python
+from harness.plugins import PluginSet
+from harness.sandbox.file_memory import LiveMemory
+from harness.sandbox.python_calls import route_print_output
+from harness.sandbox.scheme_calls import Limits
+from harness.sandbox.thread_context import in_tier, using_runtime
+from harness.scheme.errors import ReadError
+from harness.scheme.parse_cache import ParseCache
+from harness.scheme.source_text import decode_source
 
 # Imported where used, so that a runtime that never talks to a model or touches the VFS (a
 # hook dispatch) does not pay for their modules at every start.
@@ -189,7 +189,7 @@ class Runtime:
     def load_file(self, path: str | os.PathLike) -> str | None:
         """(Re)load one tool file; on failure keep its last good version and return the
         error message (FILE:LINE:COL: …). The last good version is the one running, else
-        the one kept on disk (see harness.tools.last_good), loaded under the same path. A
+        the one kept on disk (see harness.load_failures.last_good), loaded under the same path. A
         file whose path lost the unsandboxed tier is unloaded instead: its last good
         version must not keep powers the configuration took away."""
         path = Path(path)
@@ -220,7 +220,7 @@ class Runtime:
             message += (f"\n(its last good version ran {last_good.tier} and was "
                         f"unloaded: the path is {tier} now)")
             last_good = None
-        from harness.tools.guarded_points import permission_points_named  # failures only
+        from harness.load_failures.guarded_points import permission_points_named  # failures only
         points = permission_points_named(path)
         if last_good is None and self._in_tools(key):
             kept = self.last_good.recall(key)
@@ -323,7 +323,7 @@ class Runtime:
             return self.registry.remove(str(path))
 
     def drop_file(self, path: str, message: str) -> None:
-        """Unload a running file for what its code did (harness.tools.file_memory) and
+        """Unload a running file for what its code did (harness.sandbox.file_memory) and
         report it like a file that failed to load, until it is loaded again."""
         with self._load_lock:
             running = self.registry.get(path)
@@ -360,8 +360,8 @@ class Runtime:
         """Run a tool through chibi's whole pipeline as context ``context`` (default: the
         context of the tool call this one is made from, else ``"default"``): pre_tool ->
         argument check -> run -> pre_tool_output -> post_tool_output -> post_tool (see
-        harness.tools.pipeline). Never raises for what a tool or hook does."""
-        from harness.tools.pipeline import call_tool  # a dispatch alone never needs it
+        harness.calls.pipeline). Never raises for what a tool or hook does."""
+        from harness.calls.pipeline import call_tool  # a dispatch alone never needs it
         return call_tool(self, name, arguments, context)
 
     # -- the host's own hooks and tools ------------------------------------------------------------

@@ -46,16 +46,12 @@ def test_a_build_carries_the_shipped_folders_and_uses_them(tmp_path):
     assert out == [str(build / "harness" / "_shipped" / "tools" / "guards"), "7"]
 
 
-def test_a_clone_named_harness_in_the_current_directory_fails_saying_why(tmp_path):
+def test_a_clone_named_harness_in_the_current_directory_still_imports(tmp_path):
     # an editable install, run from the folder that holds its clone: Python takes the clone
-    # for a namespace package "harness" (here a link named harness stands for the clone)
+    # for a namespace package "harness" (here a link named harness stands for the clone),
+    # whose portions include the installed package; no folder at the clone's top level is
+    # named like a subpackage of harness (a top-level tools/ once shadowed harness.tools)
     (tmp_path / "harness").symlink_to(ROOT)
     run = subprocess.run([sys.executable, "-c", "from harness.runtime import Runtime"],
                          cwd=tmp_path, capture_output=True, text=True, check=False)
-    import harness
-    if not Path(harness.__file__).resolve().is_relative_to(ROOT):
-        assert run.returncode == 0  # an installed package wins over the folder
-        return
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: 'import harness' found the folder")
-    assert "namespace package" in last and "Run from another directory" in last
+    assert run.returncode == 0, run.stderr

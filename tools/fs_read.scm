@@ -1,6 +1,6 @@
 ;; Builtin tools, fs_read: the lines of a file in the VFS (vfs:///...) or on the host (a
 ;; path relative to the project root). A host path outside the allowed paths passes the
-;; pre_file_read gate first (harness.tools.permissions).
+;; pre_file_read gate first (harness.calls.permissions).
 (import (harness vfs) (harness lines))
 
 (define path-doc "a vfs:/// URI, or a file path (relative to the project root)")

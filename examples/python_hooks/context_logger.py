@@ -3,7 +3,7 @@ HOME/vfs/context_log.txt. The Python twin of examples/plugins/context_logger. Ne
 unsandboxed tier (it writes a file).
 """
 
-from harness.api import hook, home
+from harness.api import home, hook
 
 
 def log_line(text: str) -> None:

@@ -6,7 +6,7 @@ The Python twin of examples/plugins/logger. Needs the unsandboxed tier (it write
 import json
 from datetime import UTC, datetime
 
-from harness.api import hook, home
+from harness.api import home, hook
 
 
 def log_event(point: str):

@@ -13,8 +13,8 @@ import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from harness.loading.registry import PythonTool, Tool
 from harness.shipped import shipped_dir
-from harness.tools.registry import PythonTool, Tool
 
 #: the builtin .scm tools (the top-level tools/ folder)
 BUILTIN_TOOLS_DIR = shipped_dir("tools")
@@ -64,8 +64,8 @@ class BuiltinTools(Mapping):
     def _load(self) -> dict[str, Tool]:
         import importlib
 
-        from harness.tools.execution import Limits
-        from harness.tools.loader import ToolLoadError, load_tool_file
+        from harness.loading.loader import ToolLoadError, load_tool_file
+        from harness.sandbox.scheme_calls import Limits
         tools: dict[str, Tool] = {}
         for path in sorted(BUILTIN_TOOLS_DIR.glob("*.scm")):
             try:

@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from harness.builtins import python_tool
-from harness.tools.context import current_runtime
-from harness.tools.invoke import ToolError
+from harness.calls.run_tool import ToolError
+from harness.sandbox.thread_context import current_runtime
 
 SUMMARIZE_PROMPT = ("You summarise content for another agent. Follow the instructions "
                     "exactly; be faithful to the content and concise.")
@@ -16,8 +16,8 @@ SUMMARIZE_PROMPT = ("You summarise content for another agent. Follow the instruc
 
 def spawn(system_prompt: str, text: str, arguments: dict) -> str:
     """One model call with [system, user] messages, through the spawn hooks."""
+    from harness.calls.pipeline import fire_in_call
     from harness.model import ModelError, ModelRequest
-    from harness.tools.pipeline import fire_in_call
     runtime = current_runtime()
     model = arguments.get("model") if isinstance(arguments.get("model"), str) else None
     temperature = arguments.get("temperature")

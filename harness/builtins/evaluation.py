@@ -13,7 +13,7 @@ import threading
 import weakref
 
 from harness.builtins import python_tool
-from harness.tools.context import current_runtime, in_tier, thread_context
+from harness.sandbox.thread_context import current_runtime, in_tier, thread_context
 
 #: runtime -> {(context, calling file or None): env}
 _sessions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -21,9 +21,9 @@ _lock = threading.Lock()
 
 
 def _environment(runtime, context: str, caller: str | None):
+    from harness.loading.scheme_loader import TOOL_PRELUDE
+    from harness.sandbox.thread_context import current_context_name
     from harness.scheme.interpreter import make_environment
-    from harness.tools.context import current_context_name
-    from harness.tools.scheme_loader import TOOL_PRELUDE
     with _lock:
         envs = _sessions.setdefault(runtime, {})
         env = envs.get((context, caller))
@@ -40,9 +40,9 @@ def _environment(runtime, context: str, caller: str | None):
                  "properties": {"code": {"type": "string", "description": "Scheme code"}},
                  "required": ["code"]}, "eval")
 def scheme_eval(arguments: dict) -> str:
+    from harness.sandbox.scheme_calls import call_scheme
     from harness.scheme.interpreter import error_message, run_source
     from harness.scheme.printer import write_string
-    from harness.tools.execution import call_scheme
     code = arguments.get("code")
     if not isinstance(code, str) or not code.strip():
         return ""

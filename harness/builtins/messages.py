@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 import orjson
 
 from harness.builtins import lenient_count, python_tool
-from harness.tools.context import current_runtime, thread_context
-from harness.tools.invoke import ToolError
+from harness.calls.run_tool import ToolError
+from harness.sandbox.thread_context import current_runtime, thread_context
 from harness.vfs.paths import VfsError, context_name_problem
 from harness.vfs.zones import HOST
 
@@ -31,7 +31,7 @@ def _inbox(context: str) -> str:
                                          "description": "sender (default: this context)"}},
                  "required": ["to", "content"]}, "flow")
 def send_message(arguments: dict) -> str:
-    from harness.tools.pipeline import fire_in_call
+    from harness.calls.pipeline import fire_in_call
     to, content = arguments.get("to"), arguments.get("content")
     if not isinstance(to, str) or not to:
         return "Error: 'to' field is required"

@@ -6,8 +6,8 @@ an address is refused (it would slip past the gate). Up to 10 redirects are foll
 from __future__ import annotations
 
 from harness.builtins import lenient_count, python_tool
-from harness.tools.invoke import ToolError
-from harness.tools.permissions import url_sensitivity
+from harness.calls.permissions import url_sensitivity
+from harness.calls.run_tool import ToolError
 
 MAX_REDIRECTS = 10
 

@@ -15,9 +15,9 @@ from collections import deque
 from pathlib import Path
 
 from harness.builtins import lenient_count, python_tool
-from harness.tools.context import current_runtime
-from harness.tools.invoke import ToolError
-from harness.tools.line_stream import iter_lines, open_source
+from harness.calls.run_tool import ToolError
+from harness.host_libraries.line_stream import iter_lines, open_source
+from harness.sandbox.thread_context import current_runtime
 from harness.vfs.paths import VfsError, is_vfs_uri, path_of_uri
 from harness.vfs.store import os_error_text
 

@@ -16,8 +16,8 @@ import subprocess
 import orjson
 
 from harness.builtins import lenient_count, python_tool
-from harness.tools.context import current_runtime
-from harness.tools.invoke import ToolError
+from harness.calls.run_tool import ToolError
+from harness.sandbox.thread_context import current_runtime
 
 MAX_CAPTURE = 8 << 20  # bytes of stdout/stderr kept; the rest is cut
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
+from harness.loading.loader import TOOL_SUFFIXES
 from harness.reload.files import files_under, is_tool_path
-from harness.tools.loader import TOOL_SUFFIXES
 
 
 def check_tool_files(subject: HomeUnderCheck) -> Iterator[Finding]:

@@ -81,9 +81,9 @@ def _count(n: int, noun: str) -> str:
 # -- files and directories --------------------------------------------------------------------------
 def _check_paths(args) -> int:
     from harness.config import Config, HomeNotFoundError, load_config
+    from harness.loading.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
     from harness.reload.files import tool_files_under
     from harness.runtime import resolve_home
-    from harness.tools.loader import TOOL_SUFFIXES, ToolLoadError, load_tool_file
     home = resolve_home(args.home)
     if home.is_dir():
         config = load_config(home / "harness.toml")

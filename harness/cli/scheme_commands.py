@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from harness.cli.frozen_imports import freeze_imports
-from harness.tools.limits import DEFAULT_LIMITS
+from harness.sandbox.tier_limits import DEFAULT_LIMITS
 
 # Scheme recursion is Python recursion; run programs on a thread with a large C stack so
 # that a deep recursion through a C boundary cannot overflow the default 8 MiB stack.

@@ -5,7 +5,7 @@ Methods (params by name or by position):
 - ``fire``  ``{"hook", "payload"}`` -> the dispatch result (SPEC §9)
 - ``call``  ``{"tool", "args", "context"}`` -> ``{"tool", "output", "error", "blocked",
   "stdout", "stderr", "errors", "context", "denied", "cached"}`` (``errors``: every hook
-  failure of the call; see harness.tools.pipeline.ToolResult)
+  failure of the call; see harness.calls.pipeline.ToolResult)
 - ``tools`` -> the tool schemas with their sources; ``hooks`` -> ``[{"hook", "source"}]``
 - ``load_errors`` -> what failed to load now: ``[{"source", "message", "last_good_runs"}]``
 - ``claude_hook`` ``{"event", "cwd", "env"}`` -> ``{"exit_code", "stdout", "stderr"}``: one

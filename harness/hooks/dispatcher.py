@@ -37,14 +37,14 @@ from harness.bridge import (
 )
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine
+from harness.loading.python_loader import describe_python_error
+from harness.loading.registry import file_source
+from harness.sandbox.scheme_calls import describe_error, pooled_capture
+from harness.sandbox.thread_context import contexts, thread_context
+from harness.sandbox.tier_limits import budget_share, budget_shares
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
-from harness.tools.context import contexts, thread_context
-from harness.tools.execution import describe_error, pooled_capture
-from harness.tools.limits import budget_share, budget_shares
-from harness.tools.python_loader import describe_python_error
-from harness.tools.registry import file_source
 
 #: the combine rules of the points a hook can block (``{"block": true}``)
 _BLOCKING_RULES = ("tool_call", "tool_output", "spawn_agent")

@@ -14,7 +14,7 @@ import logging
 
 import mcp_types as types
 
-from harness.tools.tool_result import ToolResult
+from harness.calls.tool_result import ToolResult
 
 log = logging.getLogger("harness.mcp")
 

@@ -6,7 +6,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from harness.tools.loader import is_tool_file_name
+from harness.loading.loader import is_tool_file_name
 
 
 def is_editor_dropping(name: str) -> bool:

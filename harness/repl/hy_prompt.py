@@ -16,9 +16,9 @@ import linecache
 import types
 
 from harness.bridge import dumps, loads
-from harness.tools.context import call_slot, loading, using_runtime
-from harness.tools.python_loader import PythonCollector, describe_python_error
-from harness.tools.registry import PythonHook, PythonTool
+from harness.loading.python_loader import PythonCollector, describe_python_error
+from harness.loading.registry import PythonHook, PythonTool
+from harness.sandbox.thread_context import call_slot, loading, using_runtime
 
 
 class HyError(Exception):

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.loading.scheme_loader import TOOL_PRELUDE
+from harness.sandbox.scheme_calls import call_scheme, describe_error
+from harness.sandbox.thread_context import current_context_name, tool_call_scope, using_runtime
 from harness.scheme.datatypes import Values
 from harness.scheme.errors import ResourceLimitExceeded
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.printer import write_string
-from harness.tools.context import current_context_name, tool_call_scope, using_runtime
-from harness.tools.execution import call_scheme, describe_error
-from harness.tools.scheme_loader import TOOL_PRELUDE
 
 TIERS = ("sandboxed", "unsandboxed")
 LANGUAGES = ("scheme", "hy")

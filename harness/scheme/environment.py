@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from harness.scheme import limits, linear_recursion, runtime
+from harness.scheme import limits, linear_recursion, run_support
 from harness.scheme.datatypes import (
     NIL,
     Bytevector,
@@ -67,6 +67,8 @@ class Environment:
         #: before the twins existed would not update the twin
         self.assigned: set[str] = set()
         self.imported: set[tuple] = set()
+        #: prelude libraries whose Scheme half is bound on first need (libraries.load_pending)
+        self.pending: tuple = ()
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
         self.table: dict = {
@@ -74,9 +76,9 @@ class Environment:
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
             "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
             "h_step_twin": limits.twin_step, "h_refill_twin": limits.refill_twin,
-            "h_interrupt": limits.interrupt, "h_trampoline": runtime.trampoline,
-            "h_apply_marker": runtime.apply_marker, "h_tuple_to_list": _tuple_to_list,
-            "h_call_n": runtime.call_n, linear_recursion.ROOM: linear_recursion.depth_room,
+            "h_interrupt": limits.interrupt, "h_trampoline": run_support.trampoline,
+            "h_apply_marker": run_support.apply_marker, "h_tuple_to_list": _tuple_to_list,
+            "h_call_n": run_support.call_n, linear_recursion.ROOM: linear_recursion.depth_room,
             # the procedures and types of inlined primitives (inline.py)
             "h_Vector": Vector, "h_int": int, "h_len": len, "h_type": type, "h_vector_ref": vector_ref,
             "h_vector_length": vector_length, "h_vector_set": vector_set_x,
@@ -134,7 +136,7 @@ class Environment:
 
     @property
     def apply_procedure(self):
-        return runtime.apply
+        return run_support.apply
 
     # -- libraries --------------------------------------------------------------------------
     def features(self) -> tuple[str, ...]:

@@ -71,7 +71,7 @@ class SchemeError(Exception):
     ``handled`` is True once the handlers installed by with-exception-handler have seen it.
     A condition ``raise`` sends to a guard without an else clause carries the index of
     its handler-stack entry (``target``) and what re-enters the raise (``reentry``, None
-    where it cannot be): runtime.guard_reraising.
+    where it cannot be): run_support.guard_reraising.
     """
 
     handled = False

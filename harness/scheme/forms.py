@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.scheme import runtime as rt
+from harness.scheme import run_support as rt
 from harness.scheme.ast_nodes import (
     Call,
     Const,

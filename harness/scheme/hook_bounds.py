@@ -57,7 +57,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 
-from harness.scheme import runtime as rt
+from harness.scheme import run_support as rt
 from harness.scheme.ast_nodes import Call, Const, GlobalRef, If, Lambda, Let, LocalRef, Seq
 from harness.scheme.datatypes import NIL, Char, String, Symbol
 from harness.scheme.limits import charge

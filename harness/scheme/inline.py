@@ -449,7 +449,7 @@ INLINE_NAMES = {name for _, name in TEMPLATES}
 
 def build_inline_table(libraries: dict) -> dict[int, tuple[object, Template]]:
     """id(procedure) -> (procedure, template) for the registered primitives."""
-    from harness.scheme import runtime as rt
+    from harness.scheme import run_support as rt
     table = _table(libraries, TEMPLATES)
     table[id(rt.cons)] = (rt.cons, _cons)
     table[id(rt.eq)] = (rt.eq, _eq)

@@ -1,7 +1,7 @@
 """Known procedures: which calls of a form the compiler can make without the generic protocol.
 
 A tail call to a procedure the compiler cannot see returns a marker ``(procedure,
-arguments)``, and the trampoline looks the procedure's body up (runtime.py). Where the
+arguments)``, and the trampoline looks the procedure's body up (run_support.py). Where the
 callee is known, less is needed. This pass finds, before the compiler runs:
 
 * **Known procedures**: a ``let``/``letrec``/internal ``define`` variable bound to a

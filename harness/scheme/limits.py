@@ -23,7 +23,7 @@ a callee stops at the caller's deadline or memory limit if that comes first.
 
 **Limit errors stick.** Once a budget has run out, every later check of it fails again, and
 ``dynamic-wind`` re-raises the limit error even when an after thunk escapes through a
-continuation (runtime.py): Scheme code cannot catch or cancel a limit.
+continuation (run_support.py): Scheme code cannot catch or cancel a limit.
 
 **Recursion (the decision, measured on CPython 3.11.7).** A Scheme procedure is a Python
 function and a non-tail call a Python frame; Python-to-Python calls use no C stack, so a

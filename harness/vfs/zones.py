@@ -4,7 +4,7 @@ Reading is allowed for everyone. A write (write, append, mkdir, delete, the dest
 of a copy, both ends of a move) is checked against ``ZONES`` in order; the first zone
 whose pattern covers the path decides. ``{owner}`` and ``{flock}`` match one path part.
 The System caller (``call-tool`` from a hook of an unsandboxed file; a sandboxed hook
-acts for its dispatch's context, see harness.tools.hook_caller) and the host
+acts for its dispatch's context, see harness.calls.hook_caller) and the host
 (``(harness io)``, the tool-output cache) pass every zone except the read-only virtual
 ones.
 """

@@ -15,7 +15,7 @@
   (import (scheme base) (scheme char) (srfi 1) (harness strings) (harness guards-base))
   (begin
     ;; -- reading a command line -----------------------------------------------------------
-    ;; From (harness guards-base), in Python for speed (harness/tools/shell_words.py):
+    ;; From (harness guards-base), in Python for speed (harness/host_libraries/shell_words.py):
     ;; (shell-pipelines TEXT) -> every pipeline TEXT runs, inner ones included: a list of
     ;; pipelines, each a list of commands, each a list of words (as written: `sudo rm -rf
     ;; x` keeps its sudo). (unwrap WORDS) -> the words from the program they really run:

@@ -25,7 +25,7 @@ EVENT = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_na
                     "tool_input": {"command": "ls"}, "cwd": "/tmp"})
 #: what answering a hook event with one Scheme guard never needs
 NOT_FOR_A_DISPATCH = (
-    "lark", "fastjsonschema", "harness.tools.pipeline", "harness.tools.arguments",
+    "lark", "fastjsonschema", "harness.calls.pipeline", "harness.calls.arguments",
     "harness.vfs.store", "harness.model", "harness.handlers.command", "harness.handlers.http",
     "harness.handlers.model_handlers", "harness.handlers.matcher", "harness.handlers.if_rule",
     "logging", "concurrent.futures", "subprocess", "ctypes", "difflib", "socket", "secrets",
@@ -82,7 +82,7 @@ def test_run_of_a_program_read_before_imports_neither_lark_nor_the_hook_runtime(
 #: builds the parser of the command it runs only) and the host's call machinery
 NOT_FOR_A_PROGRAM = (
     "harness.cli.hook_commands", "harness.cli.check_command", "harness.cli.test_command",
-    "harness.cli.host_command", "harness.cli.demo", "harness.tools.execution",
+    "harness.cli.host_command", "harness.cli.demo", "harness.sandbox.scheme_calls",
 )
 #: and, for a program the parse cache has, run without options, standard modules that cost
 #: ms of its start (lark needs some, the Scheme runtime none): dataclasses brings inspect,

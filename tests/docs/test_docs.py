@@ -24,11 +24,11 @@ from harness.cli import build_parser
 from harness.config import DEFAULT_LIMITS, Config, load_config, unknown_settings
 from harness.handlers.sources import Source, load_source
 from harness.hooks.catalogue import CLAUDE_EVENTS, HOOK_POINTS
+from harness.loading.loader import load_tool_file
 from harness.repl import build_parser as build_repl_parser
 from harness.repl.commands import COMMANDS
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.reader import read_all
-from harness.tools.loader import load_tool_file
 from tests.docs.blocks import claims
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,18 +9,18 @@ import threading
 import pytest
 
 from harness.runtime import Runtime
-from harness.scheme import limits
-from harness.scheme.interpreter import Interpreter
-from harness.scheme.parameters import pop_binding, push_binding
-from harness.scheme.payload_use import ignores_argument
-from harness.scheme.primitives import ports
-from harness.tools.context import (
+from harness.sandbox.scheme_calls import Limits, OutputCapture
+from harness.sandbox.thread_context import (
     current_context_name,
     current_runtime,
     current_tier,
     thread_context,
 )
-from harness.tools.execution import Limits, OutputCapture
+from harness.scheme import limits
+from harness.scheme.interpreter import Interpreter
+from harness.scheme.parameters import pop_binding, push_binding
+from harness.scheme.payload_use import ignores_argument
+from harness.scheme.primitives import ports
 from tests.hooks.test_dispatcher import answer_hook, make_home
 
 

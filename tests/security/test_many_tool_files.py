@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from builtin_helpers import make_home, runtime
 
-from harness.tools.registry import Registry
+from harness.loading.registry import Registry
 from harness.vfs.store import MAX_TOOL_FILE_BYTES, MAX_ZONE_TOOL_FILES
 
 HOOK = "(register-hook 'post_message (lambda (p) (list (cons \"n\" {n}))))\n"

@@ -21,7 +21,7 @@ from security_helpers import (
     run_homes,
 )
 
-from harness.tools.scheme_loader import MAX_REGISTRATIONS
+from harness.loading.scheme_loader import MAX_REGISTRATIONS
 
 LOOPING = hook_on("post_message", "(let loop () (loop))") * 100
 #: 100 leaf hooks (they call only a helper that was leaf code when the file loaded), and a

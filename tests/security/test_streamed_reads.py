@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from builtin_helpers import make_home, runtime
 from security_helpers import run_forked_batch
 
-from harness.tools.line_stream import CUT_NOTE, MAX_LINE
+from harness.host_libraries.line_stream import CUT_NOTE, MAX_LINE
 
 BIG = 600 * 1024 * 1024  # bytes of the file; the children may grow by 200 MB at most
 

@@ -25,12 +25,12 @@ LIBRARIES: dict[LibraryName, dict[str, object]] = {}
 PROCEDURE_NAMES: dict[object, str] = {}
 
 _MODULES = (
-    "numbers", "chars", "strings", "lists", "list_sets", "vectors", "bytevectors", "hashtables",
+    "numbers", "chars", "strings", "lists", "vectors", "bytevectors", "hashtables",
     "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
     "charsets", "comparators", "division", "bitwise", "fixnums", "flonums",
 )
 # Python bindings of the harness libraries (they register like primitives).
-_HARNESS_MODULES = ("harness.tools.scheme_api", "harness.tools.vfs_api")
+_HARNESS_MODULES = ("harness.host_libraries.harness_procedures", "harness.host_libraries.vfs_procedures")
 
 
 def library_name(spec: str) -> LibraryName:

@@ -35,7 +35,7 @@ from harness.scheme.primitives.lists import (
     from_items,
     map_then,
 )
-from harness.scheme.runtime import call_n
+from harness.scheme.run_support import call_n
 
 LIB = "srfi 125"
 #: table options SRFI 125 names that harness tables cannot honour

@@ -21,7 +21,7 @@ from harness.scheme.primitives.lists import (
     proper_items,
 )
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.runtime import call_n
+from harness.scheme.run_support import call_n
 
 BASE = "scheme base"
 
