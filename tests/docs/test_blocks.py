@@ -35,6 +35,9 @@ def coverage_problems(blocks: list[Block]) -> list[str]:
     for block in blocks:
         if block.language == "" and re.match(r"(harness|pip|claude|python3?) ", block.text):
             problems.append(f"{block.where}: commands in a plain fence: make it ```sh")
+        if block.language in ("bash", "shell", "console", "zsh", "py", "python3", "scm"):
+            problems.append(f"{block.where}: ```{block.language} is not a language the tests "
+                            "know: write sh, python or scheme")
         if not block.runnable:
             continue
         runners = claimed(block) + (["tool file"] if TOOL_FILE.match(block.text) else [])
@@ -76,6 +79,10 @@ harness eval 1
 ```json
 {"data": "is not run"}
 ```
+
+```bash
+ls
+```
 """
 
 
@@ -85,7 +92,8 @@ def test_a_new_block_neither_run_nor_marked_is_caught():
         ("docs/new.md:4: neither run by a test (@runs in tests/docs) nor marked "
         "<!-- not run: REASON --> (docs/guides/running-tests.md)"),
         "docs/new.md:14: `not run` gives no reason",
-        "docs/new.md:18: commands in a plain fence: make it ```sh"]
+        "docs/new.md:18: commands in a plain fence: make it ```sh",
+        "docs/new.md:26: ```bash is not a language the tests know: write sh, python or scheme"]
 
 
 # -- the shell ------------------------------------------------------------------------------
