@@ -202,8 +202,8 @@ def test_the_install_commands_run_in_a_project(blocks, shell):
     shell(per_project.text, cwd=project)
     assert (shell.home / ".cursor" / "hooks.json").exists()
     assert (project / ".codex" / "hooks.json").exists()
-    assert not (project / ".claude" / "settings.json").exists() or "harness" not in (
-        project / ".claude" / "settings.json").read_text()  # uninstall took it out again
+    claude_settings = project / ".claude" / "settings.json"  # uninstall took it out again
+    assert "harness" not in (claude_settings.read_text() if claude_settings.exists() else "")
     for line in via.text.splitlines():
         shell(line, cwd=project)
         settings = (project / ".claude" / "settings.json").read_text()
@@ -253,9 +253,8 @@ def test_the_host_guards_answer_as_said(blocks, tmp_path):
     with Runtime(tmp_path, load_plugins=False) as rt:
         assert rt.load_errors == {}
         for host in ("codex", "gemini", "cursor"):
-            event = _shell_event(host, "rm -rf build")
-            assert "rm -rf is not allowed" in hosts.answer(rt, host, event).stdout + \
-                hosts.answer(rt, host, event).stderr, host
+            reply = hosts.answer(rt, host, _shell_event(host, "rm -rf build"))
+            assert "rm -rf is not allowed" in reply.stdout + reply.stderr, host
         stop = hosts.answer(rt, "cursor", json.dumps({"hook_event_name": "stop",
                                                       "status": "completed"}))
         assert json.loads(stop.stdout)["followup_message"] == "run the tests before you stop"
@@ -284,8 +283,9 @@ def test_the_python_callers_interface_runs(blocks, tmp_path):
         namespace = {"runtime": runtime, "event_json": _shell_event("codex", "rm -rf x")}
         exec(compile(block.text, block.where, "exec"), namespace)  # noqa: S102 - the docs'
         reply = namespace["reply"]
-        assert reply.exit_code in (0, 2) and "rm -rf is not allowed" in (
-            reply.stdout + reply.stderr)
+        assert reply.exit_code == 0 and reply.answer["hookSpecificOutput"] == {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "rm -rf is not allowed"}
 
 
 @runs(("docs/guides/mcp.md", "harness mcp --home ~/.harness                 # stdio"))
