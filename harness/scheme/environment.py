@@ -19,6 +19,7 @@ from harness.scheme.datatypes import (
     Vector,
     py_to_list,
 )
+from harness.scheme.deferred import Deferred
 from harness.scheme.names import global_name, twin_name
 from harness.scheme.primitives.bytevectors import bytevector_length
 from harness.scheme.primitives.control import procedure_p
@@ -69,6 +70,8 @@ class Environment:
         self.imported: set[tuple] = set()
         #: prelude libraries whose Scheme half is bound on first need (libraries.load_pending)
         self.pending: tuple = ()
+        #: names bound when the expander first meets them (deferred.py)
+        self.lazy: dict[str, Deferred] = {}
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
         self.table: dict = {
@@ -92,6 +95,16 @@ class Environment:
 
     # -- variables ----------------------------------------------------------------------
     def define(self, name: str, value: object) -> None:
+        """Bind ``name`` to ``value``; a ``Deferred`` value (an import of a library
+        procedure not compiled yet) is bound when first referenced, or now when ``name``
+        is bound already (code compiled earlier refers to it)."""
+        if value.__class__ is Deferred:
+            if not self.is_bound(name):
+                self.lazy[name] = value
+                return
+            value.force()
+            value = value.env.lookup(value.name)
+        self.lazy.pop(name, None)
         py = global_name(name)
         self.table[py] = value
         twin = twin_name(py)
@@ -115,7 +128,7 @@ class Environment:
 
     def names(self) -> list[str]:
         from harness.scheme.names import scheme_name
-        return sorted(scheme_name(k) for k in self.table if k.startswith("s_"))
+        return sorted({scheme_name(k) for k in self.table if k.startswith("s_")} | set(self.lazy))
 
     # -- compiler support -----------------------------------------------------------------
     def inline_table(self) -> dict:

@@ -21,6 +21,7 @@ from harness.scheme.ast_nodes import (
     SetGlobal,
     Var,
 )
+from harness.scheme.deferred import bind_deferred
 from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, split_list, sym
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.limits import CHUNK, charge
@@ -144,6 +145,8 @@ class Expander:
             if env.pending and not env.is_bound(name.name) and name.name not in env.declared:
                 from harness.scheme.libraries import load_pending
                 load_pending(env)  # a name of the Scheme half of a prelude library?
+            if env.lazy and name.name in env.lazy:
+                bind_deferred(env, name.name)
             getter = env.dynamic.get(name.name)
             if getter is not None:
                 return Call(Const(getter), [], where)

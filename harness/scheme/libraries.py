@@ -102,6 +102,8 @@ LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
 
 _libraries: dict[tuple, Library] = {}
 _lock = threading.RLock()
+#: held while a library loads or a deferred definition of one is evaluated (deferred.py)
+library_lock = _lock
 #: other names of a library: the very same library (chibi-scheme's define-library-alias)
 _ALIASES = {("tein", "json"): ("harness", "json"),
             ("scheme", "char-set"): ("srfi", "14"), ("scheme", "charset"): ("srfi", "14"),
