@@ -152,6 +152,8 @@ def _eval_form(env: Environment, form: object, smap: SourceMap | None,
             # an error of a data walk or a limit: the position of the form being expanded
             exc.where = smap.pos_of(form)
         raise
+    if node.__class__ is Const:  # (define-syntax, import, a literal): nothing to compile
+        return node.value
     filename = smap.name if smap is not None else "<eval>"
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}
