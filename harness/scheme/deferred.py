@@ -17,11 +17,8 @@ code that refers to it is compiled (``bind_deferred``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from harness.scheme.reader import SourceMap
-    from harness.scheme.syntax import Scope
+from harness.scheme.reader import SourceMap
+from harness.scheme.syntax import Scope
 
 __all__ = ["Deferred", "bind_deferred"]
 
