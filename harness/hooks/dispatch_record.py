@@ -1,5 +1,6 @@
 """What one dispatch collects: the answers, the errors and the sources that failed, in
-dispatch order (and, traced, one trace entry per source).
+dispatch order (and, traced, one trace entry per source), and what its runs of hooks
+share.
 
 The runners (harness.hooks.runners) report only what a hook did that matters: an answer
 or a failure. A hook with no answer costs the record nothing, so ``DispatchRecord`` has no
@@ -20,18 +21,29 @@ from harness.bridge import NO_ANSWER
 
 class DispatchRecord:
     """The answers (``(source, answer)``), errors (``{"source", "message"}``) and failed
-    sources of one dispatch, in dispatch order."""
+    sources of one dispatch of ``hook``, in dispatch order; and what the runs of its
+    in-process hooks share (harness.hooks.runners): the payload converted per file, the
+    budget left to a file whose hooks share one, the output capture of the last Scheme
+    run (for the trace)."""
 
-    __slots__ = ("_marks", "answers", "errors", "failed", "trace")
+    __slots__ = ("_marks", "answers", "capture", "converted", "errors", "failed", "hook",
+                 "pool", "trace")
 
-    def __init__(self, errors: list[dict]) -> None:
+    def __init__(self, hook: str, errors: list[dict]) -> None:
         """``errors``: what the dispatch lists before any hook runs (load failures)."""
+        self.hook = hook
         self.answers: list[tuple[str, object]] = []
         self.errors = errors
         self.failed: list[str] = []
         self.trace: list[dict] | None = None
         # per answer, how many errors preceded it: where a problem with it goes
         self._marks: list[int] = []
+        #: file -> the payload as its Scheme hooks see it (payload_use.py)
+        self.converted: dict[str, object] = {}
+        #: [steps, deadline] left to the file whose hooks share one budget, or None
+        self.pool: list | None = None
+        #: the output capture of the last Scheme run, None after a leaf run
+        self.capture = None
 
     def answer(self, source: str, answer: object) -> None:
         self.answers.append((source, answer))
@@ -79,8 +91,8 @@ class TracedRecord(DispatchRecord):
 
     __slots__ = ()
 
-    def __init__(self, errors: list[dict]) -> None:
-        super().__init__(errors)
+    def __init__(self, hook: str, errors: list[dict]) -> None:
+        super().__init__(hook, errors)
         self.trace = []
 
     def results(self, results: list) -> None:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine_placed
 from harness.hooks.dispatch_record import DispatchRecord, TracedRecord
-from harness.hooks.dispatch_scope import DispatchScope
+from harness.hooks.dispatch_scope import DispatchScope, reentered, this_thread
 from harness.hooks.runners import leaf_only, plain_runners, traced_runners
 from harness.loading.registry import LEAF_RUNNER, file_source
 from harness.sandbox.thread_context import thread_context
@@ -41,9 +41,6 @@ from harness.sandbox.thread_context import thread_context
 _BLOCKING_RULES = ("tool_call", "tool_output", "spawn_agent")
 
 PermissionHandler = Callable[[str, dict], object]
-
-_PLAIN = plain_runners()
-_TRACED = traced_runners()
 
 
 class Dispatcher:
@@ -55,6 +52,9 @@ class Dispatcher:
         self.permission_handler = permission_handler
         #: dispatch results carry a ``"trace"`` (SPEC §9)
         self.trace_enabled = False
+        # indexed by HookRun.runner; the traced ones when tracing or recording
+        self._runners = plain_runners(runtime)
+        self._traced_runners = traced_runners(runtime)
 
     def fire(self, hook: str, payload: dict | None = None) -> dict:
         """Run every hook of ``hook`` on ``payload``; return the dispatch result (SPEC §9):
@@ -71,9 +71,9 @@ class Dispatcher:
         errors = [dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded else []
         recorder = runtime.recorder  # the audit log (harness.record) needs the trace
         if self.trace_enabled or recorder is not None:
-            record, runners = TracedRecord(errors), _TRACED
+            record, runners = TracedRecord(hook, errors), self._traced_runners
         else:
-            record, runners = DispatchRecord(errors), _PLAIN
+            record, runners = DispatchRecord(hook, errors), self._runners
         start = time.perf_counter() if recorder is not None else 0.0
         # Each source is asked only when it has something for this point: most dispatches
         # find no plugin, no declared handler and no in-process hook, and cost ~nothing.
@@ -109,8 +109,8 @@ class Dispatcher:
                         record: DispatchRecord) -> None:
         """The tool files' hooks and the host's, run by run, in one dispatch scope (the
         re-entrancy guard: a nested dispatch of ``hook`` on this thread skips them)."""
-        scope = DispatchScope(self.runtime, hook, payload, record)
-        if scope.reentered:
+        context = this_thread()
+        if reentered(context, hook):
             record.skipped("in-process", "re-entrant dispatch")
             return
         first = runs[0]
@@ -120,11 +120,11 @@ class Dispatcher:
             # to enter the scope
             leaf = runners[LEAF_RUNNER]
             for run in runs:
-                leaf.run(scope, run, run.hooks, payload)
+                leaf.run(record, context, run, run.hooks, payload)
             return
-        with scope:
+        with DispatchScope(context, self.runtime, hook, payload):
             for run in runs:
-                runners[run.runner].run(scope, run, run.hooks, payload)
+                runners[run.runner].run(record, context, run, run.hooks, payload)
 
     def _failed_closed(self, point, record: DispatchRecord) -> list[str]:
         """The failed hooks that fail closed; on a point that is no permission point each

@@ -15,10 +15,10 @@ registry reindexes (``HookRun.runner``), and a tracing wrapper chosen when traci
   one's trace entry (``TracedRecord.hook_ran``), so the runners themselves never ask
   whether tracing is on.
 
-``run(scope, run, hooks, payload)`` runs ``hooks`` (``run.hooks``, or a part of it) and
-reports each answer or failure to ``scope.record``. What the hooks of a run share across
-calls lives on the scope (``DispatchScope``), so running them one at a time changes
-nothing.
+``run(record, context, run, hooks, payload)`` runs ``hooks`` (``run.hooks``, or a part
+of it) on this thread (``context``) and reports each answer or failure to ``record``.
+What the hooks of a run share across calls lives on the record (``DispatchRecord``), so
+running them one at a time changes nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from harness.bridge import (
     loads,
     scheme_to_json,
 )
-from harness.hooks.dispatch_scope import DispatchScope
+from harness.hooks.dispatch_record import DispatchRecord, TracedRecord
 from harness.loading.python_loader import describe_python_error
 from harness.sandbox.scheme_calls import describe_error, pooled_capture
 from harness.sandbox.tier_limits import budget_share, budget_shares
@@ -46,13 +46,16 @@ from harness.scheme.errors import ResourceLimitExceeded
 class PythonRunner:
     """Python hooks: the payload dict itself, the unsandboxed tier's wall clock."""
 
-    __slots__ = ()
+    __slots__ = ("runtime",)
 
-    def run(self, scope: DispatchScope, run, hooks: tuple, payload: dict) -> None:
-        context, record, hook = scope.context, scope.record, scope.hook
+    def __init__(self, runtime) -> None:
+        self.runtime = runtime
+
+    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
+        hook = record.hook
         context.tier, context.code_file = "unsandboxed", None  # (SPEC §12)
         slot = context.calls
-        seconds = scope.runtime.config.limits["unsandboxed"].seconds
+        seconds = self.runtime.config.limits["unsandboxed"].seconds
         for h in hooks:
             try:
                 value = slot.call(h.fn, payload, seconds)
@@ -70,27 +73,29 @@ class PythonRunner:
                                           f"form: {exc}")
 
     @staticmethod
-    def output(scope: DispatchScope) -> tuple[str, str]:
+    def output(record: DispatchRecord, context) -> tuple[str, str]:
         """What the last hook run printed (for the trace)."""
-        return scope.context.calls.printed_text()
+        return context.calls.printed_text()
 
 
 class SchemeRunner:
     """Scheme hooks under their tier's budget, output captured, under a prompt."""
 
-    __slots__ = ()
+    __slots__ = ("runtime",)
 
-    def run(self, scope: DispatchScope, run, hooks: tuple, payload: dict) -> None:
-        context, record, hook = scope.context, scope.record, scope.hook
-        runtime = scope.runtime
+    def __init__(self, runtime) -> None:
+        self.runtime = runtime
+
+    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
+        hook, runtime = record.hook, self.runtime
         limits = runtime.config.limits
-        converted = scope.converted
-        capture = scope.capture = pooled_capture(limits["sandboxed"].max_output,
+        converted = record.converted
+        capture = record.capture = pooled_capture(limits["sandboxed"].max_output,
                                                  run.watch_deadline)
         budget = capture.budget
         # a file's hooks share its budget; most runs have no file with two hooks
         shares = budget_shares(run.hooks) if run.shared else None
-        pool, share = scope.pool, 0
+        pool, share = record.pool, 0
         with capture:
             for h in hooks:
                 bounds = limits[h.env.tier]
@@ -140,12 +145,12 @@ class SchemeRunner:
                 elif answer is not NO_ANSWER:
                     record.answer(h.source, answer)
         if shares is not None:
-            scope.pool = pool
+            record.pool = pool
 
     @staticmethod
-    def output(scope: DispatchScope) -> tuple[str, str]:
+    def output(record: DispatchRecord, context) -> tuple[str, str]:
         """What the last hook run printed (for the trace)."""
-        capture = scope.capture
+        capture = record.capture
         return ("", "") if capture is None else capture.output((0, 0))
 
 
@@ -154,29 +159,29 @@ class LeafRunner:
     output capture, no prompt, no recursion window. A run whose leaf check no longer
     holds goes to ``SchemeRunner``."""
 
-    __slots__ = ("whole",)
+    __slots__ = ("runtime", "whole")
 
-    def __init__(self, whole: SchemeRunner) -> None:
+    def __init__(self, runtime, whole: SchemeRunner) -> None:
+        self.runtime = runtime
         self.whole = whole
 
-    def run(self, scope: DispatchScope, run, hooks: tuple, payload: dict) -> None:
+    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
         if not run.leaf.holds():
-            self.whole.run(scope, run, hooks, payload)
+            self.whole.run(record, context, run, hooks, payload)
             return
-        scope.capture = None
-        record, hook = scope.record, scope.hook
-        limits = scope.runtime.config.limits
+        record.capture = None
+        hook = record.hook
+        limits = self.runtime.config.limits
         if run.straight and _leave_room(run, limits):
             budget = None
         else:  # context.leaf_budget, inline
-            context = scope.context
             budget = context.budget
             if budget is None or budget.active:
                 budget = context.leaf_budget(run.watch_deadline)
             else:
                 budget.watch = run.watch_deadline
             budget.enter_shallow()
-        converted, file_keys = scope.converted, run.file_keys
+        converted, file_keys = record.converted, run.file_keys
         try:
             for h in hooks:
                 # _scheme_payload, inline for a leaf hook (whose keys hold: see there)
@@ -209,9 +214,9 @@ class LeafRunner:
                 budget.exit_shallow()
 
     @staticmethod
-    def output(scope: DispatchScope) -> tuple[str, str]:
+    def output(record: DispatchRecord, context) -> tuple[str, str]:
         """What the last hook run printed: nothing, unless the run went to SchemeRunner."""
-        return SchemeRunner.output(scope)
+        return SchemeRunner.output(record, context)
 
 
 class TracedRunner:
@@ -222,31 +227,32 @@ class TracedRunner:
     def __init__(self, runner: PythonRunner | SchemeRunner | LeafRunner) -> None:
         self.runner = runner
 
-    def run(self, scope: DispatchScope, run, hooks: tuple, payload: dict) -> None:
-        record, runner = scope.record, self.runner
+    def run(self, record: TracedRecord, context, run, hooks: tuple, payload: dict) -> None:
+        runner = self.runner
         for h in hooks:
             answers, failures = len(record.answers), len(record.failed)
             start = time.perf_counter()
-            runner.run(scope, run, (h,), payload)
-            record.hook_ran(h.source, start, runner.output(scope), answers, failures)
+            runner.run(record, context, run, (h,), payload)
+            record.hook_ran(h.source, start, runner.output(record, context), answers,
+                            failures)
 
 
-def plain_runners() -> tuple[PythonRunner, LeafRunner, SchemeRunner]:
-    """The runners, indexed by ``HookRun.runner`` (PYTHON_RUNNER, LEAF_RUNNER,
-    SCHEME_RUNNER)."""
-    scheme = SchemeRunner()
-    return PythonRunner(), LeafRunner(scheme), scheme
+def plain_runners(runtime) -> tuple[PythonRunner, LeafRunner, SchemeRunner]:
+    """The runners of ``runtime``'s dispatches, indexed by ``HookRun.runner``
+    (PYTHON_RUNNER, LEAF_RUNNER, SCHEME_RUNNER)."""
+    scheme = SchemeRunner(runtime)
+    return PythonRunner(runtime), LeafRunner(runtime, scheme), scheme
 
 
-def traced_runners() -> tuple[TracedRunner, TracedRunner, TracedRunner]:
-    """``plain_runners()``, each wrapped in a ``TracedRunner``."""
-    python, leaf, scheme = plain_runners()
+def traced_runners(runtime) -> tuple[TracedRunner, TracedRunner, TracedRunner]:
+    """``plain_runners(runtime)``, each wrapped in a ``TracedRunner``."""
+    python, leaf, scheme = plain_runners(runtime)
     return TracedRunner(python), TracedRunner(leaf), TracedRunner(scheme)
 
 
 def leaf_only(runs: tuple) -> bool:
     """Whether every run is of leaf hooks that still call only their primitives (they
-    need no dispatch scope entered: see DispatchScope)."""
+    need no ``DispatchScope`` entered)."""
     for run in runs:
         if run.leaf is None or not run.leaf.holds():
             return False
