@@ -32,18 +32,18 @@ class DispatchRecord:
     def __init__(self, hook: str, errors: list[dict]) -> None:
         """``errors``: what the dispatch lists before any hook runs (load failures)."""
         self.hook = hook
-        self.answers: list[tuple[str, object]] = []
         self.errors = errors
+        self.answers: list[tuple[str, object]] = []
         self.failed: list[str] = []
         self.trace: list[dict] | None = None
-        # per answer, how many errors preceded it: where a problem with it goes
-        self._marks: list[int] = []
-        #: file -> the payload as its Scheme hooks see it (payload_use.py)
-        self.converted: dict[str, object] = {}
+        #: file -> the payload as its Scheme hooks see it (payload_use.py), once made
+        self.converted: dict[str, object] | None = None
         #: [steps, deadline] left to the file whose hooks share one budget, or None
         self.pool: list | None = None
         #: the output capture of the last Scheme run, None after a leaf run
         self.capture = None
+        # per answer, how many errors preceded it: where a problem with it goes
+        self._marks: list[int] = []
 
     def answer(self, source: str, answer: object) -> None:
         self.answers.append((source, answer))
@@ -73,9 +73,9 @@ class DispatchRecord:
 
     def insert_answer(self, index: int, source: str, answer: object) -> None:
         """An answer standing for a failed hook, at ``index`` of the answers."""
+        marks = self._marks
         self.answers.insert(index, (source, answer))
-        self._marks.insert(index, self._marks[index] if index < len(self._marks)
-                           else len(self.errors))
+        marks.insert(index, marks[index] if index < len(marks) else len(self.errors))
 
     def place_problems(self, placed: list[tuple[int, dict]]) -> None:
         """Put combine's problems (``(answer position, problem)``, in order) among the

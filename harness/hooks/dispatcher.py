@@ -32,9 +32,9 @@ from collections.abc import Callable, Mapping
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine_placed
 from harness.hooks.dispatch_record import DispatchRecord, TracedRecord
-from harness.hooks.dispatch_scope import DispatchScope, reentered, this_thread
-from harness.hooks.runners import leaf_only, plain_runners, traced_runners
-from harness.loading.registry import LEAF_RUNNER, file_source
+from harness.hooks.dispatch_scope import run_in_scope
+from harness.hooks.runners import plain_runners, traced_runners
+from harness.loading.registry import file_source
 from harness.sandbox.thread_context import thread_context
 
 #: the combine rules of the points a hook can block (``{"block": true}``)
@@ -70,61 +70,48 @@ class Dispatcher:
         broken, not_loaded = registry.broken, plugins.not_loaded  # failed to load: SPEC §9
         errors = [dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded else []
         recorder = runtime.recorder  # the audit log (harness.record) needs the trace
-        if self.trace_enabled or recorder is not None:
-            record, runners = TracedRecord(hook, errors), self._traced_runners
-        else:
-            record, runners = DispatchRecord(hook, errors), self._runners
+        traced = self.trace_enabled or recorder is not None
         start = time.perf_counter() if recorder is not None else 0.0
+        runs = registry.runs.get(hook)
         # Each source is asked only when it has something for this point: most dispatches
         # find no plugin, no declared handler and no in-process hook, and cost ~nothing.
-        if hook in plugins.by_hook:
-            record.results(runtime.plugins.call_hooks(hook, payload))
-        if not handlers.idle:
-            errors.extend(handlers.dispatch_errors(hook))  # a broken source is never silent
-            results = handlers.call_hooks(hook, payload)
-            if results:
-                record.results(results)
-        runs = registry.runs.get(hook)
-        if runs:
-            self._run_in_process(runs, runners, hook, payload, record)
-        if registry.unguarded:  # a guard that does not load never opens: SPEC §14
-            self._unguarded_answers(point, registry.unguarded, record)
-        closed = self._failed_closed(point, record) if record.failed else ()
-        outcome, problems = combine_placed(point, payload, record.answers,
-                                           self.permission_handler, closed)
-        if problems:
-            record.place_problems(problems)
-        answers = record.answers
-        result = {"hook": hook, "outcome": outcome,
-                  "answers": [{"source": s, "answer": a} for s, a in answers] if answers
-                  else [],
-                  "errors": errors}
+        if runs is None and handlers.idle and not registry.unguarded and \
+                hook not in plugins.by_hook:
+            outcome, _ = combine_placed(point, payload, (), self.permission_handler)
+            result = {"hook": hook, "outcome": outcome, "answers": [], "errors": errors}
+            trace = [] if traced else None
+        else:
+            if traced:
+                record, runners = TracedRecord(hook, errors), self._traced_runners
+            else:
+                record, runners = DispatchRecord(hook, errors), self._runners
+            if hook in plugins.by_hook:
+                record.results(runtime.plugins.call_hooks(hook, payload))
+            if not handlers.idle:
+                errors.extend(handlers.dispatch_errors(hook))  # never silent when broken
+                results = handlers.call_hooks(hook, payload)
+                if results:
+                    record.results(results)
+            if runs:
+                run_in_scope(runtime, runs, runners, record, payload)
+            if registry.unguarded:  # a guard that does not load never opens: SPEC §14
+                self._unguarded_answers(point, registry.unguarded, record)
+            closed = self._failed_closed(point, record) if record.failed else ()
+            answers = record.answers
+            outcome, problems = combine_placed(point, payload, answers,
+                                               self.permission_handler, closed)
+            if problems:
+                record.place_problems(problems)
+            result = {"hook": hook, "outcome": outcome,
+                      "answers": [{"source": s, "answer": a} for s, a in answers] if answers
+                      else [],
+                      "errors": errors}
+            trace = record.trace
         if self.trace_enabled:
-            result["trace"] = record.trace
+            result["trace"] = trace
         if recorder is not None:
-            recorder.dispatched(hook, payload, result, record.trace, start, bool(_nested_in()))
+            recorder.dispatched(hook, payload, result, trace, start, bool(_nested_in()))
         return result
-
-    def _run_in_process(self, runs: tuple, runners: tuple, hook: str, payload: dict,
-                        record: DispatchRecord) -> None:
-        """The tool files' hooks and the host's, run by run, in one dispatch scope (the
-        re-entrancy guard: a nested dispatch of ``hook`` on this thread skips them)."""
-        context = this_thread()
-        if reentered(context, hook):
-            record.skipped("in-process", "re-entrant dispatch")
-            return
-        first = runs[0]
-        if first.runner == LEAF_RUNNER and (first.leaf.holds() if len(runs) == 1
-                                            else leaf_only(runs)):
-            # leaf hooks read nothing of the thread context and cannot dispatch: no need
-            # to enter the scope
-            leaf = runners[LEAF_RUNNER]
-            for run in runs:
-                leaf.run(record, context, run, run.hooks, payload)
-            return
-        with DispatchScope(context, self.runtime, hook, payload):
-            for run in runs:
-                runners[run.runner].run(record, context, run, run.hooks, payload)
 
     def _failed_closed(self, point, record: DispatchRecord) -> list[str]:
         """The failed hooks that fail closed; on a point that is no permission point each

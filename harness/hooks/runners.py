@@ -9,8 +9,8 @@ registry reindexes (``HookRun.runner``), and a tracing wrapper chosen when traci
   share its budget (tier_limits.budget_shares).
 * ``LeafRunner``: a run of leaf hooks (harness/scheme/hook_bounds.py), whose code writes
   nothing and cannot recurse, runs under a bare budget, or none when the hooks are
-  straight-line and their tiers' limits leave room; when a hook's file redefined what it
-  calls since it was read, the run goes to ``SchemeRunner``.
+  straight-line and their tiers' limits leave room (when a hook's file redefined what it
+  calls since it was read, the dispatch scope gives the run to ``SchemeRunner``).
 * ``TracedRunner`` wraps any of them: it runs a run's hooks one at a time and writes each
   one's trace entry (``TracedRecord.hook_ran``), so the runners themselves never ask
   whether tracing is on.
@@ -90,6 +90,8 @@ class SchemeRunner:
         hook, runtime = record.hook, self.runtime
         limits = runtime.config.limits
         converted = record.converted
+        if converted is None:
+            converted = record.converted = {}
         capture = record.capture = pooled_capture(limits["sandboxed"].max_output,
                                                  run.watch_deadline)
         budget = capture.budget
@@ -155,20 +157,16 @@ class SchemeRunner:
 
 
 class LeafRunner:
-    """Leaf hooks (hook_bounds.py) under a bare budget, or none when straight-line; no
-    output capture, no prompt, no recursion window. A run whose leaf check no longer
-    holds goes to ``SchemeRunner``."""
+    """Leaf hooks (hook_bounds.py) that still call only what they were read to call,
+    under a bare budget, or none when straight-line; no output capture, no prompt, no
+    recursion window."""
 
-    __slots__ = ("runtime", "whole")
+    __slots__ = ("runtime",)
 
-    def __init__(self, runtime, whole: SchemeRunner) -> None:
+    def __init__(self, runtime) -> None:
         self.runtime = runtime
-        self.whole = whole
 
     def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
-        if not run.leaf.holds():
-            self.whole.run(record, context, run, hooks, payload)
-            return
         record.capture = None
         hook = record.hook
         limits = self.runtime.config.limits
@@ -182,6 +180,8 @@ class LeafRunner:
                 budget.watch = run.watch_deadline
             budget.enter_shallow()
         converted, file_keys = record.converted, run.file_keys
+        if converted is None:
+            converted = record.converted = {}
         try:
             for h in hooks:
                 # _scheme_payload, inline for a leaf hook (whose keys hold: see there)
@@ -215,8 +215,8 @@ class LeafRunner:
 
     @staticmethod
     def output(record: DispatchRecord, context) -> tuple[str, str]:
-        """What the last hook run printed: nothing, unless the run went to SchemeRunner."""
-        return SchemeRunner.output(record, context)
+        """What the last hook run printed: nothing."""
+        return "", ""
 
 
 class TracedRunner:
@@ -240,8 +240,7 @@ class TracedRunner:
 def plain_runners(runtime) -> tuple[PythonRunner, LeafRunner, SchemeRunner]:
     """The runners of ``runtime``'s dispatches, indexed by ``HookRun.runner``
     (PYTHON_RUNNER, LEAF_RUNNER, SCHEME_RUNNER)."""
-    scheme = SchemeRunner(runtime)
-    return PythonRunner(runtime), LeafRunner(runtime, scheme), scheme
+    return PythonRunner(runtime), LeafRunner(runtime), SchemeRunner(runtime)
 
 
 def traced_runners(runtime) -> tuple[TracedRunner, TracedRunner, TracedRunner]:
@@ -252,7 +251,7 @@ def traced_runners(runtime) -> tuple[TracedRunner, TracedRunner, TracedRunner]:
 
 def leaf_only(runs: tuple) -> bool:
     """Whether every run is of leaf hooks that still call only their primitives (they
-    need no ``DispatchScope`` entered)."""
+    need no dispatch scope entered)."""
     for run in runs:
         if run.leaf is None or not run.leaf.holds():
             return False
