@@ -31,10 +31,12 @@ class DispatchRecord:
 
     def __init__(self, hook: str, errors: list[dict]) -> None:
         """``errors``: what the dispatch lists before any hook runs (load failures)."""
+        # (made on every dispatch with hooks, and most hooks answer nothing: the lists
+        # are made by the first answer or failure; () until then)
         self.hook = hook
         self.errors = errors
-        self.answers: list[tuple[str, object]] = []
-        self.failed: list[str] = []
+        self.answers: list[tuple[str, object]] | tuple = ()
+        self.failed: list[str] | tuple = ()
         self.trace: list[dict] | None = None
         #: file -> the payload as its Scheme hooks see it (payload_use.py), once made
         self.converted: dict[str, object] | None = None
@@ -43,15 +45,19 @@ class DispatchRecord:
         #: the output capture of the last Scheme run, None after a leaf run
         self.capture = None
         # per answer, how many errors preceded it: where a problem with it goes
-        self._marks: list[int] = []
+        self._marks: list[int] | tuple = ()
 
     def answer(self, source: str, answer: object) -> None:
+        if type(self.answers) is tuple:
+            self.answers, self._marks = [], []
         self.answers.append((source, answer))
         self._marks.append(len(self.errors))
 
     def fail(self, source: str, message: str) -> None:
         """``source`` failed: an error, and a failure its policy may close on."""
         self.errors.append({"source": source, "message": message})
+        if type(self.failed) is tuple:
+            self.failed = []
         self.failed.append(source)
 
     def warn(self, source: str, message: str) -> None:
@@ -73,6 +79,8 @@ class DispatchRecord:
 
     def insert_answer(self, index: int, source: str, answer: object) -> None:
         """An answer standing for a failed hook, at ``index`` of the answers."""
+        if type(self.answers) is tuple:
+            self.answers, self._marks = [], []
         marks = self._marks
         self.answers.insert(index, (source, answer))
         marks.insert(index, marks[index] if index < len(marks) else len(self.errors))

@@ -5,8 +5,8 @@ subprocess plugins (by name), then declared handlers (hooks.toml, then the Claud
 settings files, in declaration order; they run at the same time, their answers are read in
 that order), then the in-process hooks — the tool files' (Scheme, Hy and Python alike) by
 file path, then registration order, then the Python hooks the host registered — run by
-run, each run by the runner the registry chose for it (harness.hooks.runners), inside one
-``DispatchScope``. Everything goes into one ``DispatchRecord``; then the fail-closed
+run, each run by the runner the registry chose for it (harness.hooks.runners), inside the
+dispatch scope (harness.hooks.dispatch_scope). Everything goes into one ``DispatchRecord``; then the fail-closed
 answers are added and the answers combined (harness.hooks.combine).
 
 A hook that fails is reported and skipped; the others still run. Permission hooks fail
