@@ -167,10 +167,17 @@ class LeafRunner:
         self.runtime = runtime
 
     def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
-        record.capture = None
         hook = record.hook
         limits = self.runtime.config.limits
-        if run.straight and _leave_room(run, limits):
+        # straight-line hooks run with no budget while their tiers' limits leave room
+        # (Limits.leave_room; a loop, not _leave_room(): this sits on every dispatch)
+        bounded = not run.straight
+        if not bounded:
+            for tier in run.tiers:
+                if not limits[tier].leave_room:
+                    bounded = True
+                    break
+        if not bounded:
             budget = None
         else:  # context.leaf_budget, inline
             budget = context.budget
@@ -254,15 +261,6 @@ def leaf_only(runs: tuple) -> bool:
     need no dispatch scope entered)."""
     for run in runs:
         if run.leaf is None or not run.leaf.holds():
-            return False
-    return True
-
-
-def _leave_room(run, limits: dict) -> bool:
-    """Whether the limits of the tiers of ``run`` leave room for straight-line hooks to
-    run without a budget (``Limits.leave_room``)."""
-    for tier in run.tiers:
-        if not limits[tier].leave_room:
             return False
     return True
 
