@@ -42,7 +42,6 @@ from harness.scheme.primitives import (
     comparators,
     hashtables,
     hashtables_srfi125,
-    list_sets,
     lists,
     ports,
     sorting,
@@ -161,7 +160,6 @@ def prompt(fn, *args):
 
 _PROMPT_CODE: CodeType = prompt.__code__
 _GUARD_CODE: CodeType = rt.guard_reraising.__code__
-_PAIRS_CODE: CodeType = lists._pairs.__code__
 _WOUND_CODE: CodeType = rt.wound.__code__
 _PARAMETERIZE_CODE: CodeType = rt.bound.__code__
 _OUTPUT_TO_STRING_CODE: CodeType = ports.with_output_to_string.__code__
@@ -517,24 +515,6 @@ class _Select:
                                  self.first)
 
 
-class _SearchWalk:
-    """search_then (lists.py) waiting for the call on ``item``: ``rest()`` makes the walk
-    of what follows it."""
-
-    __slots__ = ("finish", "item", "pred", "rest", "rows", "stop")
-
-    def __init__(self, pred, rest, rows: bool, stop: bool, finish, item) -> None:
-        self.pred, self.rest, self.rows, self.stop = pred, rest, rows, stop
-        self.finish, self.item = finish, item
-
-    def resume(self, thunk):
-        value = thunk()
-        rest = self.rest()
-        if (value is not False) is self.stop:
-            return self.finish(rest, self.item, value)
-        return lists.search_then(self.pred, rest, self.rows, self.stop, self.finish, value)
-
-
 class _Waiting:
     """A resumable primitive's loop waiting in a call: ``state`` is the tuple of its
     variables at that call, which ``resume`` unpacks (each subclass says its layout)."""
@@ -832,114 +812,6 @@ class _HashFind(_Waiting):
         if value is not False:
             return value
         return hashtables_srfi125.find_then(proc, entries, failure, i + 1)
-
-
-class _SetScan(_Waiting):
-    """list_sets.scan waiting for the compare procedure on element ``j`` of ``sets[0]``
-    (``sets``: the lists it had left to scan, copied at the capture)."""
-
-    __slots__ = ()  # state: same, x, sets, every, flip, j
-
-    def resume(self, thunk):
-        same, x, sets, every, flip, j = self.state
-        value = thunk()
-        if value is False:
-            return list_sets.scan(same, x, sets, every, flip, 0, j + 1)
-        if not every:
-            return True
-        return list_sets.scan(same, x, sets, every, flip, 1)
-
-
-class _SetSelect(_Waiting):
-    """list_sets.select waiting for the scan of ``xs[i - 1]``."""
-
-    __slots__ = ()  # state: same, xs, sets, every, want, kept, other, finish, i
-
-    def resume(self, thunk):
-        same, xs, sets, every, want, kept, other, finish, i = self.state
-        if len(xs) > CHUNK:
-            charge(len(xs))  # the copies are work like walking the elements
-        value = thunk()
-        kept = list(kept)  # each re-entry builds its own lists
-        other = None if other is None else list(other)
-        if value is want:
-            kept.append(xs[i - 1])
-        elif other is not None:
-            other.append(xs[i - 1])
-        return list_sets.select(same, xs, sets, every, want, kept, other, finish, i)
-
-
-class _SetAdjoin(_Waiting):
-    """list_sets.adjoin waiting for the scan of ``xs[i - 1]``."""
-
-    __slots__ = ()  # state: same, xs, kept, finish, i
-
-    def resume(self, thunk):
-        same, xs, kept, finish, i = self.state
-        if len(kept) > CHUNK:
-            charge(len(kept))  # the copy is work like scanning it
-        value = thunk()
-        kept = list(kept)
-        if not value:
-            kept.append(xs[i - 1])
-        return list_sets.adjoin(same, xs, kept, finish, i)
-
-
-class _SetSubset(_Waiting):
-    """list_sets.subset (or subsets_then: ``ys`` None) waiting for the scan of element (or
-    pair) ``i - 1``."""
-
-    __slots__ = ()  # state: same, xs, ys, i
-
-    def resume(self, thunk):
-        same, xs, ys, i = self.state
-        value = thunk()
-        if not value:
-            return False
-        if ys is None:
-            return list_sets.subsets_then(same, xs, i)
-        return list_sets.subset(same, xs, ys, i)
-
-
-class _SetUnion(_Waiting):
-    """list_sets.union_then waiting for the adjoin of ``lists[i - 1]``."""
-
-    __slots__ = ()  # state: same, lists, base, n0, i
-
-    def resume(self, thunk):
-        same, lists, base, n0, i = self.state
-        value = thunk()
-        return list_sets.union_then(same, lists, base, value, n0, i)
-
-
-class _SetXor(_Waiting):
-    """list_sets.xor_then waiting in the first step (``phase`` 0: a-b and a∩b) or the second
-    of the xor with ``b``, ``lists[i - 1]``."""
-
-    __slots__ = ()  # state: same, lists, acc, b, phase, i
-
-    def resume(self, thunk):
-        same, lists, acc, b, phase, i = self.state
-        value = thunk()
-        if phase == 0:
-            return list_sets.xor_then(same, lists, acc, i, b, value)
-        return list_sets.xor_then(same, lists, value, i)
-
-
-class _AlistDelete(_Waiting):
-    """list_sets.alist_delete_then waiting for the compare procedure on ``entries[i - 1]``."""
-
-    __slots__ = ()  # state: same, key, entries, kept, i
-
-    def resume(self, thunk):
-        same, key, entries, kept, i = self.state
-        if len(kept) > CHUNK:
-            charge(len(kept))  # the copy is work like walking them
-        value = thunk()
-        kept = list(kept)
-        if value is False:
-            kept.append(entries[i - 1])
-        return list_sets.alist_delete_then(same, key, entries, kept, i)
 
 
 class _SortedCheck(_Waiting):
@@ -1313,20 +1185,6 @@ def _filter_record(v):
     return _Select(v["pred"], items, 0, v["keep"], picked, finish, DEFAULT)
 
 
-def _search_walk_record(v):
-    walk = v["walk"]
-    w = walk.gi_frame.f_locals  # the walk, suspended where it gave ``item``
-    if walk.gi_code is _PAIRS_CODE:
-        who, cell = w["who"], w["x"]
-        def rest():
-            return lists._pairs(who, cell[1])
-    else:
-        who, cursors, count = w["who"], tuple(w["cursors"]), w["rows"]
-        def rest():
-            return lists._rows(who, cursors, count)
-    return _SearchWalk(v["pred"], rest, v["rows"], v["stop"], v["finish"], v["item"])
-
-
 def _sort_record(v):
     merged, out = v.get("merged"), v.get("out")
     return _Sort((v["less"], v["items"], v["finish"], list(v["runs"]), v["i"], v["j"],
@@ -1413,21 +1271,6 @@ def _next_index(walk) -> int:
     return walk.__reduce__()[2]
 
 
-def _set_scan_record(v):
-    sets = [list(items) for items in v["sets"][v["s"]:]]  # adjoin's list grows: as it was
-    n = sum(map(len, sets))
-    if n > CHUNK:
-        charge(n)
-    return _SetScan((v["same"], v["x"], sets, v["every"], v["flip"], _next_index(v["walk"]) - 1))
-
-
-def _set_select_record(v):
-    other = v["other"]
-    return _SetSelect((v["same"], v["xs"], v["sets"], v["every"], v["want"], list(v["kept"]),
-                       None if other is None else list(other), v["finish"],
-                       _next_index(v["walk"])))
-
-
 def _call_args(frame: FrameType) -> list:
     """The arguments a frame's function was called with (its parameters' values)."""
     code = frame.f_code
@@ -1503,16 +1346,13 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     _inner(None, -1, None),
     _Around.resume, rt.raise_, rt.raise_continuable, rt.scheme_error_proc, rt.reraise,
     _Reentry.__call__, _Reraise.again,
-    lists.member, lists.assoc, lists.fold, lists.fold_right, lists.reduce, lists.reduce_right,
-    vectors.vector_map, strings.string_map,
-    lists.filter_, lists.remove, lists.partition, lists.delete, lists.find, lists.find_tail,
-    lists.any_, lists.every, lists.list_index, lists.count, lists.filter_map,
-    lists.append_map, sorting.stable_sorted, sorting.keyed(None, None), sorting.list_sort,
+    lists.member, lists.assoc, lists.filter_, lists.remove, lists.partition, lists.delete,
+    lists.filter_map, lists.append_map, lists.unfold, lists.unfold_right, lists.list_tabulate,
+    lists.list_eq, vectors.vector_map, strings.string_map, sorting.stable_sorted,
+    sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
     strings.string_for_each,
-    rt.parameterize, lists.unfold, lists.unfold_right, lists.list_tabulate, sorting.list_merge,
-    lists.take_while, lists.drop_while, lists.span, lists.break_, lists._split_prefix,
-    lists.pair_fold, lists.pair_fold_right, lists.pair_for_each,
+    rt.parameterize, sorting.list_merge,
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
@@ -1524,10 +1364,7 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     charsets.char_set_filter, charsets.char_set_filter_x, charsets.char_set_count,
     charsets.char_set_every, charsets.char_set_any,
     strings.string_split, strings.string_count, strings.string_trim,
-    list_sets.delete_duplicates, list_sets.alist_delete, list_sets.lset_le, list_sets.lset_eq,
-    list_sets.lset_adjoin, list_sets.lset_union, list_sets.lset_intersection,
-    list_sets.lset_difference, list_sets.lset_xor, list_sets.lset_diff_plus_intersection,
-    list_sets.xor_rest, sorting.median_of, sorting.put_median, sorting.list_sorted_p,
+    sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
@@ -1539,7 +1376,7 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
     hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
     hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x, lists.list_eq, bitwise.bitwise_fold,
+    hashtables_srfi125.hash_table_pop_x, bitwise.bitwise_fold,
     bitwise.bitwise_for_each, bitwise.bitwise_unfold, comparators.comparator_equal,
     comparators.comparator_less, comparators.comparator_greater,
     comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
@@ -1563,10 +1400,6 @@ _RECORDS = {
     sorting.merge_then.__code__: _locals_record(_merge_record),
     _Merge.resume.__code__: _locals_record(_after_call),
     sorting.sort.__code__: _locals_record(_keyed_sort_record),
-    lists.unfold_then.__code__: _locals_record(_unfold_record),
-    _Unfold.resume.__code__: _locals_record(_after_call),
-    lists.unfold_right_then.__code__: _locals_record(_unfold_right_record),
-    _UnfoldRight.resume.__code__: _locals_record(_after_call),
     strings.index_then.__code__: _locals_record(_index_record),
     _Index.resume.__code__: _locals_record(_after_call),
     strings.string_index.__code__: lambda frame: _Then(strings.found),
@@ -1598,11 +1431,15 @@ _RECORDS = {
     lists.fold_then.__code__: _locals_record(_fold_record),
     lists.select_then.__code__: _locals_record(_select_record),
     lists.filter_then.__code__: _locals_record(_filter_record),
+    _Select.resume.__code__: _locals_record(_after_call),
+    lists.unfold_then.__code__: _locals_record(_unfold_record),
+    _Unfold.resume.__code__: _locals_record(_after_call),
+    lists.unfold_right_then.__code__: _locals_record(_unfold_right_record),
+    _UnfoldRight.resume.__code__: _locals_record(_after_call),
+    lists.lists_equal.__code__: _locals_record(
+        lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
     sorting.sort_then.__code__: _locals_record(_sort_record),
     _Sort.resume.__code__: _locals_record(_after_call),
-    lists.search_then.__code__: _locals_record(_search_walk_record),
-    _Select.resume.__code__: _locals_record(_after_call),
-    _SearchWalk.resume.__code__: _locals_record(_after_call),
     lists.for_each.__code__: _locals_record(
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),
@@ -1627,24 +1464,6 @@ _RECORDS = {
     _Raised.resume.__code__: _locals_record(_after_call),
     _Force.resume.__code__: _locals_record(_after_call),
     _OutputTo.resume.__code__: _locals_record(_after_call),
-    list_sets.scan.__code__: _locals_record(_set_scan_record),
-    list_sets.select.__code__: _locals_record(_set_select_record),
-    list_sets.adjoin.__code__: _locals_record(
-        lambda v: _SetAdjoin((v["same"], v["xs"], list(v["kept"]), v["finish"],
-                              _next_index(v["walk"])))),
-    list_sets.subset.__code__: _locals_record(
-        lambda v: _SetSubset((v["same"], v["xs"], v["ys"], _next_index(v["walk"])))),
-    list_sets.subsets_then.__code__: _locals_record(
-        lambda v: _SetSubset((v["same"], v["pairs"], None, _next_index(v["walk"])))),
-    list_sets.union_then.__code__: _locals_record(
-        lambda v: _SetUnion((v["same"], v["lists"], v["base"], v["n0"],
-                             _next_index(v["walk"])))),
-    list_sets.xor_then.__code__: _locals_record(
-        lambda v: _SetXor((v["same"], v["lists"], v["acc"], v["b"], v["phase"],
-                           _next_index(v["walk"])))),
-    list_sets.alist_delete_then.__code__: _locals_record(
-        lambda v: _AlistDelete((v["same"], v["key"], v["entries"], list(v["kept"]),
-                                _next_index(v["walk"])))),
     sorting.sorted_then.__code__: _locals_record(
         lambda v: _SortedCheck((v["less"], v["items"], _next_index(v["walk"])))),
     sorting.without_neighbor_dups.__code__: _locals_record(
@@ -1658,8 +1477,7 @@ _RECORDS = {
         lambda v: _PASS if "ordered" in v else _Then(
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
-       for cls in (_SetScan, _SetSelect, _SetAdjoin, _SetSubset, _SetUnion, _SetXor,
-                   _AlistDelete, _SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
+       for cls in (_SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
                    _BitUnfold, _Chain)},
     comparators.chain_then.__code__: _locals_record(
@@ -1670,8 +1488,6 @@ _RECORDS = {
     comparators.order_of.__code__: _locals_record(
         lambda v: _PASS if "less" in v
         else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
-    lists.lists_equal.__code__: _locals_record(
-        lambda v: _ListsEqual((v["same"], v["items"], v["i"], v["j"]))),
     bitwise.unfold_bits.__code__: _locals_record(
         lambda v: _BitUnfold((v["stop"], v["mapper"], v["successor"], v["seed"], v["n"],
                               v["k"], v["at"]))),

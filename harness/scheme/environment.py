@@ -67,6 +67,8 @@ class Environment:
         #: before the twins existed would not update the twin
         self.assigned: set[str] = set()
         self.imported: set[tuple] = set()
+        #: prelude libraries whose Scheme half is bound on first need (libraries.load_pending)
+        self.pending: tuple = ()
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
         self.table: dict = {

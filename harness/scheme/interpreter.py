@@ -30,11 +30,13 @@ from harness.scheme.errors import (
 )
 from harness.scheme.expander import MAX_CURRIED, SPECIALS, Expander, special
 from harness.scheme.libraries import (
+    LAZY_PRELUDE,
     PRELUDE_LIBRARIES,
     RESERVED_PREFIXES,
     SANDBOX_LIBRARIES,
     STANDARD_LIBRARIES,
     Library,
+    find_library,
     import_into,
     library_key,
     register_library,
@@ -71,6 +73,7 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
     values, syntax = _prelude(tuple(imports), tier, env)
     env.table.update(values)
     env.syntax.update(syntax)
+    env.pending = tuple(key for key in imports if key in LAZY_PRELUDE and env.may_import(key))
     return env
 
 
@@ -86,7 +89,10 @@ def _prelude(imports: tuple, tier: str, template: Environment) -> tuple[dict, di
                               allowed_libraries=template.allowed_libraries,
                               allow_include=template.allow_include, tier=tier)
         for key in imports:
-            if scratch.may_import(key):
+            if key in LAZY_PRELUDE and scratch.may_import(key):
+                for name, value in find_library(LAZY_PRELUDE[key]).exports.items():
+                    scratch.define(name, value)  # the rest when needed: load_pending
+            elif scratch.may_import(key):
                 import_into(scratch, _spec(key))
         values = {k: v for k, v in scratch.table.items() if k.startswith("s_")}
         cached = _preludes[(imports, tier)] = (values, dict(scratch.syntax))

@@ -8,7 +8,7 @@ Python's own TypeError; the source text at that position names the primitive.
 from __future__ import annotations
 
 import re
-from types import TracebackType
+from types import FrameType, TracebackType
 
 from harness.scheme.compiler import SCHEME_CODE_PREFIX
 from harness.scheme.errors import ErrorObject, SchemeError, SourcePos
@@ -59,6 +59,21 @@ def locate_tb(tb: TracebackType | None) -> SourcePos | None:
         pos = _position(code, entry.tb_lasti)
         if pos is not None:
             return SourcePos(code.co_filename[len(SCHEME_CODE_PREFIX):], pos[0], pos[1])
+    return None
+
+
+def locate_caller(frame: FrameType | None, library_dir: str) -> SourcePos | None:
+    """The Scheme source position where the innermost compiled frame from ``frame``
+    outwards whose source is not under ``library_dir`` waits: where a program called into
+    harness's own Scheme libraries (an argument error of theirs is the caller's)."""
+    library = SCHEME_CODE_PREFIX + library_dir
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(SCHEME_CODE_PREFIX) and not name.startswith(library):
+            pos = _position(frame.f_code, frame.f_lasti)
+            if pos is not None:
+                return SourcePos(name[len(SCHEME_CODE_PREFIX):], pos[0], pos[1])
+        frame = frame.f_back
     return None
 
 

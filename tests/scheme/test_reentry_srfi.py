@@ -1,6 +1,8 @@
 """Re-entering a continuation captured inside the procedure of a SRFI procedure that
 compares elements: SRFI 1's deletions and sets, SRFI 132's checks and medians, the
 unfolds of SRFI 125 and SRFI 14, a hash table's own equality and hash procedures.
+(SRFI 1's are Scheme, scheme_lib/srfi/1.sld: their re-entry is the compiler's, and these
+cases keep it so, with the orders of SRFI 1's reference implementation.)
 
 The pattern (as tests/scheme/test_6_10_control.py): the procedure keeps ``k`` the first
 time it is called on a given argument, the walk finishes, and ``k`` is re-entered later,
@@ -404,7 +406,7 @@ def test_every_resume_names_the_value_it_waited_for():
     # replay it from the old state, forever
     from harness.scheme import continuations
     waiting = continuations._Waiting.__subclasses__()
-    assert len(waiting) > 20
+    assert waiting  # the loops of the native cores that call procedures (sorting, tables…)
     for cls in waiting:
         assert "value" in cls.resume.__code__.co_varnames, cls.__name__
 

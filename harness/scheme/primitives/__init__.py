@@ -25,7 +25,7 @@ LIBRARIES: dict[LibraryName, dict[str, object]] = {}
 PROCEDURE_NAMES: dict[object, str] = {}
 
 _MODULES = (
-    "numbers", "chars", "strings", "lists", "list_sets", "vectors", "bytevectors", "hashtables",
+    "numbers", "chars", "strings", "lists", "vectors", "bytevectors", "hashtables",
     "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
     "charsets", "comparators", "division", "bitwise", "fixnums", "flonums",
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from harness.scheme import run_support as rt
 from harness.scheme.continuations import call_cc
 from harness.scheme.datatypes import Promise, String, Symbol, py_to_list
@@ -53,6 +55,20 @@ def boolean_eq_p(a, b, *more):
 
 boolean_eq_p.__name__ = "boolean=?"
 define(BASE, "boolean=?", boolean_eq_p)
+
+
+@primitive("harness checks core")
+def raise_wrong_type(who, expected, value):
+    """Raise the standard argument error ``WHO: expected EXPECTED, got VALUE`` (the value
+    written shortened, as every primitive writes it): the native half of (harness checks),
+    for procedures written in Scheme. The error is placed where the program called into
+    scheme_lib/, as a primitive's would be."""
+    from harness.scheme.libraries import SCHEME_LIB
+    from harness.scheme.translate import locate_caller
+    name = who.name if isinstance(who, Symbol) else getattr(who, "s", who)
+    exc = wrong_type(str(name), getattr(expected, "s", str(expected)), value)
+    exc.where = locate_caller(sys._getframe(1), str(SCHEME_LIB))
+    raise exc
 
 
 @primitive(BASE)
