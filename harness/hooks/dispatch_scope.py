@@ -9,7 +9,8 @@ dispatch whose runs are all leaf hooks does not enter the scope: they read nothi
 context and cannot dispatch.
 
 It is one function, not a context manager: it sits on every dispatch with in-process
-hooks, where a ``with`` costs two more calls than the hooks themselves (bench/hooks.py).
+hooks, and a ``DispatchScope`` class entered with ``with`` measured 0.4-0.5 µs more per
+dispatch to one no-op Python hook (bench/hooks.py: 2.0 against 2.4-2.5 µs).
 """
 
 from __future__ import annotations
