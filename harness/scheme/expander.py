@@ -143,8 +143,7 @@ class Expander:
         if isinstance(b, tuple):
             env, name = b
             if env.pending and not env.is_bound(name.name) and name.name not in env.declared:
-                from harness.scheme.libraries import load_pending
-                load_pending(env)  # a name of the Scheme half of a prelude library?
+                env.load_pending()  # a name of the Scheme half of a prelude library?
             if env.lazy and name.name in env.lazy:
                 bind_deferred(env, name.name)
             getter = env.dynamic.get(name.name)
