@@ -21,8 +21,8 @@ from harness.scheme.ast_nodes import (
     SetGlobal,
     Var,
 )
-from harness.scheme.deferred import bind_deferred
 from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, split_list, sym
+from harness.scheme.deferred import bind_deferred
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.syntax import (

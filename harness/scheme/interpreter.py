@@ -18,6 +18,7 @@ from harness.scheme.ast_nodes import Const
 from harness.scheme.compiler import Compiler
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
+from harness.scheme.deferred import Deferred
 from harness.scheme.environment import FEATURES, Environment
 from harness.scheme.errors import (
     DepthLimitExceeded,
@@ -43,7 +44,6 @@ from harness.scheme.libraries import (
     library_key,
     register_library,
 )
-from harness.scheme.deferred import Deferred
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
 from harness.scheme.primitives import primitive
 from harness.scheme.reader import SourceMap, read_all
@@ -414,8 +414,9 @@ def _deferrable(env: Environment, forms: list, scope: Scope) -> dict[int, str]:
     """The forms of a library body that may be evaluated when their name is first
     referenced (see deferred.py), by id, with that name: ``(define (name . formals) ...)``
     or ``(define name expression)`` where the expression is a name, a ``lambda`` or a
-    ``case-lambda``, with the standard ``define``, of a name no other ``define`` of the body defines (a
-    library defining a name twice is in error anyway) that the library has not bound."""
+    ``case-lambda``, with the standard ``define``, of a name no other ``define`` of the
+    body defines (a library defining a name twice is in error anyway) that the library
+    has not bound."""
     define = SPECIALS["define"]
     found: dict[int, str] = {}
     defined: dict[str, int] = {}

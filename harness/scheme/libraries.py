@@ -12,8 +12,8 @@ import importlib
 import threading
 from pathlib import Path
 
-from harness.scheme.deferred import Deferred
 from harness.scheme.datatypes import NIL, Symbol, list_to_py, split_list
+from harness.scheme.deferred import Deferred
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import base_symbol, is_identifier, strip
 from harness.shipped import shipped_dir
