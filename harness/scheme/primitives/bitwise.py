@@ -11,10 +11,11 @@ the three walks that call a procedure of the program (``bitwise-fold``,
 ``bitwise-for-each``, ``bitwise-unfold``) in Scheme, over ``integer-bits`` (the bits as a
 list, made in one pass). They were Python loops with a hand-written resume record for
 ``call/cc`` (continuations.py); in Scheme they re-enter and count their steps with nothing
-written for it. Measured sandboxed against the Python loops (/tmp-style side-by-side runs
-on a busy machine, best of 7): a 2,000-bit fold 1.2-1.45x, for-each 1.0-1.35x, a
-2,000-bit unfold 1.8x the Python time; walks of small integers 1.3-2x. Kept in Scheme
-anyway: the time is in the procedures the program passes, which count as steps now.
+written for it. Measured sandboxed against the Python loops (side by side, best of 7, a
+busy machine): a 2,000-bit fold 1.2-1.45x, for-each 1.0-1.35x, a 2,000-bit unfold 1.8x
+the Python time; walks of small integers 1.3-2x; unsandboxed (bench/resumable_primitives.py,
+where library code counts steps and the Python loop counted none) a 1,000-bit unfold 3x.
+Kept in Scheme: the time is in the procedures the program passes, which count as steps now.
 """
 
 from __future__ import annotations
