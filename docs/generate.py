@@ -105,7 +105,10 @@ def scheme_libraries() -> dict[tuple, tuple | None]:
     (an alias), or None. Read off the code: the registered primitives, the syntax and
     composite libraries, the aliases and the ``.sld`` files of ``scheme_lib/``."""
     from harness.host_libraries import offer_to_scheme
-    from harness.scheme import libraries
+    from harness.scheme import (
+        interpreter,  # noqa: F401  (it runs scheme_lib's .sld files)
+        libraries,
+    )
     from harness.scheme.primitives import load_all
 
     offer_to_scheme()  # the (harness ...) libraries, as a runtime offers them

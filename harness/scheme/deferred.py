@@ -17,6 +17,9 @@ code that refers to it is compiled (``bind_deferred``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
 from harness.scheme.reader import SourceMap
 from harness.scheme.syntax import Scope
 
@@ -24,30 +27,32 @@ __all__ = ["Deferred", "bind_deferred"]
 
 
 class Deferred:
-    """The definition of ``name`` in the library environment ``env``, not evaluated yet."""
+    """The definition of ``name`` in the library environment ``env``, not evaluated yet;
+    ``evaluate`` (the interpreter's eval_form) evaluates it under ``lock`` (the library
+    lock), both given by the interpreter, which this module does not import."""
 
-    __slots__ = ("env", "name", "_form", "_smap", "_scope")
+    __slots__ = ("_evaluate", "_form", "_lock", "_scope", "_smap", "env", "name")
 
-    def __init__(self, env, name: str, form: object, smap: SourceMap | None,
-                 scope: Scope) -> None:
+    def __init__(self, env, name: str, form: object, smap: SourceMap | None, scope: Scope,
+                 evaluate: Callable, lock: AbstractContextManager) -> None:
         self.env = env
         self.name = name
         self._form = form
         self._smap = smap
         self._scope = scope
+        self._evaluate = evaluate
+        self._lock = lock
 
     def force(self) -> None:
         """Evaluate the definition in its library, once (a definition being evaluated,
         as when it refers to itself, is left to finish). A failure leaves it to evaluate
         again at the next reference."""
-        from harness.scheme.interpreter import eval_form
-        from harness.scheme.libraries import library_lock
-        with library_lock:
+        with self._lock:
             form, self._form = self._form, None
             if form is None:
                 return
             try:
-                eval_form(self.env, form, self._smap, self._scope)
+                self._evaluate(self.env, form, self._smap, self._scope)
             except BaseException:
                 self._form = form
                 raise

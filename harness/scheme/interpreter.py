@@ -42,6 +42,7 @@ from harness.scheme.libraries import (
     find_library,
     import_into,
     library_key,
+    library_lock,
     register_library,
 )
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
@@ -386,7 +387,8 @@ def _define_library(exp: Expander, x, scope, where):
             for form in forms:
                 name = deferrable.get(id(form))
                 if name is not None:
-                    env.lazy[name] = Deferred(env, name, form, exp.smap, lib_scope)
+                    env.lazy[name] = Deferred(env, name, form, exp.smap, lib_scope,
+                                              eval_form, library_lock)
                 else:
                     eval_form(env, form, exp.smap, lib_scope)
         else:
