@@ -1,6 +1,6 @@
 """Start-up: a home with 50 .scm files and 20 plugins, time to the first dispatch.
 
-    python bench/startup.py
+    python bench/startup.py [--base TREE]
 
 Runs each measurement in a fresh Python process (so nothing is cached in memory):
 cold = nothing in the home's .cache/ (every plugin runs --schema, every file is read by
@@ -9,10 +9,17 @@ Python bytecode in a private PYTHONPYCACHEPREFIX, primed by an untimed run, as a
 installed package has its .pyc files; the last row has bytecode off
 (PYTHONDONTWRITEBYTECODE=1, as some shells here set it), so every harness module is
 compiled from source at each start. Prints the median of 5 runs of each.
+
+A second table is a home of the shipped guards (tools/guards/*.scm, which call any, every,
+find and fold of SRFI 1, written in Scheme): warm starts of this tree and, with ``--base
+TREE`` (a checkout of another commit, e.g. ``git worktree add /tmp/startup-base 7931fac``),
+of that tree on PYTHONPATH, in turns, each run once untimed first; with the child's CPU
+time (user + system), steadier than wall time on a shared machine.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import statistics
@@ -72,6 +79,58 @@ def run(home: Path, env: dict[str, str]) -> list[float]:
     return [float(x) for x in out.stdout.split()]
 
 
+def make_guards_home() -> Path:
+    """A home whose tool files are the shipped guards."""
+    home = Path(tempfile.mkdtemp(prefix="harness-startup-guards-"))
+    (home / "tools").mkdir()
+    (home / "work").mkdir()
+    for guard in sorted((ROOT / "tools" / "guards").glob("*.scm")):
+        shutil.copy(guard, home / "tools" / guard.name)
+    return home
+
+
+def run_with_cpu(home: Path, env: dict[str, str]) -> list[float]:
+    """``run``'s four times (ms) and the child's CPU time (ms), with harness imported from
+    the tree on the PYTHONPATH of ``env`` (the child runs in an empty folder: ``-c`` puts
+    its working directory first on sys.path, and a project's tools/ would load too)."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, str(home)], stdout=out,
+                                stderr=subprocess.DEVNULL, cwd=home / "work", env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"a start of {home} failed (PYTHONPATH={env.get('PYTHONPATH')})")
+        out.seek(0)
+        times = [float(x) for x in out.read().split()]
+    return times + [(usage.ru_utime + usage.ru_stime) * 1000]
+
+
+def guards_table(with_pyc: dict[str, str], base: Path | None) -> None:
+    """Warm starts of a home of the shipped guards: this tree, and ``base`` in turns."""
+    home = make_guards_home()
+    trees = {"this tree": ROOT} | ({f"base {base.name}": base} if base else {})
+    envs = {name: {**with_pyc, "PYTHONPATH": str(tree)} for name, tree in trees.items()}
+    try:
+        for env in envs.values():
+            run_with_cpu(home, env)  # bytecode and parse cache, untimed
+        rows: dict[str, list[list[float]]] = {name: [] for name in envs}
+        for _ in range(5):
+            for name, env in envs.items():
+                rows[name].append(run_with_cpu(home, env))
+        print("\nguards home (any/every/fold), warm, ms (median of 5)")
+        print("                   import   Runtime()   first fire   total   child CPU")
+        medians = {}
+        for name, runs in rows.items():
+            cols = medians[name] = [statistics.median(c) for c in zip(*runs)]
+            print(f"{name:18} {cols[0]:7.1f} {cols[1]:10.1f} {cols[2]:11.1f} {cols[3]:8.1f}"
+                  f" {cols[4]:10.1f}")
+        if base:
+            this, other = medians["this tree"], medians[f"base {base.name}"]
+            print(f"this/base          {this[0] / other[0]:7.2f} {this[1] / other[1]:10.2f}"
+                  f" {'':11} {this[3] / other[3]:8.2f} {this[4] / other[4]:10.2f}")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def child_environments(pycache: Path) -> tuple[dict[str, str], dict[str, str]]:
     """(with bytecode kept in ``pycache``, with bytecode off)."""
     with_pyc = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -82,11 +141,18 @@ def child_environments(pycache: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", type=Path, help="another harness source tree to compare")
+    parser.add_argument("--guards-only", action="store_true", help="only the guards table")
+    args = parser.parse_args()
     home = make_home()
     pycache = Path(tempfile.mkdtemp(prefix="harness-startup-pyc-"))
     with_pyc, without_pyc = child_environments(pycache)
     try:
         run(home, with_pyc)  # writes the bytecode, untimed
+        if args.guards_only:
+            guards_table(with_pyc, args.base)
+            return
         rows: dict[str, list[list[float]]] = {"cold": [], "warm": [], "warm, no .pyc": []}
         for _ in range(5):
             shutil.rmtree(home / ".cache", ignore_errors=True)
@@ -97,6 +163,7 @@ def main() -> None:
         for name, runs in rows.items():
             cols = [statistics.median(c) for c in zip(*runs)]
             print(f"{name:18} {cols[0]:7.1f} {cols[1]:10.1f} {cols[2]:11.1f} {cols[3]:8.1f}")
+        guards_table(with_pyc, args.base)
     finally:
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(pycache, ignore_errors=True)

@@ -32,13 +32,11 @@ from types import CellType, CodeType, FrameType, FunctionType
 
 from harness.scheme import run_support as rt
 from harness.scheme.compiler import BODY_DOC
-from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list, is_true
+from harness.scheme.datatypes import DEFAULT, Promise, String, Values, is_list
 from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
-    bitwise,
-    charsets,
     comparators,
     hashtables,
     hashtables_srfi125,
@@ -747,20 +745,6 @@ class _Index(_Waiting):
         return strings.index_then(pred, text, k + step, stop, step, want)
 
 
-class _CharWalk(_Waiting):
-    """A char-set walk (charsets.WALK_STEPS) waiting for its procedure on ``c``."""
-
-    __slots__ = ()  # state: walk, proc, bounds, acc, finish, c
-
-    def resume(self, thunk):
-        walk, proc, bounds, acc, finish, c = self.state
-        value = thunk()
-        done, acc = charsets.WALK_STEPS[walk](acc, c, value)
-        if done:
-            return acc
-        return walk(proc, bounds, acc, finish, ord(c.c) + 1)
-
-
 class _MapEntries(_Waiting):
     """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
@@ -801,19 +785,6 @@ class _FoldEntries(_Waiting):
         return hashtables.fold_entries(kons, entries[i + 1:], value)
 
 
-class _HashFind(_Waiting):
-    """hash-table-find waiting for its procedure on ``entries[i]``."""
-
-    __slots__ = ()  # state: proc, entries, failure, i
-
-    def resume(self, thunk):
-        proc, entries, failure, i = self.state
-        value = thunk()
-        if value is not False:
-            return value
-        return hashtables_srfi125.find_then(proc, entries, failure, i + 1)
-
-
 class _SortedCheck(_Waiting):
     """sorting.sorted_then waiting for ``less`` on ``items[i - 1]`` and the one before."""
 
@@ -841,29 +812,6 @@ class _NeighborDups(_Waiting):
         if value is False:
             kept.append(items[i - 1])
         return sorting.without_neighbor_dups(same, items, finish, kept, i)
-
-
-class _CharUnfold(_Waiting):
-    """charsets.unfold_codes waiting in the call ``at`` (its numbering) on ``seed``."""
-
-    __slots__ = ()  # state: who, p, f, g, seed, out, finish, at
-
-    def resume(self, thunk):
-        who, p, f, g, seed, out, finish, at = self.state
-        if len(out) > CHUNK:
-            charge(len(out))  # the copy is work like building them
-        value = thunk()
-        out = list(out)  # each re-entry builds its own set
-        if at == 0:
-            if value is not False:
-                return finish(out)
-            at = 1
-        elif at == 1:
-            out.append(ord(charsets.char_arg(who, value)))
-            at = 2
-        else:
-            seed, at = value, 0
-        return charsets.unfold_codes(who, p, f, g, seed, out, finish, at)
 
 
 class _TableUnfold(_Waiting):
@@ -943,19 +891,6 @@ class _DeleteKeys(_Waiting):
         return hashtables_srfi125.delete_keys(t, keys, deleted + value, i)
 
 
-class _EqualEntries(_Waiting):
-    """hash-table=?'s loop waiting in the comparison of ``entries[i - 1]``."""
-
-    __slots__ = ()  # state: same, t2, entries, i
-
-    def resume(self, thunk):
-        same, t2, entries, i = self.state
-        value = thunk()
-        if not value:
-            return False
-        return hashtables_srfi125.equal_entries(same, t2, entries, i)
-
-
 class _ListsEqual(_Waiting):
     """lists.lists_equal (list=) waiting for ``same`` on the elements ``j`` of
     ``items[i - 1]`` and ``items[i]``."""
@@ -968,47 +903,6 @@ class _ListsEqual(_Waiting):
         if value is False:
             return False
         return lists.lists_equal(same, items, i, j + 1)
-
-
-class _BitUnfold(_Waiting):
-    """bitwise.unfold_bits waiting in the call ``at`` (its numbering) on ``seed``."""
-
-    __slots__ = ()  # state: stop, mapper, successor, seed, n, k, at
-
-    def resume(self, thunk):
-        stop, mapper, successor, seed, n, k, at = self.state
-        value = thunk()
-        if at == 0:
-            if value is not False:
-                return n
-            at = 1
-        elif at == 1:
-            if value is not False:
-                n |= 1 << k
-            k, at = bitwise._next_bit(k), 2
-        else:
-            seed, at = value, 0
-        return bitwise.unfold_bits(stop, mapper, successor, seed, n, k, at)
-
-
-class _Chain(_Waiting):
-    """comparators.chain_then (=?, <? …) waiting in the ordering (``phase`` 0) or the
-    equality of ``items[i - 1]`` and ``items[i]``."""
-
-    __slots__ = ()  # state: c, ask, flip, items, i, phase
-
-    def resume(self, thunk):
-        c, ask, flip, items, i, phase = self.state
-        value = thunk()
-        if phase == 0:
-            if value is not False:
-                return comparators.chain_then(c, ask, flip, items, i + 1)
-            if ask == comparators.ORDERED:
-                return False
-            return comparators.chain_then(c, ask, flip, items, i, 1)
-        if value is False:
-            return False
-        return comparators.chain_then(c, ask, flip, items, i + 1)
 
 
 _TRAMPOLINE = _Trampoline()
@@ -1227,16 +1121,6 @@ def _trim_record(v):
     return _Then(partial(strings.trim_end, v["text"], v["a"]))
 
 
-def _char_walk_record(frame: FrameType):
-    v = frame.f_locals
-    if "c" not in v:
-        return None
-    walk = _CHAR_WALKS[frame.f_code]
-    acc = v["acc"]
-    return _CharWalk((walk, v[frame.f_code.co_varnames[0]], v["bounds"],
-                      list(acc) if acc.__class__ is list else acc, v["finish"], v["c"]))
-
-
 def _update_record(v):
     if "value" in v:
         return _PASS  # waiting in updated_with
@@ -1257,12 +1141,6 @@ def _update_default_record(v):
     if "new_value" in v:
         return _PASS  # in the store
     return _Then(partial(hashtables.store_updated, v["t"], v["k"], v["key"]))
-
-
-def _find_record(v):
-    if v["i"] == -1:
-        return _PASS  # in the failure thunk
-    return _HashFind((v["proc"], v["entries"], v["failure"], v["i"]))
 
 
 # a named iterator's __reduce__ gives the index of the next item: the one after the item
@@ -1293,14 +1171,6 @@ def _reruns(fn, table: str = "t", key: str = "key", past=None):
                 return done
         return _Rerun((fn, _call_args(frame), v[table], v[key]))
     return {fn.__code__: record}
-
-
-def _intern_record(v):
-    if "value" in v:
-        return _PASS  # in interned's store
-    if "entry" in v:  # in the failure thunk
-        return _Then(partial(hashtables_srfi125.interned, v["t"], v["key"]))
-    return None
 
 
 def _slot_record(v):
@@ -1356,38 +1226,24 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
-    hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
-    hashtables_srfi125.hash_table_for_each, hashtables_srfi125.hash_table_map_to_list,
-    hashtables_srfi125.hash_table_count, hashtables_srfi125.hash_table_find,
-    hashtables_srfi125.hash_table_prune_x,
-    charsets.char_set_fold, charsets.char_set_for_each, charsets.char_set_map,
-    charsets.char_set_filter, charsets.char_set_filter_x, charsets.char_set_count,
-    charsets.char_set_every, charsets.char_set_any,
     strings.string_split, strings.string_count, strings.string_trim,
     sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
-    charsets.char_set_unfold, charsets.char_set_unfold_x, hashtables_srfi125.hash_table_unfold,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
-    hashtables_srfi125.hash_table_eq, hashtables_srfi125._set_pairs,
-    hashtables_srfi125.hash_table, hashtables_srfi125.hash_table_set_x,
-    hashtables_srfi125.hash_table_delete_x, hashtables_srfi125._stored,
-    hashtables_srfi125._restored, hashtables_srfi125.hash_table_intersection_x,
-    hashtables_srfi125.hash_table_difference_x, hashtables_srfi125.hash_table_xor_x,
-    hashtables_srfi125._pruned, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x, bitwise.bitwise_fold,
-    bitwise.bitwise_for_each, bitwise.bitwise_unfold, comparators.comparator_equal,
-    comparators.comparator_less, comparators.comparator_greater,
-    comparators.comparator_less_or_equal, comparators.comparator_greater_or_equal,
-    comparators.comparator_test_type, comparators.comparator_hash,
+    hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
+    hashtables_srfi125.hash_table_prune_x, hashtables_srfi125._stored,
+    hashtables_srfi125._restored, hashtables_srfi125._pruned,
+    hashtables_srfi125.hash_table_unfold,
+    hashtables_srfi125._set_pairs, hashtables_srfi125.hash_table,
+    hashtables_srfi125.hash_table_set_x, hashtables_srfi125.hash_table_delete_x,
+    hashtables_srfi125.hash_table_intersection_x, hashtables_srfi125.hash_table_difference_x,
+    hashtables_srfi125.hash_table_xor_x, hashtables_srfi125.hash_table_union_x,
+    hashtables_srfi125.hash_table_pop_x,
 ))
 
-#: the char-set walks' code, for their records
-_CHAR_WALKS = {walk.__code__: walk for walk in charsets.WALK_STEPS}
-
 _RECORDS = {
-    **{code: _char_walk_record for code in _CHAR_WALKS},
     rt.trampoline.__code__: lambda frame: _TRAMPOLINE,
     _Procedure.__call__.__code__: _locals_record(lambda v: _PASS if "r" in v else _TRAMPOLINE),
     rt.guard.__code__: _locals_record(_guard_record),
@@ -1405,9 +1261,7 @@ _RECORDS = {
     strings.string_index.__code__: lambda frame: _Then(strings.found),
     strings.string_rindex.__code__: lambda frame: _Then(strings.found),
     strings.trim_then.__code__: _locals_record(_trim_record),
-    _CharWalk.resume.__code__: _locals_record(_after_call),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
-    hashtables_srfi125.find_then.__code__: _locals_record(_find_record),
     hashtables.map_entries.__code__: _locals_record(
         lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish
         else _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
@@ -1419,7 +1273,6 @@ _RECORDS = {
     hashtables.each_entry.__code__: _locals_record(
         lambda v: _EachEntry((v["proc"], v["entries"], v["walk"].__reduce__()[2] - 1))),
     _EachEntry.resume.__code__: _locals_record(_after_call),
-    _HashFind.resume.__code__: _locals_record(_after_call),
     rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
     rt.wound.__code__: _locals_record(_wound_record),
     rt.handle.__code__: _locals_record(_handle_record),
@@ -1477,20 +1330,12 @@ _RECORDS = {
         lambda v: _PASS if "ordered" in v else _Then(
             partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
-       for cls in (_SortedCheck, _NeighborDups, _CharUnfold, _TableUnfold,
-                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _EqualEntries, _ListsEqual,
-                   _BitUnfold, _Chain)},
-    comparators.chain_then.__code__: _locals_record(
-        lambda v: _Chain((v["c"], v["ask"], v["flip"], v["items"], v["i"], v["phase"]))),
-    comparators.comparator_check_type.__code__: _locals_record(
-        lambda v: _Then(partial(comparators.type_checked, v["obj"]))),
+       for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
+                   _Rerun, _BucketScan, _EachPair, _DeleteKeys, _ListsEqual)},
     comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
     comparators.order_of.__code__: _locals_record(
         lambda v: _PASS if "less" in v
         else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
-    bitwise.unfold_bits.__code__: _locals_record(
-        lambda v: _BitUnfold((v["stop"], v["mapper"], v["successor"], v["seed"], v["n"],
-                              v["k"], v["at"]))),
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
     hashtables.HashTable.slot_in_bucket.__code__: _locals_record(
@@ -1502,14 +1347,9 @@ _RECORDS = {
                              _next_index(v["walk"])))),
     hashtables_srfi125.delete_keys.__code__: _locals_record(
         lambda v: _DeleteKeys((v["t"], v["keys"], v["deleted"], _next_index(v["walk"])))),
-    hashtables_srfi125.equal_entries.__code__: _locals_record(
-        lambda v: _EqualEntries((v["same"], v["t2"], v["entries"], _next_index(v["walk"])))),
     **_reruns(hashtables.hash_table_ref, past=lambda v: _PASS if "entry" in v else None),
     **_reruns(hashtables.hash_table_update_x, past=_update_record),
     **_reruns(hashtables.hash_table_update_x_default, past=_update_default_record),
-    **_reruns(hashtables_srfi125.hash_table_intern_x, past=_intern_record),
-    **_reruns(hashtables_srfi125.same_entry, "t2",
-              past=lambda v: _Then(is_true) if "entry" in v else None),
     **_reruns(hashtables_srfi125.drop_unless_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125.drop_if_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125._store, "table"),
@@ -1518,12 +1358,9 @@ _RECORDS = {
         hashtables.hash_table_ref_default, hashtables.hash_table_set_x,
         hashtables.hash_table_delete_x, hashtables.hash_table_exists_p,
         hashtables.hash_table_contains_p, hashtables.store_updated, hashtables.add_absent,
-        hashtables_srfi125.interned, hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
+        hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
         hashtables_srfi125.discard_if, hashtables_srfi125.popped)
        for code, record in _reruns(fn).items()},
-    charsets.unfold_codes.__code__: _locals_record(
-        lambda v: _CharUnfold((v["who"], v["p"], v["f"], v["g"], v["seed"], list(v["out"]),
-                               v["finish"], v["at"]))),
     hashtables_srfi125.unfold_into.__code__: _locals_record(
         lambda v: _TableUnfold((v["table"], v["stop"], v["mapper"], v["successor"],
                                 v["seed"], v["at"]))),

@@ -19,6 +19,7 @@ from harness.scheme.datatypes import (
     Vector,
     py_to_list,
 )
+from harness.scheme.deferred import Deferred
 from harness.scheme.inline import build_effect_table, build_inline_table
 from harness.scheme.libraries import find_library, library_key, load_pending
 from harness.scheme.names import global_name, scheme_name, twin_name
@@ -72,6 +73,8 @@ class Environment:
         self.imported: set[tuple] = set()
         #: prelude libraries whose Scheme half is bound on first need (libraries.load_pending)
         self.pending: tuple = ()
+        #: names bound when the expander first meets them (deferred.py)
+        self.lazy: dict[str, Deferred] = {}
         self._inline: dict | None = None
         self._effect_inline: dict | None = None
         self.table: dict = {
@@ -95,6 +98,16 @@ class Environment:
 
     # -- variables ----------------------------------------------------------------------
     def define(self, name: str, value: object) -> None:
+        """Bind ``name`` to ``value``; a ``Deferred`` value (an import of a library
+        procedure not compiled yet) is bound when first referenced, or now when ``name``
+        is bound already (code compiled earlier refers to it)."""
+        if value.__class__ is Deferred:
+            if not self.is_bound(name):
+                self.lazy[name] = value
+                return
+            value.force()
+            value = value.env.lookup(value.name)
+        self.lazy.pop(name, None)
         py = global_name(name)
         self.table[py] = value
         twin = twin_name(py)
@@ -117,7 +130,7 @@ class Environment:
         return self.table.get(global_name(name))
 
     def names(self) -> list[str]:
-        return sorted(scheme_name(k) for k in self.table if k.startswith("s_"))
+        return sorted({scheme_name(k) for k in self.table if k.startswith("s_")} | set(self.lazy))
 
     # -- compiler support -----------------------------------------------------------------
     def inline_table(self) -> dict:

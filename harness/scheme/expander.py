@@ -22,6 +22,7 @@ from harness.scheme.ast_nodes import (
     Var,
 )
 from harness.scheme.datatypes import NIL, Symbol, Vector, list_to_py, split_list, sym
+from harness.scheme.deferred import bind_deferred
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.syntax import (
@@ -143,6 +144,8 @@ class Expander:
             env, name = b
             if env.pending and not env.is_bound(name.name) and name.name not in env.declared:
                 env.load_pending()  # a name of the Scheme half of a prelude library?
+            if env.lazy and name.name in env.lazy:
+                bind_deferred(env, name.name)
             getter = env.dynamic.get(name.name)
             if getter is not None:
                 return Call(Const(getter), [], where)

@@ -22,6 +22,7 @@ from harness.scheme.ast_nodes import (
     Var,
 )
 from harness.scheme.datatypes import NIL, Char, String, Symbol, Vector, list_to_py, split_list, sym
+from harness.scheme.deferred import bind_deferred
 from harness.scheme.expander import (
     S_ARROW,
     S_ELSE,
@@ -102,6 +103,8 @@ def _set(exp: E, x, scope, where):
         b.assigned = True
         return SetLocal(b, node, where)
     if isinstance(b, tuple):
+        if b[0].lazy:
+            bind_deferred(b[0], b[1].name)
         return SetGlobal(b[1].name, b[0], node, False, where)
     raise exp.error(f"set!: cannot assign the syntax keyword {base_symbol(target).name}", where)
 

@@ -18,6 +18,7 @@ from harness.scheme.ast_nodes import Const
 from harness.scheme.compiler import Compiler
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
+from harness.scheme.deferred import Deferred
 from harness.scheme.environment import FEATURES, Environment
 from harness.scheme.errors import (
     DepthLimitExceeded,
@@ -48,7 +49,7 @@ from harness.scheme.primitives import primitive
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.run_support import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
-from harness.scheme.syntax import Rewriter, Scope, Special, base_symbol, is_identifier
+from harness.scheme.syntax import Rewriter, Scope, Special, base_symbol, is_identifier, resolve
 from harness.scheme.syntax_rules import Macro
 from harness.scheme.translate import SOURCES, condition_from_native, locate, register_source
 
@@ -74,9 +75,10 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
                       allow_include=not sandboxed, tier=tier)
     env.syntax[Symbol.intern("import")] = SPECIALS["import"]
     env.syntax[Symbol.intern("define-library")] = SPECIALS["define-library"]
-    values, syntax = _prelude(tuple(imports), tier, env)
+    values, syntax, lazy = _prelude(tuple(imports), tier, env)
     env.table.update(values)
     env.syntax.update(syntax)
+    env.lazy.update(lazy)
     env.pending = tuple(key for key in imports if key in LAZY_PRELUDE and env.may_import(key))
     return env
 
@@ -86,7 +88,8 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
 _preludes: dict[tuple, tuple[dict, dict]] = {}
 
 
-def _prelude(imports: tuple, tier: str, template: Environment) -> tuple[dict, dict]:
+def _prelude(imports: tuple, tier: str,
+             template: Environment) -> tuple[dict, dict, dict]:
     cached = _preludes.get((imports, tier))
     if cached is None:
         scratch = Environment(name="prelude", budget_check=template.budget_check,
@@ -99,7 +102,7 @@ def _prelude(imports: tuple, tier: str, template: Environment) -> tuple[dict, di
             elif scratch.may_import(key):
                 import_into(scratch, _spec(key))
         values = {k: v for k, v in scratch.table.items() if k.startswith("s_")}
-        cached = _preludes[(imports, tier)] = (values, dict(scratch.syntax))
+        cached = _preludes[(imports, tier)] = (values, dict(scratch.syntax), dict(scratch.lazy))
     return cached
 
 
@@ -153,6 +156,8 @@ def _eval_form(env: Environment, form: object, smap: SourceMap | None,
             # an error of a data walk or a limit: the position of the form being expanded
             exc.where = smap.pos_of(form)
         raise
+    if node.__class__ is Const:  # (define-syntax, import, a literal): nothing to compile
+        return node.value
     filename = smap.name if smap is not None else "<eval>"
     code, constants = Compiler(env, filename, env.budget_check).compile(node)
     namespace: dict = {}
@@ -377,8 +382,13 @@ def _define_library(exp: Expander, x, scope, where):
                     continue
                 forms = list_to_py(new[1])
             prescan(env, forms)
+            deferrable = _deferrable(env, forms, lib_scope) if parent.trusted else {}
             for form in forms:
-                eval_form(env, form, exp.smap, lib_scope)
+                name = deferrable.get(id(form))
+                if name is not None:
+                    env.lazy[name] = Deferred(env, name, form, exp.smap, lib_scope)
+                else:
+                    eval_form(env, form, exp.smap, lib_scope)
         else:
             raise syntax_error(f"define-library: unknown declaration {kind}", where)
     values: dict[str, object] = {}
@@ -388,6 +398,8 @@ def _define_library(exp: Expander, x, scope, where):
             values[external] = env.syntax[sym]
         elif env.is_bound(internal):
             values[external] = env.lookup(internal)
+        elif internal in env.lazy:
+            values[external] = env.lazy[internal]  # compiled when a program refers to it
         else:
             raise syntax_error(f"define-library: exported name {internal} is not defined", where)
     library = Library(key, values)
@@ -396,6 +408,48 @@ def _define_library(exp: Expander, x, scope, where):
     else:
         parent.libraries[key] = library
     return Const(None, where)
+
+
+def _deferrable(env: Environment, forms: list, scope: Scope) -> dict[int, str]:
+    """The forms of a library body that may be evaluated when their name is first
+    referenced (see deferred.py), by id, with that name: ``(define (name . formals) ...)``
+    or ``(define name expression)`` where the expression is a name, a ``lambda`` or a
+    ``case-lambda``, with the standard ``define``, of a name no other ``define`` of the
+    body defines (a library defining a name twice is in error anyway) that the library
+    has not bound."""
+    define = SPECIALS["define"]
+    found: dict[int, str] = {}
+    defined: dict[str, int] = {}
+    for form in forms:
+        if (form.__class__ is not list or form[0] is not S_DEFINE
+                or form[1].__class__ is not list):
+            continue
+        target = form[1][0]
+        ident = target[0] if target.__class__ is list else target
+        if ident.__class__ is not Symbol:
+            continue
+        defined[ident.name] = defined.get(ident.name, 0) + 1
+        if resolve(form[0], scope) is define and (target.__class__ is list
+                                                   or _has_no_effect(form[1][1], scope)):
+            found[id(form)] = ident.name
+    return {key: name for key, name in found.items()
+            if defined[name] == 1 and not env.is_bound(name)
+            and Symbol.intern(name) not in env.syntax}
+
+
+def _has_no_effect(rest: object, scope: Scope) -> bool:
+    """Whether ``rest`` (what follows a definition's target) is one expression whose
+    evaluation has no effect: a name, a ``lambda`` or a ``case-lambda``."""
+    if rest.__class__ is not list or rest[1] is not NIL:
+        return False
+    value = rest[0]
+    if value.__class__ is Symbol:
+        return True
+    return (value.__class__ is list and value[0].__class__ is Symbol
+            and resolve(value[0], scope) in _PROCEDURE_MAKERS)
+
+
+_PROCEDURE_MAKERS = (SPECIALS["lambda"], SPECIALS["case-lambda"])
 
 
 # -- errors ---------------------------------------------------------------------------------------

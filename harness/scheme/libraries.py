@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from harness.scheme.datatypes import NIL, Symbol, list_to_py, split_list
+from harness.scheme.deferred import Deferred
 from harness.scheme.errors import SourcePos, syntax_error
 from harness.scheme.syntax import base_symbol, is_identifier, strip
 from harness.shipped import shipped_dir
@@ -79,20 +80,29 @@ UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier"
 
 
 class Library:
-    """A library: its name and its exports (name -> value or syntax)."""
+    """A library: its name and its exports (name -> value or syntax; a procedure of a
+    scheme_lib library not compiled yet is a ``deferred.Deferred``: see ``value``)."""
 
     def __init__(self, name: tuple, exports: dict[str, object]) -> None:
         self.name = name
         self.exports = exports
 
+    def value(self, name: str) -> object:
+        """The value or syntax this library exports as ``name`` (compiled now if it was
+        deferred); KeyError when it exports no such name."""
+        value = self.exports[name]
+        if value.__class__ is Deferred:
+            value.force()
+            value = value.env.lookup(value.name)
+        return value
+
 
 #: libraries made of others: R7RS-large names (as chibi-scheme ships them) of libraries
-#: harness has under their SRFI names, and SRFI 125 (SRFI 69 and more). Each is the union
-#: of the libraries listed and the procedures registered under its own name.
+#: harness has under their SRFI names. Each is the union of the libraries listed and the
+#: procedures registered under its own name.
 LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
     ("scheme", "list"): (("srfi", "1"),),
     ("scheme", "sort"): (("srfi", "132"),),
-    ("srfi", "125"): (("srfi", "69"),),  # plus the SRFI 125 names it registers
     ("scheme", "box"): (("srfi", "111"),),
     ("scheme", "r5rs"): tuple(tuple(n.split()) for n in (
         "scheme base", "scheme char", "scheme complex", "scheme cxr", "scheme eval",
@@ -102,6 +112,8 @@ LARGE_NAMES: dict[tuple, tuple[tuple, ...]] = {
 
 _libraries: dict[tuple, Library] = {}
 _lock = threading.RLock()
+#: held while a library loads or a deferred definition of one is evaluated (deferred.py)
+library_lock = _lock
 #: other names of a library: the very same library (chibi-scheme's define-library-alias)
 _ALIASES = {("tein", "json"): ("harness", "json"),
             ("scheme", "char-set"): ("srfi", "14"), ("scheme", "charset"): ("srfi", "14"),

@@ -18,7 +18,8 @@ from harness.scheme.printer import write_string
 
 load_all()
 #: (srfi 1): its native procedures (lists.py) and those scheme_lib/srfi/1.sld defines
-SRFI1 = find_library(("srfi", "1")).exports
+_srfi1 = find_library(("srfi", "1"))
+SRFI1 = {name: _srfi1.value(name) for name in _srfi1.exports}
 BASE = LIBRARIES[("scheme", "base")]
 
 

@@ -32,7 +32,9 @@ def test_a_prelude_binds_the_scheme_half_when_a_program_first_needs_it():
     assert env.pending == (("srfi", "1"),) and not env.is_bound("fold")
     assert env.is_bound("iota")  # the native part is there from the start
     assert run_source(env, "(fold + 0 (iota 4))") == 6
-    assert env.pending == () and env.is_bound("any")
+    assert env.pending == () and "any" in env.lazy and not env.is_bound("any")
+    assert run_source(env, "(any odd? '(2 3))") is True  # compiled when first referenced
+    assert env.is_bound("any") and "any" not in env.lazy
 
 
 def test_a_program_s_own_names_do_not_load_it():

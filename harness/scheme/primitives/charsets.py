@@ -8,16 +8,22 @@ leaves it open, is ascending code points: ``char-set->list``, ``char-set-fold``,
   past the last member is #x110000, the only one ``end-of-char-set?`` accepts.
 * The linear-update procedures (names ending in ``!``) change their first set and return
   it, except a standard set, which is shared: they return a new set for one.
-* Procedures that call a procedure once per character (``char-set-fold``, ``-map``,
-  ``-filter`` …) count one step per character against the running budget, so walking
-  ``char-set:full`` (1,112,064 characters) costs 1.1 million steps whatever it calls.
+* This is ``(srfi 14 core)``: scheme_lib/srfi/14.sld imports and re-exports it and writes
+  the walks that call a procedure of the program once per member (``char-set-fold``,
+  ``-for-each``, ``-map``, ``-filter(!)``, ``-count``, ``-every``, ``-any``,
+  ``-unfold(!)``) in Scheme over ``char-set-bounds`` (the ranges as a list). They were
+  Python loops with hand-written resume records (continuations.py) and charged one step
+  per character; in Scheme they re-enter and count the steps of their own loop with
+  nothing written for it (walking ``char-set:full`` still costs at least a step per
+  character). Measured sandboxed against the Python loops over a 5,000-character set
+  (side by side, best of 7, busy machine): fold 1.2x, count 1.1x, any 1.06x, filter and
+  map 1.3-1.4x, a 3,000-character unfold 1.4x the Python time; 500 ``char-set-any`` on a
+  22-character set 1.3x. Kept in Scheme: the time is in the procedures the program passes.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
-from functools import partial
 from itertools import pairwise
 
 from harness.scheme.charset import (
@@ -43,14 +49,14 @@ from harness.scheme.primitives.chars import char_arg
 from harness.scheme.primitives.lists import (
     PAIR_BYTES,
     check_alloc,
-    check_procedure,
     from_items,
     proper_items,
 )
 from harness.scheme.primitives.numbers import as_int
 from harness.scheme.unicode_sets import STANDARD_SETS
 
-SRFI14 = "srfi 14"
+#: the native part of (srfi 14): scheme_lib/srfi/14.sld imports and re-exports it
+SRFI14 = "srfi 14 core"
 #: bytes of one boundary in a set's list (a list slot and an int object), for memory checks
 BOUND_BYTES = 40
 _HASH_MASK = (1 << 61) - 1
@@ -98,97 +104,11 @@ def _base(who: str, base: object) -> list[int]:
     return [] if base is DEFAULT else check_char_set(who, base).bounds
 
 
-def _chars(bounds: list[int], start: int = 0) -> Iterator[Char]:
-    """The members from code point ``start`` on as Chars, ascending, one step counted per
-    character."""
-    n = 0
-    of = Char.of
-    for i in range(bisect_right(bounds, start) & ~1, len(bounds), 2):  # start's range on
-        for code in range(max(bounds[i], start), bounds[i + 1]):
-            n += 1
-            if n == CHUNK:
-                charge(CHUNK)
-                n = 0
-            yield of(chr(code))
-
-
-# -- walks that call Scheme ---------------------------------------------------------------
-# Each walk is ``walk(proc, bounds, acc, finish, start)``: ``finish`` of what it gathers in
-# ``acc`` about the members from ``start`` on (or what it stops with). A continuation
-# captured inside ``proc`` (called on the member ``c``) resumes it: WALK_STEPS[walk] gives
-# ``(done, acc)`` after that call answered ``value``, and the walk goes on after ``c``
-# (continuations.py).
-
-def fold_members(kons: object, bounds: list[int], acc: object, finish: Callable,
-                 start: int = 0) -> object:
-    for c in _chars(bounds, start):
-        acc = kons(c, acc)
-    return finish(acc)
-
-
-def each_member(proc: object, bounds: list[int], acc: object, finish: Callable,
-                start: int = 0) -> object:
-    for c in _chars(bounds, start):
-        proc(c)
-    return finish(acc)
-
-
-def map_members(proc: object, bounds: list[int], acc: list, finish: Callable,
-                start: int = 0) -> object:
-    append = acc.append
-    for c in _chars(bounds, start):
-        append(ord(char_arg("char-set-map", proc(c))))
-    return finish(acc)
-
-
-def filter_members(pred: object, bounds: list[int], acc: list, finish: Callable,
-                   start: int = 0) -> object:
-    append = acc.append
-    for c in _chars(bounds, start):
-        if pred(c) is not False:
-            append(ord(c.c))
-    return finish(acc)
-
-
-def count_members(pred: object, bounds: list[int], acc: int, finish: Callable,
-                  start: int = 0) -> object:
-    for c in _chars(bounds, start):
-        if pred(c) is not False:
-            acc += 1
-    return finish(acc)
-
-
-def every_member(pred: object, bounds: list[int], acc: object, finish: Callable,
-                 start: int = 0) -> object:
-    for c in _chars(bounds, start):
-        acc = pred(c)
-        if acc is False:
-            return False
-    return finish(acc)
-
-
-def any_member(pred: object, bounds: list[int], acc: object, finish: Callable,
-               start: int = 0) -> object:
-    for c in _chars(bounds, start):
-        acc = pred(c)
-        if acc is not False:
-            return acc
-    return finish(False)
-
-
-def _same(x: object) -> object:
-    return x
-
-
-WALK_STEPS: dict[Callable, Callable] = {
-    fold_members: lambda acc, c, value: (False, value),
-    each_member: lambda acc, c, value: (False, acc),
-    map_members: lambda acc, c, value: (False, [*acc, ord(char_arg("char-set-map", value))]),
-    filter_members: lambda acc, c, value: (False, acc if value is False else [*acc, ord(c.c)]),
-    count_members: lambda acc, c, value: (False, acc + (value is not False)),
-    every_member: lambda acc, c, value: (value is False, value),
-    any_member: lambda acc, c, value: (value is not False, value),
-}
+@primitive(SRFI14)
+def char_set_bounds(cs: object) -> object:
+    """The ranges of ``cs`` as a list of code points, ascending: the start (included) and
+    the end (excluded) of each, for the walks of scheme_lib/srfi/14.sld."""
+    return from_items(check_char_set("char-set-bounds", cs).bounds)
 
 
 # -- general ------------------------------------------------------------------------------
@@ -269,88 +189,6 @@ def end_of_char_set_p(cursor: object) -> bool:
     return cursor == END_OF_SET
 
 
-@primitive(SRFI14)
-def char_set_fold(kons: object, knil: object, cs: object) -> object:
-    """(char-set-fold kons knil cs): (kons c acc) over the members, ascending."""
-    check_procedure("char-set-fold", kons)
-    return fold_members(kons, check_char_set("char-set-fold", cs).bounds, knil, _same)
-
-
-@primitive(SRFI14)
-def char_set_for_each(proc: object, cs: object) -> None:
-    check_procedure("char-set-for-each", proc)
-    return each_member(proc, check_char_set("char-set-for-each", cs).bounds, None, _same)
-
-
-@primitive(SRFI14)
-def char_set_map(proc: object, cs: object) -> CharSet:
-    """The set of (proc c) for every member c (proc must return characters)."""
-    check_procedure("char-set-map", proc)
-    return map_members(proc, check_char_set("char-set-map", cs).bounds, [],
-                       partial(_new_of_codes, "char-set-map"))
-
-
-def _new_of_codes(who: str, codes: list[int]) -> CharSet:
-    return _new(who, bounds_of_codes(codes))
-
-
-def unfold_codes(who: str, p: object, f: object, g: object, seed: object, out: list[int],
-                 finish: Callable[[list[int]], CharSet], at: int = 0) -> CharSet:
-    """``finish`` of ``out`` and the code points of (f seed), (f (g seed)) … until (p seed).
-    ``at`` names the call made first (0: ``p``, 1: ``f``, 2: ``g``): the one the loop waits
-    in, for a continuation captured there to resume it (continuations.py)."""
-    n = 0
-    if at == 1:
-        out.append(ord(char_arg(who, f(seed))))
-        at = 2
-    if at == 2:
-        seed = g(seed)
-    while True:
-        at = 0
-        if p(seed) is not False:
-            return finish(out)
-        at = 1
-        out.append(ord(char_arg(who, f(seed))))
-        at = 2
-        seed = g(seed)
-        n += 1
-        if n == CHUNK:
-            charge(CHUNK)
-            n = 0
-
-
-def _unfolded(who: str, base: object, added: list[int]) -> CharSet:
-    return _new(who, combine(_base(who, base), bounds_of_codes(added), OPERATIONS["union"]))
-
-
-def _unfolded_into(who: str, base: CharSet, added: list[int]) -> CharSet:
-    return _update(who, base, combine(base.bounds, bounds_of_codes(added), OPERATIONS["union"]))
-
-
-@primitive(SRFI14)
-def char_set_unfold(p: object, f: object, g: object, seed: object,
-                    base: object = DEFAULT) -> CharSet:
-    """(char-set-unfold p f g seed [base-cs]): the characters (f seed), (f (g seed)) …
-    until (p seed) is true, added to base-cs. The order p f g is SRFI 1's, that of the
-    SRFI's examples and reference implementation (its signature line says f p g)."""
-    _check_procedures("char-set-unfold", p, f, g)
-    return unfold_codes("char-set-unfold", p, f, g, seed, [],
-                        partial(_unfolded, "char-set-unfold", base))
-
-
-@primitive(SRFI14)
-def char_set_unfold_x(p: object, f: object, g: object, seed: object, base: object) -> CharSet:
-    base = check_char_set("char-set-unfold!", base)
-    _check_procedures("char-set-unfold!", p, f, g)
-    return unfold_codes("char-set-unfold!", p, f, g, seed, [],
-                        partial(_unfolded_into, "char-set-unfold!", base))
-
-
-def _check_procedures(who: str, *procs: object) -> None:
-    for proc in procs:
-        check_procedure(who, proc)
-
-
 # -- creating sets ------------------------------------------------------------------------
 
 @primitive(SRFI14)
@@ -397,33 +235,6 @@ def string_to_char_set_x(s: object, base: object) -> CharSet:
     base = check_char_set("string->char-set!", base)
     added = _string_codes("string->char-set!", s)
     return _update("string->char-set!", base, combine(base.bounds, added, OPERATIONS["union"]))
-
-
-@primitive(SRFI14)
-def char_set_filter(pred: object, cs: object, base: object = DEFAULT) -> CharSet:
-    """(char-set-filter pred cs [base-cs]): the members of cs that satisfy pred, added to
-    base-cs."""
-    check_procedure("char-set-filter", pred)
-    bounds = check_char_set("char-set-filter", cs).bounds
-    return filter_members(pred, bounds, [], partial(_filtered_into, None,
-                                                    _base("char-set-filter", base)))
-
-
-@primitive(SRFI14)
-def char_set_filter_x(pred: object, cs: object, base: object) -> CharSet:
-    base = check_char_set("char-set-filter!", base)
-    check_procedure("char-set-filter!", pred)
-    bounds = check_char_set("char-set-filter!", cs).bounds
-    return filter_members(pred, bounds, [], partial(_filtered_into, base, base.bounds))
-
-
-def _filtered_into(target: CharSet | None, base: list[int], kept: list[int]) -> CharSet:
-    """``base`` and the ``kept`` code points: a new set (``target`` None) or ``target``
-    changed to them (char-set-filter!)."""
-    bounds = combine(base, bounds_of_codes(kept), OPERATIONS["union"])
-    if target is None:
-        return _new("char-set-filter", bounds)
-    return _update("char-set-filter!", target, bounds)
 
 
 def _ucs_range(who: str, lower: object, upper: object, strict: object) -> list[int]:
@@ -481,12 +292,6 @@ def char_set_size(cs: object) -> int:
     return size_of(check_char_set("char-set-size", cs).bounds)
 
 
-@primitive(SRFI14)
-def char_set_count(pred: object, cs: object) -> int:
-    check_procedure("char-set-count", pred)
-    return count_members(pred, check_char_set("char-set-count", cs).bounds, 0, _same)
-
-
 @primitive(SRFI14, name="char-set->list")
 def char_set_to_list(cs: object) -> object:
     """The members, ascending."""
@@ -513,20 +318,6 @@ def char_set_contains_p(cs: object, char: object) -> bool:
     if bounds is None:
         bounds = cs.bounds
     return bisect_right(bounds, ord(char.c)) & 1 == 1
-
-
-@primitive(SRFI14)
-def char_set_every(pred: object, cs: object) -> object:
-    """The value of pred on the last member if it is true of every member, else #f."""
-    check_procedure("char-set-every", pred)
-    return every_member(pred, check_char_set("char-set-every", cs).bounds, True, _same)
-
-
-@primitive(SRFI14)
-def char_set_any(pred: object, cs: object) -> object:
-    """The first true value of pred on a member, else #f."""
-    check_procedure("char-set-any", pred)
-    return any_member(pred, check_char_set("char-set-any", cs).bounds, False, _same)
 
 
 # -- algebra ------------------------------------------------------------------------------

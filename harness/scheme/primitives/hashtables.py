@@ -348,7 +348,7 @@ def hash_table_contains_p(table: object, key: object) -> bool:
     return t.slot(key) in t.entries
 
 
-@primitive(SRFI69, "srfi 125")
+@primitive(SRFI69)
 def hash_table_update_x(table: object, key: object, updater: object,
                         failure: object = DEFAULT, success: object = DEFAULT) -> None:
     """(hash-table-update! table key updater [failure [success]]): sets key to
