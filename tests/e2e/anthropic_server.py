@@ -4,7 +4,10 @@ A script is a list of turns. Each ``POST /v1/messages`` that carries the convers
 host's other small requests, such as title generation or token counting, get a plain answer
 and do not use up a turn) takes the next turn: a :class:`Turn` with tool calls answers
 ``stop_reason: "tool_use"``, a turn with only text ends the conversation. When the script is
-used up, the server answers with ``final`` text. Every request body is recorded, so a test
+used up, the server answers with ``final`` text. A :class:`Retry` turn is asked again (as a
+model retries a search that found nothing) until the host's next request shows what it waited
+for: a scripted model answers at once, faster than a host's own background work (such as
+refreshing an MCP server's tool list) can settle. Every request body is recorded, so a test
 can read back the ``tool_result`` the host sent (for example what a hook's deny said).
 
 Both plain JSON and SSE streaming (``"stream": true``) are served, in the event shape the
@@ -18,6 +21,8 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
@@ -39,6 +44,17 @@ class Turn:
     tool_calls: tuple[ToolCall, ...] = ()
 
 
+@dataclass(frozen=True)
+class Retry:
+    """``turn``, answered again (after ``pause`` seconds) while the request that follows it
+    does not satisfy ``until``; after ``attempts`` answers the script moves on regardless."""
+
+    turn: Turn
+    until: Callable[[RecordedRequest], bool]
+    pause: float = 0.2
+    attempts: int = 50
+
+
 def bash(command: str, description: str = "run a command") -> Turn:
     """A turn that asks the host to run ``command`` with its Bash tool."""
     return Turn(tool_calls=(ToolCall("Bash", {"command": command, "description": description}),))
@@ -58,18 +74,22 @@ class RecordedRequest:
 
     @property
     def tool_results(self) -> list[dict[str, Any]]:
-        """The ``tool_result`` blocks of this request's last user message."""
-        messages = self.body.get("messages") or []
-        if not messages or not isinstance(messages[-1].get("content"), list):
-            return []
-        return [b for b in messages[-1]["content"] if b.get("type") == "tool_result"]
+        """The ``tool_result`` blocks sent since the last assistant message (a host may add
+        a message of its own after the results, such as a note that new tools are ready)."""
+        results: list[dict[str, Any]] = []
+        for message in reversed(self.body.get("messages") or []):
+            if message.get("role") == "assistant":
+                break
+            if isinstance(message.get("content"), list):
+                results[:0] = [b for b in message["content"] if b.get("type") == "tool_result"]
+        return results
 
 
 @dataclass
 class ScriptedAnthropicServer:
     """The server; use it as a context manager, or call :meth:`start` and :meth:`stop`."""
 
-    turns: list[Turn]
+    turns: list[Turn | Retry]
     final: str = "done"
     model: str = "claude-sonnet-4-5"
     requests: list[RecordedRequest] = field(default_factory=list)
@@ -77,6 +97,7 @@ class ScriptedAnthropicServer:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._next_turn = 0
+        self._retries = 0  # how many times the current Retry turn was answered
         self._ids = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
 
@@ -123,16 +144,15 @@ class ScriptedAnthropicServer:
     def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """Record the request and build the message to answer with."""
         request = RecordedRequest(path, body)
+        pause = 0.0
         with self._lock:
             self.requests.append(request)
-            if _is_conversation(request) and self._next_turn < len(self.turns):
-                turn = self.turns[self._next_turn]
-                self._next_turn += 1
-            elif _is_conversation(request):
-                turn = say(self.final)
+            if _is_conversation(request):
+                turn, pause = self._take_turn(request)
             else:
                 turn = say("ok")
             serial = next(self._ids)
+        time.sleep(pause)
         content: list[dict[str, Any]] = []
         if turn.text:
             content.append({"type": "text", "text": turn.text})
@@ -147,6 +167,21 @@ class ScriptedAnthropicServer:
             "usage": {"input_tokens": 10, "output_tokens": 10,
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
         }
+
+
+    def _take_turn(self, request: RecordedRequest) -> tuple[Turn, float]:
+        """The turn that answers a conversation request, and the pause before answering."""
+        entry = self.turns[self._next_turn] if self._next_turn < len(self.turns) else None
+        if isinstance(entry, Retry):
+            if self._retries and (entry.until(request) or self._retries >= entry.attempts):
+                self._next_turn, self._retries = self._next_turn + 1, 0
+                return self._take_turn(request)
+            self._retries += 1
+            return entry.turn, entry.pause if self._retries > 1 else 0.0
+        if entry is None:
+            return say(self.final), 0.0
+        self._next_turn += 1
+        return entry, 0.0
 
 
 def _is_conversation(request: RecordedRequest) -> bool:

@@ -116,8 +116,17 @@ def test_history_is_kept_across_sessions(home):
     assert first.close() == 0
     assert "the first session" in (home / ".repl_history").read_text()
     second = Terminal(home)
-    second.child.send(UP)
-    time.sleep(0.3)
+    # prompt_toolkit loads the history file in the background once the prompt is up: an
+    # Up pressed before it is loaded recalls nothing, so press Up until the entry is shown
+    for _ in range(TIMEOUT * 4):
+        second.child.send(UP)
+        try:
+            second.child.expect_exact('"the first session")', timeout=0.25)
+            break
+        except pexpect.TIMEOUT:
+            continue
+    else:
+        pytest.fail("Up never recalled the first session's entry")
     second.child.send("\r")
     second.expect('"from the first session"')
     assert second.close() == 0
