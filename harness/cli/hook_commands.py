@@ -12,7 +12,7 @@ import sys
 from dataclasses import asdict
 
 from harness.cli.exit_status import BLOCKED, FAILED, OK
-from harness.repl.render import short_source, table
+from harness.repl.render import table
 
 # Every harness command builds this module's parsers (harness run too), so JSON (orjson
 # and the bridge, which brings the hook catalogue) is imported where it is used.
@@ -267,7 +267,7 @@ def _tools(args) -> int:
     if args.json:
         print(to_json(tools))
     elif tools:
-        rows = [(t["name"], short_source(t["source"], rt.home), t.get("description", ""))
+        rows = [(t["name"], t["source"], t.get("description", ""))
                 for t in tools]
         print(table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
     else:
@@ -287,7 +287,7 @@ def _hooks(args) -> int:
     if args.json:
         print(to_json(hooks))
     elif hooks:
-        rows = [(h["hook"], short_source(h["source"], rt.home)) for h in hooks]
+        rows = [(h["hook"], h["source"]) for h in hooks]
         print(table(rows, ("HOOK", "SOURCE")))
     else:
         print(f"no hooks in {rt.home} (harness hooks --all lists the hook points)")

@@ -247,7 +247,8 @@ class RpcServer:
         message is in the ``load_errors`` notification, not in the ``reload`` one."""
         errors = self.runtime.load_failures()
         if event.get("event") == "failed" and \
-                any(e["source"] == file_source(event.get("path", "")) for e in errors):
+                any(e["source"] == file_source(event.get("path", ""), self.runtime.home)
+                    for e in errors):
             event = {**event, "error": None}
         self.send({"jsonrpc": "2.0", "method": "reload", "params": event})
         self.notify_load_errors()

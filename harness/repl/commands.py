@@ -164,7 +164,7 @@ def _fire(session: ReplSession, arg: str) -> str:
                else HOOK_POINTS[hook].sample_payload())
     start = time.perf_counter()
     result = session.runtime.fire(hook, payload)
-    return render.dispatch_result(result, session.home, time.perf_counter() - start)
+    return render.dispatch_result(result, time.perf_counter() - start)
 
 
 @command("sample HOOK", "show the hook point's sample payload (JSON, ready for ,fire)")
@@ -185,7 +185,7 @@ def _hooks(session: ReplSession, arg: str) -> str:
     hooks = session.runtime.hooks()
     if not hooks:
         return f"no hooks registered in {session.home} (,hooks all lists the hook points)"
-    return render.table([(h["hook"], render.short_source(h["source"], session.home))
+    return render.table([(h["hook"], h["source"])
                          for h in hooks], ("HOOK", "SOURCE"))
 
 
@@ -194,7 +194,7 @@ def _tools(session: ReplSession, arg: str) -> str:
     tools = session.runtime.tools()
     if not tools:
         return f"no tools registered in {session.home}"
-    return render.table([(t["name"], render.short_source(t["source"], session.home),
+    return render.table([(t["name"], t["source"],
                           t.get("description", "")) for t in tools],
                         ("NAME", "SOURCE", "DESCRIPTION"))
 

@@ -54,7 +54,7 @@ def test_fire_without_payload_and_with_trace(harness, home):
     result = json.loads(out)
     assert result["outcome"]["arguments"] == {"command": "ls -la src"}  # the sample's
     assert [entry["source"] for entry in result["trace"]] == [
-        "plugin:guard", f"scm:{home}/tools/words.scm:12"]
+        "plugin:guard", "scm:tools/words.scm:12"]
 
 
 def test_fire_permission_hook_is_denied_without_allow_and_approved_with_it(harness, home):
@@ -104,7 +104,7 @@ def test_fire_lists_a_file_that_failed_to_load_in_errors(harness, fresh_home):
                              "--home", str(fresh_home))
     assert code == 0
     [error] = json.loads(out)["errors"]
-    assert error["source"] == f"scm:{fresh_home}/tools/guard.scm"
+    assert error["source"] == "scm:tools/guard.scm"
     assert f"{fresh_home}/tools/guard.scm:1:1: unexpected end of input" in error["message"]
     assert "guard.scm:1:1" in err  # and on stderr for whoever reads it
 
