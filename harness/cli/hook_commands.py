@@ -133,11 +133,12 @@ def usage_errors(fn):
 def parse_json_object(text: str, what: str) -> dict:
     """``text`` as a JSON object; a UsageError says where it is malformed."""
     import orjson
+
+    from harness.json_errors import json_error
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise UsageError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno} (char {exc.pos})") from None
+        raise UsageError(json_error(what, text, exc)) from None
     if not isinstance(value, dict):
         raise UsageError(f"{what} must be a JSON object, got {type(value).__name__}")
     return value
@@ -209,7 +210,7 @@ def hook_point_named(name: str):
 def _fire(args) -> int:
     from harness.hooks.outcome import blocks_or_denies
     point = hook_point_named(args.hook)
-    payload = None if args.payload is None else _json_argument(args.payload, "the payload")
+    payload = None if args.payload is None else _json_argument(args.payload, "payload")
     rt = open_runtime(args, _approve if args.allow else None)
     if payload is None:
         print(f"harness fire: no payload given: using the sample payload of {point.name} "
@@ -227,7 +228,7 @@ def _fire(args) -> int:
 @usage_errors
 def _call(args) -> int:
     from harness.vfs.paths import context_name_problem
-    arguments = _json_argument(args.args, "the tool arguments")
+    arguments = _json_argument(args.args, "arguments")
     problem = context_name_problem(args.context)
     if problem is not None:
         raise UsageError(f"--context: {problem}")

@@ -38,6 +38,7 @@ from typing import BinaryIO
 import orjson
 
 from harness.bridge import dumps
+from harness.json_errors import json_error
 from harness.loading.registry import file_source
 from harness.scheme.errors import ResourceLimitExceeded
 
@@ -194,8 +195,8 @@ class RpcServer:
         try:
             message = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            return error_response(None, PARSE_ERROR, f"Parse error: {exc.msg} at column "
-                                                     f"{exc.colno}")
+            return error_response(None, PARSE_ERROR,
+                                  f"Parse error: {json_error('input', line.strip(), exc)}")
         if isinstance(message, list):
             if not message:
                 return error_response(None, INVALID_REQUEST, "Invalid Request: empty batch")

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from harness.bridge import NO_ANSWER, BridgeError, scheme_to_json
 from harness.hooks.catalogue import HOOK_POINTS, UnknownHookError, hook_point
+from harness.json_errors import json_error
 from harness.repl import render
 from harness.repl.session import TIERS, ReplError, ReplSession
 
@@ -65,10 +68,9 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
         value = session.hy_json(text, what)  # a Hy dict {"k" v} is no JSON object
     elif text.startswith(("{", "[", '"')):  # JSON (a Scheme vector is #(...))
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                            f"column {exc.colno}") from None
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise ReplError(json_error(what, text, exc)) from None
     else:
         try:
             value = scheme_to_json(session.value_of(text), where=what)
@@ -86,8 +88,8 @@ def _is_json_object(text: str) -> bool:
     if not text.startswith("{"):
         return False
     try:
-        json.loads(text)
-    except json.JSONDecodeError:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
         return False
     return True
 
