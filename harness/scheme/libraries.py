@@ -111,6 +111,11 @@ _ALIASES = {("tein", "json"): ("harness", "json"),
             ("scheme", "fixnum"): ("srfi", "143"), ("scheme", "flonum"): ("srfi", "144")}
 
 
+def aliases() -> dict[tuple, tuple]:
+    """The other names of libraries: alias -> the library's own name."""
+    return dict(_ALIASES)
+
+
 def library_key(spec: object) -> tuple:
     """(scheme base) -> ('scheme', 'base'); numbers become strings: (srfi 1) -> ('srfi', '1')."""
     parts = list_to_py(spec)

@@ -29,6 +29,7 @@ from harness.repl import build_parser as build_repl_parser
 from harness.repl.commands import COMMANDS
 from harness.scheme.interpreter import make_environment, run_source
 from harness.scheme.reader import read_all
+from tests.docs.blocks import claims
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -36,7 +37,7 @@ DOCS = ROOT / "docs"
 PAGES = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
          for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]}
 #: a snippet that is a whole tool file says where it goes on its first line
-TOOL_FILE = re.compile(r"^(?:;;|#) HOME/tools/(\S+\.(?:scm|py|hy))")
+TOOL_FILE = re.compile(r"^(?:;;|#) (?:HOME|~/[\w.-]+)/tools/(\S+\.(?:scm|py|hy))")
 
 
 def page(name: str) -> str:
@@ -117,7 +118,7 @@ def test_toml_it_shows_is_known_to_harness(snippet, tmp_path):
         path.write_text(text)
         loaded = load_source(Source(str(path), "harness"))
         assert loaded.handlers and not loaded.problems, f"{line}: {loaded.problems}"
-    else:
+    elif not text.startswith("# ~/."):  # a host's own file (~/.codex/config.toml): data
         assert text.startswith("# harness.toml"), f"{line}: say which file it is"
         assert unknown_settings(data) == [], line
 
@@ -305,7 +306,8 @@ def test_its_links_lead_to_a_page_and_heading(link):
 def tool_snippet(name: str) -> str:
     """The tool file ``HOME/tools/NAME`` the docs show."""
     [text] = [text for _, text in SCHEME + PYTHON + HY
-              if (header := TOOL_FILE.match(text)) and header.group(1) == name]
+              if (header := TOOL_FILE.match(text)) and header.group(1) == name
+              and "HOME/" in header.group(0)]
     return text
 
 
@@ -337,6 +339,7 @@ def make_home(tmp_path: Path, *tool_files: str) -> Path:
     return home
 
 
+@claims(("README.md", "$ harness fire pre_tool"), ("docs/index.md", "$ harness fire pre_shell"))
 @pytest.mark.parametrize("hook,tool_file", [("pre_tool", "guard.scm"),
                                              ("pre_shell_exec", "no_rm_rf.scm")])
 def test_the_first_guards_fire_as_shown(hook, tool_file, tmp_path, harness):
@@ -347,6 +350,7 @@ def test_the_first_guards_fire_as_shown(hook, tool_file, tmp_path, harness):
     assert out.strip() == shown.replace("/home/ada/.harness", str(home))
 
 
+@claims(("docs/guides/writing-hooks.md", "$ harness call word-count"))
 def test_the_tool_call_it_shows_answers_as_shown(tmp_path, harness):
     home = make_home(tmp_path, "writing.scm")
     [[command, shown]] = transcripts("harness call word-count")
@@ -354,6 +358,8 @@ def test_the_tool_call_it_shows_answers_as_shown(tmp_path, harness):
     assert (code, out.strip()) == (0, shown)
 
 
+@claims(("docs/tutorial/try-and-test.md", "2 passed, 1 failed"),
+        ("docs/tutorial/try-and-test.md", "3 passed, 0 failed"))
 def test_the_tutorial_fixture_fails_then_passes_as_shown(tmp_path, harness):
     home = make_home(tmp_path, "no_force_push.scm")
     tutorial = page("tutorial/try-and-test.md")
@@ -375,6 +381,7 @@ def test_the_tutorial_fixture_fails_then_passes_as_shown(tmp_path, harness):
     run_test(after)
 
 
+@claims(("docs/tutorial/claude-code.md", "$ echo"))
 def test_the_claude_code_guard_answers_as_shown(tmp_path, harness):
     home = make_home(tmp_path, "no_force_push.scm")
     [lines] = transcripts("echo")
@@ -386,6 +393,7 @@ def test_the_claude_code_guard_answers_as_shown(tmp_path, harness):
     assert err.strip() == stderr[:stderr.index("(stderr")].strip()
 
 
+@claims(("docs/guides/hy-python-plugins.md", "# HOME/plugins/audit"))
 def test_the_plugin_it_shows_answers_its_schema(tmp_path):
     [(line, script)] = [(n, t) for n, t in blocks("sh") if "# HOME/plugins/" in t]
     path = tmp_path / "audit"
@@ -397,6 +405,8 @@ def test_the_plugin_it_shows_answers_its_schema(tmp_path):
         line)
 
 
+@claims(("docs/guides/embedding.md", "from harness.runtime import Runtime"),
+        ("docs/guides/embedding.md", "audit_log = []"))
 def test_the_python_api_blocks_run(tmp_path):
     home = make_home(tmp_path, "guard.scm", "writing.scm")
     api = page("guides/embedding.md")
@@ -430,6 +440,7 @@ def test_the_outcomes_it_shows_are_what_fire_returns(tmp_path):
                 assert list(fired["outcome"]) == keys, f"the docs' outcome of {point}"
 
 
+@claims(("docs/tutorial/try-and-test.md", "$ harness-repl\n"))
 def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypatch):
     from harness.repl import main as repl
     home = make_home(tmp_path, "no_force_push.scm")
@@ -446,3 +457,13 @@ def test_the_repl_transcript_is_what_the_repl_prints(tmp_path, capsys, monkeypat
     def timeless(lines: list[str]) -> list[str]:
         return [re.sub(r" in [\d.]+ ms$", " in N ms", line) for line in lines]
     assert timeless(capsys.readouterr().out.splitlines()) == timeless(outputs)
+
+
+def test_the_performance_page_dates_its_figures_and_names_the_python():
+    text = " ".join(page("explanation/performance.md").split())
+    machine = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    [python] = re.findall(r"^Machine: .*?(Python 3\.\d+\.\d+)", machine, re.MULTILINE)
+    assert python in text, f"docs/explanation/performance.md does not say {python}"
+    for date in re.findall(r"measured on (\d{4}-\d\d-\d\d)", text):
+        assert f"({date}" in machine or f", {date}" in machine, f"{date} is no run of bench/"
+    assert re.search(r"measured on \d{4}-\d\d-\d\d", text)

@@ -79,3 +79,63 @@ def test_the_site_builds_strict(tmp_path):
                             "-d", str(tmp_path / "site")], check=False, cwd=ROOT, capture_output=True,
                            text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert built.returncode == 0, built.stderr
+
+
+def _sections(text: str) -> dict[str, str]:
+    """The ``## TITLE`` sections of a page, by title."""
+    parts = re.split(r"^## (.+)$", text, flags=re.MULTILINE)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def test_the_commands_page_has_every_command_and_option():
+    from harness.cli import build_parser
+    from harness.repl import build_parser as build_repl_parser
+    sections = _sections((ROOT / "docs" / "reference" / "commands.md").read_text())
+    parser = build_parser()
+    [action] = [a for a in parser._actions if a.dest == "command"]
+    parsers = {"harness": parser, "harness-repl": build_repl_parser(),
+               **{f"harness {name}": sub for name, sub in action.choices.items()}}
+    assert set(sections) == set(parsers)
+    for title, sub in parsers.items():
+        for option in (o for a in sub._actions for o in a.option_strings):
+            assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", sections[title]), (
+                f"docs/reference/commands.md: {title} lacks {option}")
+
+
+def test_harness_help_prints_what_the_commands_page_shows():
+    written = (ROOT / "docs" / "reference" / "commands.md").read_text(encoding="utf-8")
+    if generate.HELP_PYTHON not in written.splitlines()[2]:
+        pytest.skip(f"the page was written by another Python than {generate.HELP_PYTHON}")
+    shown = _sections(written)["harness install"]
+    shown = shown[shown.index("```text\n") + 8:shown.rindex("\n```")]
+    printed = subprocess.run([sys.executable, "-m", "harness.cli", "install", "--help"],
+                             capture_output=True, text=True, check=True,
+                             env={**os.environ, "COLUMNS": "100"}).stdout
+    assert printed.rstrip() == shown
+
+
+def test_every_scheme_library_imports_in_the_tiers_the_page_gives():
+    from harness.scheme.interpreter import make_environment, run_source
+    text = (ROOT / "docs" / "reference" / "scheme-libraries.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \[?`\(([^)]+)\)`(?:\]\(#[\w-]+\))? \| ([a-z, ]+) \|", text,
+                      re.MULTILINE)
+    assert {tuple(name.split()) for name, _ in rows} == set(generate.scheme_libraries())
+    for name, tiers in rows:
+        for tier in ("sandboxed", "unsandboxed"):
+            env = make_environment(tier)
+            if tier in tiers.split(", "):
+                run_source(env, f"(import ({name}))", f"<import ({name})>")
+            else:
+                with pytest.raises(Exception, match="sandboxed tier"):
+                    run_source(env, f"(import ({name}))", f"<import ({name})>")
+
+
+@pytest.mark.parametrize("module_name", sorted(generate.PUBLIC_MODULES))
+def test_every_public_name_of_the_python_api_has_a_docstring(module_name):
+    import importlib
+    module = importlib.import_module(module_name)
+    assert (module.__doc__ or "").strip(), f"{module_name} has no docstring"
+    for name in generate.public_members(module_name):
+        value = getattr(module, name)
+        if callable(value):
+            assert (value.__doc__ or "").strip(), f"{module_name}.{name} has no docstring"
