@@ -227,6 +227,7 @@ def _fire(args) -> int:
 
 @usage_errors
 def _call(args) -> int:
+    from harness.loading.registry import file_source
     from harness.vfs.paths import context_name_problem
     arguments = _json_argument(args.args, "arguments")
     problem = context_name_problem(args.context)
@@ -244,8 +245,10 @@ def _call(args) -> int:
     captured = result.stdout + result.stderr
     if captured:
         sys.stderr.write(captured if captured.endswith("\n") else captured + "\n")
+    said = {file_source(path, rt.home) for path in rt.load_errors}  # at open_runtime
     for entry in result.errors:  # hook failures never pass silently
-        print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
+        if entry["source"] not in said:
+            print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
     if result.blocked:
         print(f"harness call: {args.tool}: blocked: {result.output}", file=sys.stderr)
         return FAILED

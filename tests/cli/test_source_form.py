@@ -39,8 +39,9 @@ def test_fire_names_sources_relative_to_the_home(home):
 
 
 def test_call_and_claude_hook_say_the_same_source(home):
+    (home / "tools" / "a.scm").write_text("(register-hook 'pre_tool (lambda (p) (car 5)))\n")
     done = run_harness("call", "file_head", '{"path": "x"}', "--home", str(home))
-    assert "scm:tools/broken.scm: failed to load" in done.stderr
+    assert "harness call: scm:tools/a.scm:1: pre_tool hook failed" in done.stderr
     assert f"scm:{home}" not in done.stderr
     event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
              "tool_input": {"command": "ls"}, "cwd": str(home)}
@@ -57,3 +58,8 @@ def test_serve_and_the_repl_say_the_same_source(home):
     with Runtime(home) as runtime:
         shown = ReplSession(runtime).execute(',fire pre_tool {"tool_name": "x"}')
     assert SOURCE in shown and "scm:tools/broken.scm" in shown
+
+
+def test_call_says_a_load_failure_once(home):
+    done = run_harness("call", "file_head", '{"path": "x"}', "--home", str(home))
+    assert done.stderr.count("car: expected a pair") == 1, done.stderr
