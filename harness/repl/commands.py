@@ -70,7 +70,7 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
         try:
             value = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            raise ReplError(json_error(what, text, exc)) from None
+            raise ReplError(json_error(what.removeprefix("the "), text, exc)) from None
     else:
         try:
             value = scheme_to_json(session.value_of(text), where=what)

@@ -80,8 +80,8 @@ def test_fire_malformed_payload_exits_1_with_the_position(harness, home):
     code, out, err = harness("fire", "pre_tool", '{"tool_name": x}', "--home", str(home))
     assert code == 1
     assert out == ""
-    assert "the payload is not valid JSON" in err
-    assert "line 1 column 15" in err
+    assert "payload:1:15: invalid JSON: " in err
+    assert err.endswith('{"tool_name": x}\n' + " " * 14 + "^\n")
 
 
 def test_fire_payload_must_be_an_object(harness, home):
@@ -245,7 +245,7 @@ def test_call_a_blocked_tool_exits_1(harness, home):
 def test_call_malformed_arguments_exit_1(harness, home):
     code, _, err = harness("call", "shout", "{text}", "--home", str(home))
     assert code == 1
-    assert "the tool arguments is not valid JSON" in err
+    assert "arguments:1:2: invalid JSON: " in err
 
 
 # -- tools and hooks ------------------------------------------------------------------------
