@@ -104,9 +104,11 @@ def scheme_libraries() -> dict[tuple, tuple | None]:
     """Every library harness has, by name: the name of the library it is another name of
     (an alias), or None. Read off the code: the registered primitives, the syntax and
     composite libraries, the aliases and the ``.sld`` files of ``scheme_lib/``."""
+    from harness.host_libraries import offer_to_scheme
     from harness.scheme import libraries
     from harness.scheme.primitives import load_all
 
+    offer_to_scheme()  # the (harness ...) libraries, as a runtime offers them
     names = {*load_all(), *libraries.SYNTAX_EXPORTS, *libraries.LARGE_NAMES,
              *libraries.aliases()}
     names |= {path.relative_to(libraries.SCHEME_LIB).with_suffix("").parts

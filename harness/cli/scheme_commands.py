@@ -84,12 +84,14 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
     """Run a program in its tier. The sandboxed tier has the default sandboxed limits
     (steps, seconds, memory) unless ``steps``/``timeout`` say otherwise; the unsandboxed
     tier only those given."""
+    from harness.host_libraries import offer_to_scheme
     from harness.scheme.errors import ResourceLimitExceeded, SchemeError
     from harness.scheme.interpreter import Interpreter, libraries_read_with, run_file
     from harness.scheme.limits import Budget
     from harness.scheme.primitives import system
     from harness.scheme.reader import read_all
 
+    offer_to_scheme()  # a program may import the (harness ...) libraries too
     freeze_imports()
     tier = "unsandboxed" if unsandboxed else "sandboxed"
     memory = None

@@ -125,10 +125,11 @@ class _Round:
     def report(self, source: str, message: str, position: int) -> None:
         self._found.append((position, problem(source, f"{self.point.name}: {message}")))
 
-    def problems(self) -> list[Problem]:
+    def problems(self) -> list[tuple[int, Problem]]:
+        """(position of the answer, problem), in dispatch order."""
         if not self._found:
             return []
-        return [p for _, p in sorted(self._found, key=lambda item: item[0])]
+        return sorted(self._found, key=lambda item: item[0])
 
     def position_of(self, answer: dict) -> int:
         return self._position[id(answer)]
@@ -450,6 +451,16 @@ def combine(point: HookPoint | str, payload: dict | None,
     ignored here (the dispatcher reports them). `permission_handler(name, payload)` decides
     permission hooks that no hook denied; without one they are denied (fail-safe).
     """
+    outcome, placed = combine_placed(point, payload, answers, permission_handler, failed)
+    return outcome, [p for _, p in placed]
+
+
+def combine_placed(point: HookPoint | str, payload: dict | None,
+                   answers: Sequence[tuple[str, object]],
+                   permission_handler: PermissionHandler | None = None,
+                   failed: Sequence[str] = ()) -> tuple[dict, list[tuple[int, Problem]]]:
+    """``combine``, each problem given with the position in ``answers`` of the answer it
+    concerns (the dispatcher puts it among the errors where that answer's source ran)."""
     if type(point) is not HookPoint:
         point = hook_point(point)
     if type(payload) is not dict:

@@ -15,6 +15,7 @@ from harness.sandbox.thread_context import current_load, current_runtime
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
 from harness.scheme.errors import DepthLimitExceeded, error, wrong_type
 from harness.scheme.limits import MAX_ALLOC, charge_alloc, raise_if_exceeded
+from harness.scheme.names import SCHEME_CODE_PREFIX
 from harness.scheme.primitives import define, primitive
 from harness.scheme.printer import MAX_WRITTEN_CHARS
 
@@ -33,7 +34,6 @@ def _text(who: str, x) -> str:
 
 def _call_site_line() -> int:
     """The Scheme source line of the innermost compiled caller (for hook sources)."""
-    from harness.scheme.compiler import SCHEME_CODE_PREFIX
     frame = sys._getframe(2)
     while frame is not None:
         code = frame.f_code

@@ -10,9 +10,18 @@ a reader hold the whole file either.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Iterator
-from typing import BinaryIO
+from pathlib import Path
+
+from harness.scheme.errors import error
+
+# typing is for type checkers only: importing it costs ~2 ms of every harness
+# process's start-up (tests/cli/test_startup_imports.py keeps it out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 #: bytes of one line kept; the rest of a longer line is skipped
 MAX_LINE = 1 << 20
@@ -23,11 +32,21 @@ _CHUNK = 1 << 16
 def open_source(runtime, text: str) -> BinaryIO:
     """``text`` (a ``vfs:///`` URI, or a host path relative to the project root) opened
     for reading. Raises VfsError or OSError."""
-    from harness.host_libraries.vfs_procedures import resolve_host_path
     from harness.vfs.paths import is_vfs_uri, path_of_uri
     if is_vfs_uri(text):
         return runtime.vfs.open_binary(path_of_uri(text))
     return resolve_host_path(runtime, text).open("rb")
+
+
+def resolve_host_path(runtime, text: str) -> Path:
+    """``text`` as a host path: ``~`` expanded, a relative path joined to the project
+    root. A misspelt ``vfs:`` URI is refused (harness.vfs.paths.misspelt_uri)."""
+    from harness.vfs.paths import misspelt_uri
+    misspelt = misspelt_uri(text)
+    if misspelt is not None:
+        raise error(misspelt)
+    path = Path(os.path.expanduser(text))
+    return path if path.is_absolute() else Path(runtime.project_root) / path
 
 
 def iter_lines(source: BinaryIO) -> Iterator[str]:

@@ -23,6 +23,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from harness.host_libraries.line_stream import (
+    last_lines,
+    lines_between,
+    open_source,
+    resolve_host_path,
+)
 from harness.sandbox.thread_context import current_runtime, in_hook_callback, thread_context
 from harness.scheme.datatypes import String, Symbol, py_to_list
 from harness.scheme.errors import error, wrong_type
@@ -76,17 +82,6 @@ def _run(operation):
         raise error(os_error_text(exc)) from None
 
 
-def resolve_host_path(runtime, text: str) -> Path:
-    """``text`` as a host path: ``~`` expanded, a relative path joined to the project
-    root. A misspelt ``vfs:`` URI is refused (harness.vfs.paths.misspelt_uri)."""
-    from harness.vfs.paths import misspelt_uri
-    misspelt = misspelt_uri(text)
-    if misspelt is not None:
-        raise error(misspelt)
-    path = Path(os.path.expanduser(text))
-    return path if path.is_absolute() else Path(runtime.project_root) / path
-
-
 @primitive(VFS)
 def vfs_read(path):
     """The content of a VFS file or a host file (bad UTF-8 replaced)."""
@@ -110,7 +105,6 @@ def _count(who: str, x, allow_false: bool = False) -> int | None:
 
 def _read_lines(who: str, path, pick) -> object:
     """``pick(binary file)`` -> lines, over the VFS or host file ``path``, as a list."""
-    from harness.host_libraries.line_stream import open_source
     text = _text(who, path)
     runtime = _runtime(who)
 
@@ -124,7 +118,6 @@ def _read_lines(who: str, path, pick) -> object:
 def vfs_read_lines(path, start, count):
     """(vfs-read-lines PATH START COUNT): lines START (from 0) on, COUNT of them (#f: to the
     end), read as a stream: a file's head never costs the whole file."""
-    from harness.host_libraries.line_stream import lines_between
     first = _count("vfs-read-lines", start)
     many = _count("vfs-read-lines", count, allow_false=True)
     return _read_lines("vfs-read-lines", path, lambda f: lines_between(f, first, many))
@@ -133,7 +126,6 @@ def vfs_read_lines(path, start, count):
 @primitive(VFS)
 def vfs_read_last_lines(path, count):
     """(vfs-read-last-lines PATH COUNT): the last COUNT lines, keeping no more in memory."""
-    from harness.host_libraries.line_stream import last_lines
     many = _count("vfs-read-last-lines", count)
     return _read_lines("vfs-read-last-lines", path, lambda f: last_lines(f, many))
 
@@ -241,4 +233,4 @@ def vfs_caller():
     return String(caller())
 
 
-__all__ = ["caller", "resolve_host_path"]
+__all__ = ["caller"]

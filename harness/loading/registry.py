@@ -133,6 +133,12 @@ Hook = SchemeHook | PythonHook
 Tool = SchemeTool | PythonTool
 
 
+#: HookRun.runner: which of the dispatcher's runners (harness.hooks.runners) runs a run of
+#: Python hooks, of leaf Scheme hooks (bare budget or none: hook_bounds.py), of other
+#: Scheme hooks
+PYTHON_RUNNER, LEAF_RUNNER, SCHEME_RUNNER = 0, 1, 2
+
+
 @dataclass(frozen=True)
 class HookRun:
     """Consecutive hooks of one point in one language, as the dispatcher runs them.
@@ -154,8 +160,16 @@ class HookRun:
     #: ``payload_use.entry_keys`` pairs (None: they may see all of it)
     file_keys: Mapping[str, tuple | None] = field(default_factory=dict, compare=False)
     #: some file has several hooks in this Scheme run: they share its budget (see
-    #: Dispatcher._scheme_hooks and limits.budget_shares)
+    #: harness.hooks.runners.SchemeRunner and tier_limits.budget_shares)
     shared: bool = False
+    #: the runner of this run (``PYTHON_RUNNER``, ``LEAF_RUNNER``, ``SCHEME_RUNNER``),
+    #: chosen here once: a dispatch indexes its runners with it
+    runner: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        runner = PYTHON_RUNNER if self.python else \
+            SCHEME_RUNNER if self.leaf is None else LEAF_RUNNER
+        object.__setattr__(self, "runner", runner)
 
 
 def hook_runs(hooks: list[Hook]) -> tuple[HookRun, ...]:

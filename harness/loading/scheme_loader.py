@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from harness.host_libraries import offer_to_scheme
 from harness.loading.load_error import ToolLoadError
 from harness.loading.registry import FileRegistration, SchemeHook, SchemeTool, shown_path
 from harness.sandbox.scheme_calls import Limits, call_scheme, describe_error
@@ -16,6 +17,8 @@ from harness.scheme.interpreter import libraries_read_with, make_environment, ru
 from harness.scheme.libraries import PRELUDE_LIBRARIES
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.reader import read_all
+
+offer_to_scheme()  # a tool file may import the (harness ...) libraries
 
 #: what every tool file can use without an import (the reference runtime's prelude plus
 #: the harness libraries); definitions in the file may shadow any of these names

@@ -9,14 +9,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from harness.bridge import NO_ANSWER, BridgeError, scheme_to_json
+from harness.config import TIERS
 from harness.hooks.catalogue import HOOK_POINTS, UnknownHookError, hook_point
 from harness.json_errors import json_error
 from harness.repl import render
-from harness.repl.session import TIERS, ReplError, ReplSession
+from harness.repl.repl_error import ReplError
+
+if TYPE_CHECKING:  # the session runs the commands: it imports this module, not the reverse
+    from harness.repl.session import ReplSession
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.loading.scheme_loader import TOOL_PRELUDE
+from harness.repl.commands import run_command
+from harness.repl.repl_error import ReplError
 from harness.sandbox.scheme_calls import call_scheme, describe_error
 from harness.sandbox.thread_context import current_context_name, tool_call_scope, using_runtime
 from harness.scheme.datatypes import Values
@@ -16,10 +18,6 @@ from harness.scheme.printer import write_string
 
 TIERS = ("sandboxed", "unsandboxed")
 LANGUAGES = ("scheme", "hy")
-
-
-class ReplError(Exception):
-    """Something the user typed cannot be done; the message is shown as is."""
 
 
 class ReplSession:
@@ -84,7 +82,6 @@ class ReplSession:
         """Run one entry and return what to show ("" for nothing). Never raises for what
         the entry does: Scheme errors come back in the caret format, Ctrl-C as
         ``interrupted``."""
-        from harness.repl.commands import run_command
         try:
             if not text.strip():
                 return ""

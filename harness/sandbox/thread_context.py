@@ -4,7 +4,7 @@ slot the time limit of Python calls watches.
 
 It all lives in one slotted object per thread: one thread-local lookup, then plain slot
 reads. The context managers are small classes rather than @contextmanager generators; the
-dispatcher enters a dispatch inline (harness/hooks/dispatcher.py ``_in_process_hooks``:
+dispatcher enters a dispatch inline (harness/hooks/dispatch_scope.py ``run_in_scope``:
 it sits on every dispatch).
 """
 

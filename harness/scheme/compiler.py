@@ -75,10 +75,9 @@ from harness.scheme.errors import SourcePos, error
 from harness.scheme.inline import RUNS_NO_CODE
 from harness.scheme.known_calls import analyze as analyze_known_calls
 from harness.scheme.limits import TWIN_LEVELS
-from harness.scheme.names import escape, global_name, twin_name
+from harness.scheme.names import SCHEME_CODE_PREFIX, escape, global_name, twin_name
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, register
 
-SCHEME_CODE_PREFIX = "scm:"
 #: the docstring of the body function of a procedure that returns tail-call markers
 BODY_DOC = "h:body"
 

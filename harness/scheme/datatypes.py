@@ -30,6 +30,9 @@ from __future__ import annotations
 import weakref
 from fractions import Fraction
 
+from harness.scheme.errors import error
+from harness.scheme.limits import charge
+
 # typing is for type checkers only: importing it costs ~2 ms of every harness
 # process's start-up (tests/cli/test_startup_imports.py keeps it out)
 TYPE_CHECKING = False
@@ -369,7 +372,6 @@ def split_list(x: object) -> tuple[list, object]:
         append(x[0])
         x = x[1]
         if x is tortoise:
-            from harness.scheme.errors import error
             raise error("expected a finite list, got a circular list")
         if steps == power:
             tortoise = x
@@ -377,7 +379,6 @@ def split_list(x: object) -> tuple[list, object]:
             steps = 0
         steps += 1
     if len(out) > 1000:
-        from harness.scheme.limits import charge
         charge(len(out))
     return out, x
 

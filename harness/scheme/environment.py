@@ -19,7 +19,10 @@ from harness.scheme.datatypes import (
     Vector,
     py_to_list,
 )
-from harness.scheme.names import global_name, twin_name
+from harness.scheme.inline import build_effect_table, build_inline_table
+from harness.scheme.libraries import find_library, library_key, load_pending
+from harness.scheme.names import global_name, scheme_name, twin_name
+from harness.scheme.primitives import LIBRARIES
 from harness.scheme.primitives.bytevectors import bytevector_length
 from harness.scheme.primitives.control import procedure_p
 from harness.scheme.primitives.numbers import modulo, mul, quotient, remainder
@@ -114,14 +117,11 @@ class Environment:
         return self.table.get(global_name(name))
 
     def names(self) -> list[str]:
-        from harness.scheme.names import scheme_name
         return sorted(scheme_name(k) for k in self.table if k.startswith("s_"))
 
     # -- compiler support -----------------------------------------------------------------
     def inline_table(self) -> dict:
         if self._inline is None:
-            from harness.scheme.inline import build_inline_table
-            from harness.scheme.primitives import LIBRARIES
             self._inline = build_inline_table(LIBRARIES)
         return self._inline
 
@@ -129,8 +129,6 @@ class Environment:
         """Like inline_table, for primitives written as statements where their value is
         not used (inline.EFFECT_TEMPLATES)."""
         if self._effect_inline is None:
-            from harness.scheme.inline import build_effect_table
-            from harness.scheme.primitives import LIBRARIES
             self._effect_inline = build_effect_table(LIBRARIES)
         return self._effect_inline
 
@@ -143,12 +141,16 @@ class Environment:
         return FEATURES
 
     def has_library(self, spec: object) -> bool:
-        from harness.scheme.libraries import find_library, library_key
         try:
             key = library_key(spec)
         except ValueError:
             return False
         return self.may_import(key) and (key in self.libraries or find_library(key) is not None)
+
+    def load_pending(self) -> None:
+        """Bind the names of the pending prelude libraries this environment has not bound
+        (libraries.load_pending; the expander calls it and imports nothing of libraries)."""
+        load_pending(self)
 
     def may_import(self, key: tuple) -> bool:
         return self.allowed_libraries is None or key in self.allowed_libraries

@@ -10,6 +10,18 @@
 from __future__ import annotations
 
 
+class MessageWriters:
+    """How a message writes a raised object (``describe``) and a value (``write``):
+    harness.scheme.printer's describe_condition and write_truncated, which the printer puts
+    in ``WRITERS`` when it loads (the package imports it first). This module is the bottom
+    of the package, below the printer, so it does not import them."""
+
+    __slots__ = ("describe", "write")
+
+
+WRITERS = MessageWriters()
+
+
 class SourcePos:
     """A place in a source text: ``file`` name, 1-based ``line`` and ``col``. Frozen: equal
     places compare and hash alike. (A plain class, not a dataclass: ``dataclasses`` imports
@@ -87,8 +99,7 @@ class SchemeError(Exception):
 
     @property
     def message(self) -> str:
-        from harness.scheme.printer import describe_condition
-        return describe_condition(self.payload)
+        return WRITERS.describe(self.payload)
 
     def __str__(self) -> str:
         return self.message
@@ -102,8 +113,7 @@ def error(message: str, *irritants: object, kind: str = "error",
 
 def wrong_type(who: str, expected: str, value: object) -> SchemeError:
     """``who: expected <expected>, got <value>`` — the standard argument-type error."""
-    from harness.scheme.printer import write_truncated
-    return error(f"{who}: expected {expected}, got {write_truncated(value)}", value)
+    return error(f"{who}: expected {expected}, got {WRITERS.write(value)}", value)
 
 
 def syntax_error(message: str, where: SourcePos | None, *irritants: object) -> SchemeError:

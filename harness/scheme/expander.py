@@ -142,8 +142,7 @@ class Expander:
         if isinstance(b, tuple):
             env, name = b
             if env.pending and not env.is_bound(name.name) and name.name not in env.declared:
-                from harness.scheme.libraries import load_pending
-                load_pending(env)  # a name of the Scheme half of a prelude library?
+                env.load_pending()  # a name of the Scheme half of a prelude library?
             getter = env.dynamic.get(name.name)
             if getter is not None:
                 return Call(Const(getter), [], where)

@@ -10,6 +10,8 @@ import ast
 import copy as copy_module
 from collections.abc import Callable
 
+from harness.scheme import run_support as rt
+
 Template = Callable[[list[ast.expr]], "ast.expr | None"]
 
 #: the globals inlined code calls: the procedures of inlined primitives (for arguments the
@@ -449,7 +451,6 @@ INLINE_NAMES = {name for _, name in TEMPLATES}
 
 def build_inline_table(libraries: dict) -> dict[int, tuple[object, Template]]:
     """id(procedure) -> (procedure, template) for the registered primitives."""
-    from harness.scheme import run_support as rt
     table = _table(libraries, TEMPLATES)
     table[id(rt.cons)] = (rt.cons, _cons)
     table[id(rt.eq)] = (rt.eq, _eq)

@@ -17,8 +17,8 @@ import harness.scheme.forms
 from harness.scheme.ast_nodes import Const
 from harness.scheme.compiler import Compiler
 from harness.scheme.continuations import prompt
-from harness.scheme.datatypes import NIL, Symbol, list_to_py
-from harness.scheme.environment import Environment
+from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
+from harness.scheme.environment import FEATURES, Environment
 from harness.scheme.errors import (
     DepthLimitExceeded,
     ErrorObject,
@@ -27,10 +27,12 @@ from harness.scheme.errors import (
     SchemeError,
     caret_excerpt,
     syntax_error,
+    wrong_type,
 )
 from harness.scheme.expander import MAX_CURRIED, SPECIALS, Expander, special
 from harness.scheme.libraries import (
     LAZY_PRELUDE,
+    LIBRARY_FILES,
     PRELUDE_LIBRARIES,
     RESERVED_PREFIXES,
     SANDBOX_LIBRARIES,
@@ -42,11 +44,13 @@ from harness.scheme.libraries import (
     register_library,
 )
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
+from harness.scheme.primitives import primitive
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.run_support import NATIVE_ERRORS
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
-from harness.scheme.syntax import Scope, base_symbol, is_identifier
-from harness.scheme.translate import condition_from_native, locate, register_source
+from harness.scheme.syntax import Rewriter, Scope, Special, base_symbol, is_identifier
+from harness.scheme.syntax_rules import Macro
+from harness.scheme.translate import SOURCES, condition_from_native, locate, register_source
 
 S_DEFINE = Symbol.intern("define")
 S_BEGIN = Symbol.intern("begin")
@@ -229,6 +233,88 @@ def load_library_file(path: Path) -> None:
     run_file(env, path, read=_library_reader.get())
 
 
+LIBRARY_FILES.run = load_library_file
+
+
+# -- eval, environment, load: the interpreter as Scheme code calls it ----------------------------
+# (registered here, not with the primitives: they sit below the interpreter)
+@primitive("scheme base")
+def features():
+    return py_to_list([Symbol.intern(f) for f in FEATURES])
+
+
+@primitive("scheme eval", name="environment")
+def environment_of(*specs):
+    env = make_environment("unsandboxed", imports=())
+    for spec in specs:
+        import_into(env, spec)
+    return env
+
+
+@primitive("scheme eval", name="eval")
+def eval_(expr, env=None):
+    if env is None:
+        env = interaction_environment()
+    if not isinstance(env, Environment):
+        raise wrong_type("eval", "an environment", env)
+    return eval_datum(env, expr)
+
+
+@primitive("scheme repl", name="interaction-environment")
+def interaction_environment_of():
+    return interaction_environment()
+
+
+@primitive("scheme load")
+def load(filename, env=None):
+    if not isinstance(filename, String):
+        raise wrong_type("load", "a string", filename)
+    run_file(env or interaction_environment(), filename.s)
+
+
+R5RS = "scheme r5rs"
+
+#: the libraries of each report version: R5RS's bindings, or R7RS-small's (R7RS 6.12 lets
+#: an implementation support versions besides 5; chibi-scheme accepts 7 too)
+REPORT_LIBRARIES = {
+    5: (("scheme", "r5rs"),),
+    7: tuple(("scheme", name) for name in (
+        "base", "case-lambda", "char", "complex", "cxr", "eval", "file", "inexact", "lazy",
+        "load", "process-context", "read", "repl", "time", "write")),
+}
+
+
+def _report_libraries(who: str, version: object) -> tuple:
+    if type(version) is not int or version not in REPORT_LIBRARIES:
+        raise wrong_type(who, "the version 5 or 7", version)
+    return REPORT_LIBRARIES[version]
+
+
+def _import_set(key: tuple) -> object:
+    return py_to_list([Symbol.intern(part) for part in key])
+
+
+@primitive(R5RS)
+def scheme_report_environment(version):
+    """(scheme-report-environment 5): a fresh environment of R5RS's bindings; with 7, of
+    R7RS-small's."""
+    return environment_of(*map(_import_set,
+                               _report_libraries("scheme-report-environment", version)))
+
+
+@primitive(R5RS)
+def null_environment(version):
+    """(null-environment 5): a fresh environment with only the syntax keywords (of R5RS,
+    or with 7 of R7RS-small)."""
+    keys = _report_libraries("null-environment", version)
+    env = make_environment("unsandboxed", imports=())
+    for key in keys:
+        for name, value in find_library(key).exports.items():
+            if isinstance(value, (Special, Macro, Rewriter)):
+                env.syntax[Symbol.intern(name)] = value
+    return env
+
+
 # -- import and define-library -------------------------------------------------------------------
 @special("import")
 def _import(exp: Expander, x, scope, where):
@@ -336,7 +422,6 @@ def error_message(exc: BaseException) -> str:
 
 def format_error(exc: BaseException) -> str:
     """``FILE:LINE:COL: message`` followed by the source line and a caret."""
-    from harness.scheme.translate import SOURCES
     where = error_position(exc)
     message = error_message(exc)
     if where is None:

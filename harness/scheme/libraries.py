@@ -183,6 +183,17 @@ def library_exists(key: tuple) -> bool:
             or key in LARGE_NAMES or _library_path(key) is not None)
 
 
+class LibraryFiles:
+    """How a scheme_lib ``.sld`` file is run (its define-library forms register
+    themselves): the interpreter's load_library_file, which it puts in ``LIBRARY_FILES``
+    when it loads (it imports this module, so this module does not import it)."""
+
+    __slots__ = ("run",)
+
+
+LIBRARY_FILES = LibraryFiles()
+
+
 def find_library(key: tuple) -> Library | None:
     key = _ALIASES.get(key, key)
     with _lock:
@@ -191,8 +202,7 @@ def find_library(key: tuple) -> Library | None:
             return lib
         path = _library_path(key)
         if path is not None:
-            from harness.scheme.interpreter import load_library_file
-            load_library_file(path)
+            LIBRARY_FILES.run(path)
             lib = _libraries.get(key)
             if lib is not None:
                 return lib

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+#: the start of the file name of compiled Scheme code (then the Scheme file's name)
+SCHEME_CODE_PREFIX = "scm:"
+
 _cache: dict[str, str] = {}
 _ESC = re.compile(r"__|_([0-9a-f]+)_")
 

@@ -30,10 +30,11 @@ from harness.scheme.datatypes import (
     Values,
     Vector,
 )
-from harness.scheme.errors import ErrorObject, SizeLimitExceeded, error
+from harness.scheme.errors import WRITERS, ErrorObject, SizeLimitExceeded, error
 from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.names import scheme_name
 from harness.scheme.parameters import is_parameter
+from harness.scheme.primitives import PROCEDURE_NAMES
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
@@ -209,7 +210,6 @@ def _number_text(x: object) -> str:
 
 
 def _procedure_text(fn: object) -> str:
-    from harness.scheme.primitives import PROCEDURE_NAMES
     try:
         name = PROCEDURE_NAMES.get(fn)
     except TypeError:  # an unhashable callable
@@ -577,3 +577,7 @@ def _open_node(x: object, stack: list) -> str:
 
 def _too_long(limit: int) -> SizeLimitExceeded:
     return SizeLimitExceeded(f"printed representation exceeds {limit} characters")
+
+
+WRITERS.describe = describe_condition
+WRITERS.write = write_truncated

@@ -19,6 +19,7 @@ from harness.scheme.datatypes import (
     NIL,
     Promise,
     RecordType,
+    String,
     Values,
     Vector,
     list_to_py,
@@ -35,6 +36,9 @@ from harness.scheme.errors import (
 )
 from harness.scheme.limits import MAX_C_NESTING
 from harness.scheme.parameters import is_parameter, pop_binding, push_binding
+from harness.scheme.primitives.equivalence import is_eqv
+from harness.scheme.printer import write_truncated
+from harness.scheme.translate import condition_from_native, locate
 
 __all__ = ["RecordType"]
 
@@ -229,7 +233,6 @@ def eq(a, b):
 
 
 def eqv(a, b):
-    from harness.scheme.primitives.equivalence import is_eqv
     return is_eqv(a, b)
 
 
@@ -314,7 +317,6 @@ def raise_continuable(obj):
 
 def scheme_error_proc(message, *irritants):
     """Scheme ``error``."""
-    from harness.scheme.datatypes import String
     text = message.s if isinstance(message, String) else _show(message)
     return raise_(ErrorObject(text, irritants))
 
@@ -331,7 +333,6 @@ def _as_payload(exc: BaseException):
         raise DepthLimitExceeded("recursion too deep") from None
     if isinstance(exc, MemoryError):
         raise SizeLimitExceeded("out of memory") from None
-    from harness.scheme.translate import condition_from_native
     return condition_from_native(exc)
 
 
@@ -369,7 +370,6 @@ def guard(body, handler):
     except SchemeError as exc:
         payload = exc.payload
         if isinstance(payload, ErrorObject) and payload.where is None:
-            from harness.scheme.translate import locate
             payload.where = exc.where or locate(exc)
     except (RecursionError, MemoryError) as exc:
         _as_payload(exc)
@@ -448,7 +448,6 @@ def _located(exc: BaseException):
     position."""
     payload = _as_payload(exc)
     if isinstance(payload, ErrorObject) and payload.where is None:
-        from harness.scheme.translate import locate
         payload.where = getattr(exc, "where", None) or locate(exc)
     return payload
 
@@ -699,5 +698,4 @@ def record_modifier(rtd: RecordType, index: int):
 
 
 def _show(x) -> str:
-    from harness.scheme.printer import write_truncated
     return write_truncated(x)

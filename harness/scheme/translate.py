@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from types import FrameType, TracebackType
 
-from harness.scheme.compiler import SCHEME_CODE_PREFIX
 from harness.scheme.errors import ErrorObject, SchemeError, SourcePos
-from harness.scheme.names import scheme_name
+from harness.scheme.names import SCHEME_CODE_PREFIX, scheme_name
 from harness.scheme.printer import MAX_MESSAGE_CHARS
 
 #: source name -> text, for carets and for naming inlined primitives

@@ -29,8 +29,9 @@ _MODULES = (
     "hashtables_srfi125", "sorting", "equivalence", "control", "ports", "system",
     "charsets", "comparators", "division", "bitwise", "fixnums", "flonums",
 )
-# Python bindings of the harness libraries (they register like primitives).
-_HARNESS_MODULES = ("harness.host_libraries.harness_procedures", "harness.host_libraries.vfs_procedures")
+#: what registers the libraries of the layers above this package (the (harness …)
+#: libraries: harness.host_libraries.offer_to_scheme); load_all calls each
+_LIBRARY_SOURCES: list[Callable[[], object]] = []
 
 
 def library_name(spec: str) -> LibraryName:
@@ -75,14 +76,23 @@ def scheme_name_of(py_name: str) -> str:
     return n.replace("_to_", "->").replace("_", "-") + suffix
 
 
+def add_library_source(register: Callable[[], object]) -> None:
+    """Have ``load_all`` call ``register`` too: how a layer above the Scheme package (which
+    imports nothing of them) gives Scheme libraries of its own. Adding one twice adds it
+    once."""
+    if register not in _LIBRARY_SOURCES:
+        _LIBRARY_SOURCES.append(register)
+
+
 def load_all() -> dict[LibraryName, dict[str, object]]:
-    """Import every primitive module (each registers itself) and return the registry."""
+    """Import every primitive module (each registers itself), call every library source
+    (``add_library_source``) and return the registry."""
     for mod in _MODULES:
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except ModuleNotFoundError as exc:
             if exc.name != f"{__name__}.{mod}":
                 raise
-    for mod in _HARNESS_MODULES:
-        importlib.import_module(mod)
+    for register in _LIBRARY_SOURCES:
+        register()
     return LIBRARIES

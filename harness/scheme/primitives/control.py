@@ -1,4 +1,5 @@
-"""Control procedures: apply, continuations, values, exceptions, parameters, promises, eval."""
+"""Control procedures: apply, continuations, values, exceptions, parameters, promises.
+(eval, environment and load are the interpreter's: harness.scheme.interpreter.)"""
 
 from __future__ import annotations
 
@@ -109,95 +110,6 @@ def file_error_p(x):
     return isinstance(x, ErrorObject) and x.kind == "file"
 
 
-@primitive(BASE)
-def features():
-    from harness.scheme.environment import FEATURES
-    return py_to_list([Symbol.intern(f) for f in FEATURES])
-
-
 @primitive("scheme lazy")
 def promise_p(x):
     return isinstance(x, Promise)
-
-
-@primitive("scheme eval")
-def environment(*specs):
-    from harness.scheme.interpreter import make_environment
-    from harness.scheme.libraries import import_into
-    env = make_environment("unsandboxed", imports=())
-    for spec in specs:
-        import_into(env, spec)
-    return env
-
-
-@primitive("scheme eval", name="eval")
-def eval_(expr, env=None):
-    from harness.scheme.environment import Environment
-    from harness.scheme.interpreter import eval_datum, interaction_environment
-    if env is None:
-        env = interaction_environment()
-    if not isinstance(env, Environment):
-        raise wrong_type("eval", "an environment", env)
-    return eval_datum(env, expr)
-
-
-@primitive("scheme repl")
-def interaction_environment():
-    from harness.scheme.interpreter import interaction_environment as ie
-    return ie()
-
-
-@primitive("scheme load")
-def load(filename, env=None):
-    from harness.scheme.interpreter import interaction_environment, run_file
-    if not isinstance(filename, String):
-        raise wrong_type("load", "a string", filename)
-    run_file(env or interaction_environment(), filename.s)
-
-
-R5RS = "scheme r5rs"
-
-
-#: the libraries of each report version: R5RS's bindings, or R7RS-small's (R7RS 6.12 lets
-#: an implementation support versions besides 5; chibi-scheme accepts 7 too)
-REPORT_LIBRARIES = {
-    5: (("scheme", "r5rs"),),
-    7: tuple(("scheme", name) for name in (
-        "base", "case-lambda", "char", "complex", "cxr", "eval", "file", "inexact", "lazy",
-        "load", "process-context", "read", "repl", "time", "write")),
-}
-
-
-def _report_libraries(who: str, version: object) -> tuple:
-    if type(version) is not int or version not in REPORT_LIBRARIES:
-        raise wrong_type(who, "the version 5 or 7", version)
-    return REPORT_LIBRARIES[version]
-
-
-def _import_set(key: tuple) -> object:
-    return py_to_list([Symbol.intern(part) for part in key])
-
-
-@primitive(R5RS)
-def scheme_report_environment(version):
-    """(scheme-report-environment 5): a fresh environment of R5RS's bindings; with 7, of
-    R7RS-small's."""
-    return environment(*map(_import_set,
-                            _report_libraries("scheme-report-environment", version)))
-
-
-@primitive(R5RS)
-def null_environment(version):
-    """(null-environment 5): a fresh environment with only the syntax keywords (of R5RS,
-    or with 7 of R7RS-small)."""
-    from harness.scheme.interpreter import make_environment
-    from harness.scheme.libraries import find_library
-    from harness.scheme.syntax import Rewriter, Special
-    from harness.scheme.syntax_rules import Macro
-    keys = _report_libraries("null-environment", version)
-    env = make_environment("unsandboxed", imports=())
-    for key in keys:
-        for name, value in find_library(key).exports.items():
-            if isinstance(value, (Special, Macro, Rewriter)):
-                env.syntax[Symbol.intern(name)] = value
-    return env

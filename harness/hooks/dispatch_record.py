@@ -1,0 +1,136 @@
+"""What one dispatch collects: the answers, the errors and the sources that failed, in
+dispatch order (and, traced, one trace entry per source), and what its runs of hooks
+share.
+
+The runners (harness.hooks.runners) report only what a hook did that matters: an answer
+or a failure. A hook with no answer costs the record nothing, so ``DispatchRecord`` has no
+trace at all; ``TracedRecord`` is the one a traced dispatch uses (``Dispatcher.fire``
+picks the class once, with its runners).
+
+Errors stay in dispatch order (issue 24): the load failures and standing notices first,
+then each source's errors where it ran; a combine problem about an answer goes where that
+answer's source ran (``place_problems``), not after every hook's errors.
+"""
+
+from __future__ import annotations
+
+import time
+
+from harness.bridge import NO_ANSWER
+
+
+class DispatchRecord:
+    """The answers (``(source, answer)``), errors (``{"source", "message"}``) and failed
+    sources of one dispatch of ``hook``, in dispatch order; and what the runs of its
+    in-process hooks share (harness.hooks.runners): the payload converted per file, the
+    budget left to a file whose hooks share one, the output capture of the last Scheme
+    run (for the trace)."""
+
+    __slots__ = ("_marks", "answers", "capture", "converted", "errors", "failed", "hook",
+                 "pool", "trace")
+
+    def __init__(self, hook: str, errors: list[dict]) -> None:
+        """``errors``: what the dispatch lists before any hook runs (load failures)."""
+        # (made on every dispatch with hooks, and most hooks answer nothing: the lists
+        # are made by the first answer or failure; () until then)
+        self.hook = hook
+        self.errors = errors
+        self.answers: list[tuple[str, object]] | tuple = ()
+        self.failed: list[str] | tuple = ()
+        self.trace: list[dict] | None = None
+        #: file -> the payload as its Scheme hooks see it (payload_use.py), once made
+        self.converted: dict[str, object] | None = None
+        #: [steps, deadline] left to the file whose hooks share one budget, or None
+        self.pool: list | None = None
+        #: the output capture of the last Scheme run, None after a leaf run
+        self.capture = None
+        # per answer, how many errors preceded it: where a problem with it goes
+        self._marks: list[int] | tuple = ()
+
+    def answer(self, source: str, answer: object) -> None:
+        if type(self.answers) is tuple:
+            self.answers, self._marks = [], []
+        self.answers.append((source, answer))
+        self._marks.append(len(self.errors))
+
+    def fail(self, source: str, message: str) -> None:
+        """``source`` failed: an error, and a failure its policy may close on."""
+        self.errors.append({"source": source, "message": message})
+        if type(self.failed) is tuple:
+            self.failed = []
+        self.failed.append(source)
+
+    def warn(self, source: str, message: str) -> None:
+        """An error that is no failure (a plugin's warning, a broken handler)."""
+        self.errors.append({"source": source, "message": message})
+
+    def results(self, results: list) -> None:
+        """Plugins' and declared handlers' results, in their order."""
+        for result in results:
+            for warning in result.warnings:
+                self.warn(result.source, warning)
+            if result.failed:
+                self.fail(result.source, result.error)
+            elif result.answer is not NO_ANSWER:
+                self.answer(result.source, result.answer)
+
+    def skipped(self, source: str, why: str) -> None:
+        """A source that did not run (traced records say so)."""
+
+    def insert_answer(self, index: int, source: str, answer: object) -> None:
+        """An answer standing for a failed hook, at ``index`` of the answers."""
+        if type(self.answers) is tuple:
+            self.answers, self._marks = [], []
+        marks = self._marks
+        self.answers.insert(index, (source, answer))
+        marks.insert(index, marks[index] if index < len(marks) else len(self.errors))
+
+    def place_problems(self, placed: list[tuple[int, dict]]) -> None:
+        """Put combine's problems (``(answer position, problem)``, in order) among the
+        errors, each where the source of its answer ran."""
+        marks, errors = self._marks, self.errors
+        for position, problem in reversed(placed):
+            errors.insert(marks[position] if position < len(marks) else len(errors), problem)
+
+
+class TracedRecord(DispatchRecord):
+    """A record that also keeps the trace: one entry per source that ran or was skipped
+    (``{"source", "ms", "output"?, "answer"? | "error"?, "note"?}``)."""
+
+    __slots__ = ()
+
+    def __init__(self, hook: str, errors: list[dict]) -> None:
+        super().__init__(hook, errors)
+        self.trace = []
+
+    def results(self, results: list) -> None:
+        super().results(results)
+        for result in results:
+            entry = {"source": result.source, "ms": round(result.duration * 1000, 3)}
+            note = getattr(result, "note", None)
+            if note:
+                entry["note"] = note
+            if result.failed:
+                entry["error"] = result.error
+            elif result.answer is not NO_ANSWER:
+                entry["answer"] = result.answer
+            stderr = getattr(result, "stderr", None)  # a plugin's; handlers keep notes
+            if stderr:
+                entry["output"] = stderr
+            self.trace.append(entry)
+
+    def skipped(self, source: str, why: str) -> None:
+        self.trace.append({"source": source, "skipped": why})
+
+    def hook_ran(self, source: str, start: float, output: tuple[str, str],
+                 answers: int, failures: int) -> None:
+        """The entry of one in-process hook that started at ``start``: its answer or error
+        is what it added past ``answers`` answers and ``failures`` failures."""
+        entry = {"source": source, "ms": round((time.perf_counter() - start) * 1000, 3)}
+        if output[0] or output[1]:
+            entry["output"] = output[0] + output[1]
+        if len(self.failed) > failures:
+            entry["error"] = self.errors[-1]["message"]
+        elif len(self.answers) > answers:
+            entry["answer"] = self.answers[-1][1]
+        self.trace.append(entry)
