@@ -168,8 +168,8 @@ class Config:
         if kind not in FILE_SOURCES:
             return None
         path = rest.rsplit(":", 1)[0]
-        prefix = tools_dir.rstrip("/") + "/"
-        rel = path.removeprefix(prefix)
+        prefix = tools_dir.rstrip("/") + "/"  # (a file outside the home: its whole path)
+        rel = path.removeprefix(prefix) if os.path.isabs(path) else path.removeprefix("tools/")
         best, best_len = None, -1
         for key, policy in self.failure.items():
             key_kind, _, key_prefix = key.partition(":")

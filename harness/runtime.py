@@ -100,7 +100,7 @@ class Runtime:
                                else load_config(self.home / "harness.toml"))
         #: the host's model (harness.model); None falls back to [model] in harness.toml
         self.host_model = model
-        self.registry = Registry()
+        self.registry = Registry(home=str(self.home))
         self.live_memory = LiveMemory()  # what each file's code keeps between calls
         self.load_errors: dict[str, str] = {}
         #: the last good versions of the tool files, kept in the home (never open)
@@ -196,7 +196,8 @@ class Runtime:
         tier = self.tier_of(path)
         with self._load_lock, using_runtime(self), in_tier(tier):
             try:
-                reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache)
+                reg = load_tool_file(path, tier, self.limits_for(tier), self.parse_cache,
+                                     home=self.home)
             except ToolLoadError as exc:
                 return self._load_failed(path, tier, exc.message)
             if reg.tier == "sandboxed" and is_guard_file(str(path)):
@@ -228,7 +229,7 @@ class Runtime:
                 points |= set(kept.points)
                 try:  # in the path's tier now, whatever it had when it was kept
                     reg = load_tool_source(key, kept.text, tier, self.limits_for(tier),
-                                           self.parse_cache)
+                                           self.parse_cache, home=self.home)
                 except ToolLoadError as again:
                     message += (f"\n(its last good version, saved {kept.saved}, does not "
                                 f"load either: {again.message})")
@@ -341,7 +342,7 @@ class Runtime:
         error (``last_good_runs``: an earlier version of it is still running)."""
         out = [dict(problem, last_good_runs=False) for problem in self.plugins.not_loaded]
         running = {f.path for f in self.registry.files}
-        out += [{"source": file_source(path), "message": message,
+        out += [{"source": file_source(path, self.home), "message": message,
                  "last_good_runs": path in running}
                 for path, message in sorted(self.load_errors.items())]
         if self.registry.builtins.loaded:  # listing must not load the layer on its own

@@ -171,17 +171,11 @@ def _run_python(runtime, tool: PythonTool, arguments: dict) -> ToolRun:
         if tool.source.startswith("builtin:"):
             error = f"{type(exc).__name__}: {exc}"
         else:
-            error = describe_python_error(exc, _source_file(tool.source))
+            error = describe_python_error(exc, tool.file or None)
         stdout, stderr = slot.printed_text()
         return ToolRun(error=error, stdout=stdout, stderr=stderr)
     stdout, stderr = slot.printed_text()
     return ToolRun(python_result_text(value), stdout=stdout, stderr=stderr)
-
-
-def _source_file(source: str) -> str | None:
-    """The file of a ``py:PATH:LINE`` / ``hy:PATH:LINE`` source; None for the host's."""
-    kind, _, rest = source.partition(":")
-    return rest.rsplit(":", 1)[0] if kind in ("py", "hy") else None
 
 
 def scheme_result_text(value: object, limit: int = 1 << 20) -> str:

@@ -138,18 +138,17 @@ def run_hook_session(home: Path) -> int:
     for message in problems:
         print(f"  ! {message}")
     rt.dispatcher.trace_enabled = True
-    short = _source_shortener(rt)
     failures = len(problems)
     for hook, payload, note in demo_session(home):
         print(f"\n{hook:<18} {note}")
         if hook == "call":
             if payload is None:
-                _show_tool_call(rt, short)
+                _show_tool_call(rt)
             else:
                 failures += _show_builtin_call(rt, *payload)
             continue
         result = rt.fire(hook, payload)
-        _show_dispatch(result, short)
+        _show_dispatch(result)
         failures += len(result["errors"])
         print(f"   => {describe_outcome(hook, payload, result['outcome'])}")
     rt.close()
@@ -157,7 +156,7 @@ def run_hook_session(home: Path) -> int:
     return 1 if failures else 0
 
 
-def _show_dispatch(result: dict, short) -> None:
+def _show_dispatch(result: dict) -> None:
     """One line per hook that ran (from the trace), then any problem found in combining."""
     shown = set()
     for entry in result["trace"]:
@@ -168,17 +167,17 @@ def _show_dispatch(result: dict, short) -> None:
             text = f"skipped ({entry['skipped']})"
         else:
             text = _describe_answer(entry["answer"]) if "answer" in entry else "ran (no answer)"
-        print(f"   {short(entry['source']):<30} {text}")
+        print(f"   {entry['source']:<36} {text}")
     for err in result["errors"]:  # e.g. a wrong-typed value in an answer
         if (err["source"], err["message"]) not in shown:
-            print(f"   {short(err['source']):<30} ! {err['message'].splitlines()[0]}")
+            print(f"   {err['source']:<36} ! {err['message'].splitlines()[0]}")
 
 
-def _show_tool_call(rt, short) -> None:
+def _show_tool_call(rt) -> None:
     result = rt.call_tool("greet", {"name": "Ada"})
     tool = rt.registry.find_tool("greet")
-    source = short(f"scm:{tool.file}") if tool is not None else "plugin:greet"
-    print(f"   {source:<30} runs greet")
+    source = tool.source if tool is not None else "plugin:greet"
+    print(f"   {source:<36} runs greet")
     shown = result.error or result.output.strip()
     print(f"   => {_short(shown)}  (pre_tool -> greet -> pre_tool_output -> post_tool_output "
           "-> post_tool)")
@@ -188,7 +187,7 @@ def _show_builtin_call(rt, tool: str, arguments: dict) -> int:
     """Call a builtin through the pipeline and show what the model would see; returns the
     number of hook failures."""
     result = rt.call_tool(tool, arguments)
-    print(f"   {'call ' + tool:<30} {_short(arguments)}")
+    print(f"   {'call ' + tool:<36} {_short(arguments)}")
     if result.denied:
         print(f"   => DENIED: {result.output}")
         print("      (pre_shell_exec is deny-only: with no host permission handler the answer")
@@ -248,12 +247,6 @@ def _describe_answer(answer: object) -> str:
 def _short(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
-
-
-def _source_shortener(rt):
-    """scm:/tmp/…/tools/guard.scm:12 -> scm:guard.scm:12 (the demo home is temporary)."""
-    prefix = f"scm:{rt.tools_dir}/"
-    return lambda source: "scm:" + source[len(prefix):] if source.startswith(prefix) else source
 
 
 _LOG_ENTRY = re.compile(r"^\[[^\]]*\] (\w+)$")  # a logger's header line: "[time] hook"

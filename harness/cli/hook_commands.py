@@ -12,7 +12,7 @@ import sys
 from dataclasses import asdict
 
 from harness.cli.exit_status import BLOCKED, FAILED, OK
-from harness.repl.render import short_source, table
+from harness.repl.render import table
 
 # Every harness command builds this module's parsers (harness run too), so JSON (orjson
 # and the bridge, which brings the hook catalogue) is imported where it is used.
@@ -133,11 +133,12 @@ def usage_errors(fn):
 def parse_json_object(text: str, what: str) -> dict:
     """``text`` as a JSON object; a UsageError says where it is malformed."""
     import orjson
+
+    from harness.json_errors import json_error
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise UsageError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno} (char {exc.pos})") from None
+        raise UsageError(json_error(what, text, exc)) from None
     if not isinstance(value, dict):
         raise UsageError(f"{what} must be a JSON object, got {type(value).__name__}")
     return value
@@ -209,7 +210,7 @@ def hook_point_named(name: str):
 def _fire(args) -> int:
     from harness.hooks.outcome import blocks_or_denies
     point = hook_point_named(args.hook)
-    payload = None if args.payload is None else _json_argument(args.payload, "the payload")
+    payload = None if args.payload is None else _json_argument(args.payload, "payload")
     rt = open_runtime(args, _approve if args.allow else None)
     if payload is None:
         print(f"harness fire: no payload given: using the sample payload of {point.name} "
@@ -226,8 +227,9 @@ def _fire(args) -> int:
 
 @usage_errors
 def _call(args) -> int:
+    from harness.loading.registry import file_source
     from harness.vfs.paths import context_name_problem
-    arguments = _json_argument(args.args, "the tool arguments")
+    arguments = _json_argument(args.args, "arguments")
     problem = context_name_problem(args.context)
     if problem is not None:
         raise UsageError(f"--context: {problem}")
@@ -243,8 +245,10 @@ def _call(args) -> int:
     captured = result.stdout + result.stderr
     if captured:
         sys.stderr.write(captured if captured.endswith("\n") else captured + "\n")
+    said = {file_source(path, rt.home) for path in rt.load_errors}  # at open_runtime
     for entry in result.errors:  # hook failures never pass silently
-        print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
+        if entry["source"] not in said:
+            print(f"harness call: {entry['source']}: {entry['message']}", file=sys.stderr)
     if result.blocked:
         print(f"harness call: {args.tool}: blocked: {result.output}", file=sys.stderr)
         return FAILED
@@ -267,7 +271,7 @@ def _tools(args) -> int:
     if args.json:
         print(to_json(tools))
     elif tools:
-        rows = [(t["name"], short_source(t["source"], rt.home), t.get("description", ""))
+        rows = [(t["name"], t["source"], t.get("description", ""))
                 for t in tools]
         print(table(rows, ("NAME", "SOURCE", "DESCRIPTION")))
     else:
@@ -287,7 +291,7 @@ def _hooks(args) -> int:
     if args.json:
         print(to_json(hooks))
     elif hooks:
-        rows = [(h["hook"], short_source(h["source"], rt.home)) for h in hooks]
+        rows = [(h["hook"], h["source"]) for h in hooks]
         print(table(rows, ("HOOK", "SOURCE")))
     else:
         print(f"no hooks in {rt.home} (harness hooks --all lists the hook points)")

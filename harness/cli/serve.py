@@ -19,12 +19,14 @@ While serving, each hot reload of the home is sent as a notification
 ``{"jsonrpc": "2.0", "method": "reload", "params": {...}}``, and a ``load_errors``
 notification ``{"errors": [...]}`` (the ``load_errors`` result) is sent at start when
 something failed to load, and after a reload whenever that list changes (an empty list: all
-fixed). Requests are handled one at a time in arrival order; EOF on stdin ends the server
+fixed). A file that fails to load is said once: its ``reload`` notification (``"event":
+"failed"``) has ``"error": null`` and the message is in the ``load_errors`` one after it. Requests are handled one at a time in arrival order; EOF on stdin ends the server
 with status 0.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
@@ -36,6 +38,8 @@ from typing import BinaryIO
 import orjson
 
 from harness.bridge import dumps
+from harness.json_errors import json_error
+from harness.loading.registry import file_source
 from harness.scheme.errors import ResourceLimitExceeded
 
 PARSE_ERROR = -32700
@@ -191,8 +195,8 @@ class RpcServer:
         try:
             message = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            return error_response(None, PARSE_ERROR, f"Parse error: {exc.msg} at column "
-                                                     f"{exc.colno}")
+            return error_response(None, PARSE_ERROR,
+                                  f"Parse error: {json_error('input', line.strip(), exc)}")
         if isinstance(message, list):
             if not message:
                 return error_response(None, INVALID_REQUEST, "Invalid Request: empty batch")
@@ -240,7 +244,13 @@ class RpcServer:
 
     def notify_reload(self, event: dict) -> None:
         """A hot-reload watcher listener: forward ``event`` as a ``reload`` notification,
-        then the load errors if they changed."""
+        then the load errors if they changed. A file that failed to load is said once: its
+        message is in the ``load_errors`` notification, not in the ``reload`` one."""
+        errors = self.runtime.load_failures()
+        if event.get("event") == "failed" and \
+                any(e["source"] == file_source(event.get("path", ""), self.runtime.home)
+                    for e in errors):
+            event = {**event, "error": None}
         self.send({"jsonrpc": "2.0", "method": "reload", "params": event})
         self.notify_load_errors()
 
@@ -315,6 +325,8 @@ def _start_watcher(runtime, listener: Callable[[dict], None]):
         print(f"harness serve: hot reload unavailable ({exc}); serving without it",
               file=sys.stderr)
         return None
+    # the listener says each reload; the logger's last-resort stderr line would say it again
+    logging.getLogger("harness.reload").addHandler(logging.NullHandler())
     watcher = Watcher(runtime)
     watcher.add_listener(listener)  # before start(): no reload goes unreported
     watcher.start()

@@ -43,7 +43,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from harness.cli.exit_status import FAILED
+from harness.json_errors import json_error
 
 FIXTURE_SUFFIX = ".hooktest.json"
 MATCH_MODES = ("exact", "partial")
@@ -115,9 +118,10 @@ def fixture_files(paths: list[str], home: Path) -> list[Path]:
 def read_fixture(path: Path) -> list[Case]:
     """The cases of one fixture file; FixtureError says what is wrong and where."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))  # an editor's BOM is fine
-    except json.JSONDecodeError as exc:
-        raise FixtureError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        text = path.read_text(encoding="utf-8-sig")  # an editor's BOM is fine
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise FixtureError(json_error(path, text, exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise FixtureError(f"{path}: cannot read: {exc}") from None
     if not isinstance(data, dict):

@@ -154,8 +154,8 @@ def _parse(source: Source, raw: bytes) -> object:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise SourceError(f"{source.path}:{exc.lineno}:{exc.colno}: invalid JSON: "
-                          f"{exc.msg}") from None
+        from harness.json_errors import json_error
+        raise SourceError(json_error(source.path, raw, exc)) from None
 
 
 

@@ -135,7 +135,7 @@ class Dispatcher:
         if not permission and point.combine not in _BLOCKING_RULES:
             return
         for failure in failures:
-            source = file_source(failure.path)
+            source = file_source(failure.path, self.runtime.home)
             if permission and point.name in failure.points:
                 why = f"it was going to guard {point.name}"
             elif self._load_policy(source) == "closed":

@@ -17,7 +17,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from harness.atomic_file import write_atomically
+from harness.json_errors import json_error
 
 BACKUP_SUFFIX = ".harness-backup"
 
@@ -53,10 +56,10 @@ class JsonFile:
         if self.text is None or not self.text.strip():
             return {}
         try:
-            data = json.loads(self.text)
-        except json.JSONDecodeError as exc:
-            raise InstallError(f"{self.path}:{exc.lineno}:{exc.colno}: not valid JSON: "
-                               f"{exc.msg}; nothing was changed") from None
+            data = orjson.loads(self.text)
+        except orjson.JSONDecodeError as exc:
+            raise InstallError(f"{json_error(self.path, self.text, exc)}\n(nothing was "
+                               "changed)") from None
         if not isinstance(data, dict):
             raise InstallError(f"{self.path}:1:1: a JSON object was expected; nothing was "
                                "changed")
@@ -71,7 +74,7 @@ class JsonFile:
         """Write ``data`` (unchanged data: nothing is written). ``has_ours``: the file as
         found already holds harness's entries (then no backup is made: the one made before
         them stays). Returns the backup made, if any."""
-        if self.text is not None and self.text.strip() and json.loads(self.text) == data:
+        if self.text is not None and self.text.strip() and orjson.loads(self.text) == data:
             return None
         made = None
         if self.text is not None and not has_ours:

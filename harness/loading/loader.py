@@ -31,21 +31,24 @@ def is_tool_file_name(name: str) -> bool:
 
 
 def load_tool_source(path: str, text: str, tier: str, limits: Limits,
-                     parse_cache: ParseCache | None = None) -> FileRegistration:
+                     parse_cache: ParseCache | None = None, *,
+                     home: Path | None = None) -> FileRegistration:
     """Evaluate ``text`` (the contents of ``path``) with the loader of its suffix and return
-    what it registered. ``parse_cache`` spares re-reading an unchanged ``.scm`` text."""
+    what it registered. ``parse_cache`` spares re-reading an unchanged ``.scm`` text. The
+    sources of what it registers name ``path`` relative to ``home`` when it is in it."""
     if path.endswith(".scm"):
         from harness.loading.scheme_loader import load_scheme_source
-        return load_scheme_source(path, text, tier, limits, parse_cache)
+        return load_scheme_source(path, text, tier, limits, parse_cache, home=home)
     if path.endswith((".py", ".hy")):
         from harness.loading.python_loader import load_python_source
-        return load_python_source(path, text, tier, limits)
+        return load_python_source(path, text, tier, limits, home=home)
     raise ToolLoadError(path, f"{path}: not a tool file (expected one of "
                               f"{', '.join(TOOL_SUFFIXES)})")
 
 
 def load_tool_file(path: Path, tier: str, limits: Limits,
-                   parse_cache: ParseCache | None = None) -> FileRegistration:
+                   parse_cache: ParseCache | None = None, *,
+                   home: Path | None = None) -> FileRegistration:
     """Read and evaluate the tool file ``path`` (see ``load_tool_source``)."""
     try:
         text = decode_source(path.read_bytes(), str(path))
@@ -53,4 +56,4 @@ def load_tool_file(path: Path, tier: str, limits: Limits,
         raise ToolLoadError(str(path), f"{path}: cannot read: {exc}") from None
     except ReadError as exc:
         raise ToolLoadError(str(path), f"{exc.where}: {exc.message}") from None
-    return load_tool_source(str(path), text, tier, limits, parse_cache)
+    return load_tool_source(str(path), text, tier, limits, parse_cache, home=home)

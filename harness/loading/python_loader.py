@@ -17,7 +17,7 @@ import types
 from pathlib import Path
 
 from harness.loading.load_error import ToolLoadError
-from harness.loading.registry import LANGUAGES, FileRegistration, PythonHook, PythonTool
+from harness.loading.registry import LANGUAGES, FileRegistration, PythonHook, PythonTool, shown_path
 from harness.sandbox.python_calls import PythonTimeout, route_print_output
 from harness.sandbox.scheme_calls import Limits
 from harness.sandbox.thread_context import call_slot, loading
@@ -26,8 +26,9 @@ from harness.sandbox.thread_context import call_slot, loading
 class PythonCollector:
     """Receives what ``@hook`` and ``@tool`` register while one file loads."""
 
-    def __init__(self, path: str, language: str) -> None:
+    def __init__(self, path: str, language: str, home: Path | None = None) -> None:
         self.path = path
+        self.shown = shown_path(path, home)  # how sources name it
         self.language = language
         self.hooks: list[PythonHook] = []
         self.tools: list[PythonTool] = []
@@ -42,7 +43,7 @@ class PythonCollector:
         return 0
 
     def source(self, line: int) -> str:
-        return f"{self.language}:{self.path}:{line}"
+        return f"{self.language}:{self.shown}:{line}"
 
     def add_hook(self, point: str, fn) -> None:
         self.hooks.append(PythonHook(point, fn, self.source(self.line_of_caller()),
@@ -53,10 +54,11 @@ class PythonCollector:
         if any(t.name == name for t in self.tools):
             raise ValueError(f"tool {name} is defined twice in this file")
         self.tools.append(PythonTool(name, description, parameters, fn,
-                                     self.source(self.line_of_caller()), category))
+                                     self.source(self.line_of_caller()), category, self.path))
 
 
-def load_python_source(path: str, text: str, tier: str, limits: Limits) -> FileRegistration:
+def load_python_source(path: str, text: str, tier: str, limits: Limits, *,
+                       home: Path | None = None) -> FileRegistration:
     """Run ``text`` (the contents of the ``.py`` / ``.hy`` file ``path``) as a fresh module
     and return what it registered. Raises ToolLoadError (FILE:LINE:COL: …)."""
     language = LANGUAGES[Path(path).suffix]
@@ -67,7 +69,7 @@ def load_python_source(path: str, text: str, tier: str, limits: Limits) -> FileR
     route_print_output()  # what its hooks and tools print is theirs, not the host's
     module = types.ModuleType(_module_name(path))
     module.__file__ = path
-    collector = PythonCollector(path, language)
+    collector = PythonCollector(path, language, home)
     previous = sys.modules.get(module.__name__)
     # registered while it runs, as an import would be (dataclasses and pickle look it up)
     sys.modules[module.__name__] = module

@@ -10,6 +10,7 @@ file, never a mix. Hooks and tools the host registers (``Runtime.register_hook``
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,10 +32,8 @@ class SchemeHook:
     file: str
     line: int
     env: object
-
-    @cached_property
-    def source(self) -> str:
-        return f"scm:{self.file}:{self.line}"
+    #: ``scm:PATH:LINE``, PATH relative to the home when the file is in it (``shown_path``)
+    source: str
 
     def analyse(self) -> None:
         """Work out (and cache) what the dispatcher asks of this hook: ``payload_keys``
@@ -89,12 +88,10 @@ class SchemeTool:
     execute: object
     file: str
     env: object
+    #: ``scm:PATH``, PATH relative to the home when the file is in it (``shown_path``)
+    source: str
     category: str | None = None
     summary_params: tuple[str, ...] = ()
-
-    @property
-    def source(self) -> str:
-        return f"scm:{self.file}"
 
     def schema(self) -> dict:
         return _schema(self)
@@ -118,6 +115,8 @@ class PythonTool:
     fn: Callable[[dict], object]
     source: str
     category: str | None = None
+    #: the file that defined it ("" for the host's and the builtins)
+    file: str = ""
 
     def schema(self) -> dict:
         return _schema(self)
@@ -255,16 +254,29 @@ class LoadFailure:
 LANGUAGES = {".py": "py", ".hy": "hy"}
 
 
-def file_source(path: str) -> str:
+def shown_path(path: str, home: str | os.PathLike | None) -> str:
+    """How sources name a tool file: relative to ``home`` when it is inside it
+    (``tools/guard.scm``, as the user wrote it), else as given. One form everywhere: the
+    dispatch results, ``call``, ``check``, the REPL, serve and the audit log."""
+    if home is not None:
+        prefix = str(home).rstrip("/") + "/"
+        if path.startswith(prefix):
+            return path[len(prefix):]
+    return path
+
+
+def file_source(path: str, home: str | os.PathLike | None = None) -> str:
     """How errors about a whole tool file name it: ``scm:PATH``, ``py:PATH`` or
-    ``hy:PATH`` (the sources of its hooks add ``:LINE``)."""
-    return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{path}"
+    ``hy:PATH`` (the sources of its hooks add ``:LINE``), PATH as ``shown_path`` gives it."""
+    return f"{LANGUAGES.get(Path(path).suffix, 'scm')}:{shown_path(path, home)}"
 
 
 @dataclass
 class Registry:
     """The one registry of a runtime: the tool files' registrations, then the host's."""
 
+    #: the runtime's home: sources name the files in it relative to it (``shown_path``)
+    home: str | None = None
     files: tuple[FileRegistration, ...] = ()
     failures: dict[str, LoadFailure] = field(default_factory=dict)
     #: the failures of the files, as ``{"source", "message"}`` entries that every dispatch
@@ -369,7 +381,7 @@ class Registry:
     def _note_broken(self) -> None:
         running = {f.path for f in self.files}
         failures = sorted(self.failures.items())
-        self._failed = tuple({"source": file_source(path),
+        self._failed = tuple({"source": file_source(path, self.home),
                               "message": failure.report(path in running)}
                              for path, failure in failures)
         self.unguarded = tuple(failure for path, failure in failures if path not in running)

@@ -5,10 +5,11 @@ what it registered (hooks, ``define-tool`` tools, and the conventional single to
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from harness.host_libraries import offer_to_scheme
 from harness.loading.load_error import ToolLoadError
-from harness.loading.registry import FileRegistration, SchemeHook, SchemeTool
+from harness.loading.registry import FileRegistration, SchemeHook, SchemeTool, shown_path
 from harness.sandbox.scheme_calls import Limits, call_scheme, describe_error
 from harness.sandbox.thread_context import current_context_name, loading
 from harness.scheme.datatypes import NIL, String, Symbol, Vector, list_to_py
@@ -33,8 +34,9 @@ MAX_REGISTRATIONS = 1000
 class LoadCollector:
     """Receives register-hook and define-tool calls while one file loads."""
 
-    def __init__(self, path: str, env) -> None:
+    def __init__(self, path: str, env, home: Path | None = None) -> None:
         self.path = path
+        self.shown = shown_path(path, home)  # how sources name it
         self.env = env
         self.hooks: list[SchemeHook] = []
         self.tools: list[SchemeTool] = []
@@ -47,14 +49,16 @@ class LoadCollector:
 
     def add_hook(self, point: str, proc, line: int) -> None:
         self._count("register-hook", line)
-        self.hooks.append(SchemeHook(point, proc, self.path, line, self.env))
+        self.hooks.append(SchemeHook(point, proc, self.path, line, self.env,
+                                     f"scm:{self.shown}:{line}"))
 
     def add_tool(self, name: str, clauses: dict, line: int) -> None:
         self._count(f"define-tool {name}", line)
         where = f"define-tool {name} ({self.path}:{line})"
         if any(t.name == name for t in self.tools):
             raise _scheme_error(f"{where}: tool {name} is defined twice in this file")
-        self.tools.append(_make_tool(name, clauses, self.path, self.env, where))
+        self.tools.append(_make_tool(name, clauses, self.path, self.env, where,
+                                     f"scm:{self.shown}"))
 
 
 def _scheme_error(message: str):
@@ -70,7 +74,8 @@ def _text_of(value, what: str, where: str) -> str:
     raise _scheme_error(f"{where}: {what} must be a string")
 
 
-def _make_tool(name: str, clauses: dict, path: str, env, where: str) -> SchemeTool:
+def _make_tool(name: str, clauses: dict, path: str, env, where: str,
+               source: str) -> SchemeTool:
     if "execute" not in clauses:
         raise _scheme_error(f"{where}: missing (execute procedure)")
     execute = clauses["execute"]
@@ -82,7 +87,7 @@ def _make_tool(name: str, clauses: dict, path: str, env, where: str) -> SchemeTo
     summary = clauses.get("summary-params", NIL)
     return SchemeTool(
         name=name, description=description, parameters=parameters, execute=execute, file=path,
-        env=env, category=_text_of(category, "category", where) if category not in (None, False)
+        env=env, source=source, category=_text_of(category, "category", where) if category not in (None, False)
         else None,
         summary_params=tuple(_text_of(s, "summary-params", where) for s in list_to_py(summary)))
 
@@ -144,7 +149,7 @@ def _is_whole_schema(spec) -> bool:
     return False
 
 
-def _conventional_tool(env, path: str) -> SchemeTool | None:
+def _conventional_tool(env, path: str, source: str) -> SchemeTool | None:
     if not env.is_bound("tool-name"):
         return None
     where = f"{path}: tool-name"
@@ -159,11 +164,12 @@ def _conventional_tool(env, path: str) -> SchemeTool | None:
         clauses["category"] = env.lookup("tool-category")
     if env.is_bound("tool-summary-params"):
         clauses["summary-params"] = env.lookup("tool-summary-params")
-    return _make_tool(name, clauses, path, env, f"{path}: tool {name}")
+    return _make_tool(name, clauses, path, env, f"{path}: tool {name}", source)
 
 
 def load_scheme_source(path: str, text: str, tier: str, limits: Limits,
-                       parse_cache: ParseCache | None = None) -> FileRegistration:
+                       parse_cache: ParseCache | None = None, *,
+                       home: Path | None = None) -> FileRegistration:
     """Evaluate ``text`` (the contents of ``path``) and return what it registered. With
     ``parse_cache`` an unchanged text is not read again (its evaluation still runs)."""
     read = read_all if parse_cache is None else parse_cache.read
@@ -173,12 +179,12 @@ def load_scheme_source(path: str, text: str, tier: str, limits: Limits,
         env = make_environment(tier, "steps" if limits.steps is not None else "flag",
                                imports=TOOL_PRELUDE, name=path)
         env.dynamic["%context-name%"] = current_context_name
-        collector = LoadCollector(path, env)
+        collector = LoadCollector(path, env, home)
 
         def load():
             with loading(collector):
                 run_source(env, text, path, read)
-                conventional = _conventional_tool(env, path)
+                conventional = _conventional_tool(env, path, f"scm:{collector.shown}")
                 if conventional is not None:
                     collector.tools.insert(0, conventional)
                 # the dispatcher's analyses of each hook (cached on it) run here, once the

@@ -57,9 +57,9 @@ def parse_schema_output(text: str) -> PluginSchemas:
         return PluginSchemas((), (), ("printed nothing for --schema",))
     try:
         declared = loads(text)
-    except ValueError:
-        shown = text if len(text) <= 80 else text[:77] + "..."
-        return PluginSchemas((), (), (f"--schema output is not JSON: {shown!r}",))
+    except ValueError as exc:
+        from harness.json_errors import json_error
+        return PluginSchemas((), (), (json_error("--schema output", text, exc),))
     entries = declared if isinstance(declared, list) else [declared]
     if not isinstance(declared, (list, dict)) or not entries:
         refusal = "--schema must print an object or a non-empty array of objects"

@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
+
 from harness.bridge import NO_ANSWER, BridgeError, scheme_to_json
 from harness.config import TIERS
 from harness.hooks.catalogue import HOOK_POINTS, UnknownHookError, hook_point
+from harness.json_errors import json_error
 from harness.repl import render
 from harness.repl.repl_error import ReplError
 
@@ -70,10 +73,9 @@ def json_or_alist(session: ReplSession, text: str, what: str) -> dict:
         value = session.hy_json(text, what)  # a Hy dict {"k" v} is no JSON object
     elif text.startswith(("{", "[", '"')):  # JSON (a Scheme vector is #(...))
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReplError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                            f"column {exc.colno}") from None
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise ReplError(json_error(what.removeprefix("the "), text, exc)) from None
     else:
         try:
             value = scheme_to_json(session.value_of(text), where=what)
@@ -91,8 +93,8 @@ def _is_json_object(text: str) -> bool:
     if not text.startswith("{"):
         return False
     try:
-        json.loads(text)
-    except json.JSONDecodeError:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
         return False
     return True
 
@@ -169,7 +171,7 @@ def _fire(session: ReplSession, arg: str) -> str:
                else HOOK_POINTS[hook].sample_payload())
     start = time.perf_counter()
     result = session.runtime.fire(hook, payload)
-    return render.dispatch_result(result, session.home, time.perf_counter() - start)
+    return render.dispatch_result(result, time.perf_counter() - start)
 
 
 @command("sample HOOK", "show the hook point's sample payload (JSON, ready for ,fire)")
@@ -190,7 +192,7 @@ def _hooks(session: ReplSession, arg: str) -> str:
     hooks = session.runtime.hooks()
     if not hooks:
         return f"no hooks registered in {session.home} (,hooks all lists the hook points)"
-    return render.table([(h["hook"], render.short_source(h["source"], session.home))
+    return render.table([(h["hook"], h["source"])
                          for h in hooks], ("HOOK", "SOURCE"))
 
 
@@ -199,7 +201,7 @@ def _tools(session: ReplSession, arg: str) -> str:
     tools = session.runtime.tools()
     if not tools:
         return f"no tools registered in {session.home}"
-    return render.table([(t["name"], render.short_source(t["source"], session.home),
+    return render.table([(t["name"], t["source"],
                           t.get("description", "")) for t in tools],
                         ("NAME", "SOURCE", "DESCRIPTION"))
 

@@ -8,20 +8,6 @@ from pathlib import Path
 WIDE = 96  # a JSON value longer than this is shown indented over several lines
 
 
-#: the kinds of source that name a tool file (``scm:PATH:LINE``, ``hy:...``, ``py:...``)
-_FILE_SOURCE_KINDS = ("scm", "hy", "py")
-
-
-def short_source(source: str, home: Path) -> str:
-    """``scm:/home/ada/.harness/tools/x.scm:3`` -> ``scm:tools/x.scm:3`` (likewise ``hy:``
-    and ``py:`` sources); other sources as they are."""
-    kind, _, rest = source.partition(":")
-    prefix = f"{home}/"
-    if kind in _FILE_SOURCE_KINDS and rest.startswith(prefix):
-        return f"{kind}:{rest[len(prefix):]}"
-    return source
-
-
 def short_path(path: str | Path, home: Path) -> str:
     """A path relative to the home when it is inside it."""
     try:
@@ -48,24 +34,24 @@ def labelled(label: str, text: str) -> str:
     return "\n".join([f"{label:<8} {lines[0]}", *(pad + line for line in lines[1:])])
 
 
-def dispatch_result(result: dict, home: Path, seconds: float) -> str:
+def dispatch_result(result: dict, seconds: float) -> str:
     """A fired hook's outcome, every answer and error with its source, the trace if any,
     and the time taken."""
     out = [labelled("outcome", json_text(result["outcome"]))]
     for entry in result.get("trace", ()):
-        out.append(labelled("trace", _trace_line(entry, home)))
+        out.append(labelled("trace", _trace_line(entry)))
     for answer in result["answers"]:
-        out.append(labelled("answer", f"{short_source(answer['source'], home)} "
+        out.append(labelled("answer", f"{answer['source']} "
                                       f"{json_text(answer['answer'])}"))
     for err in result["errors"]:
-        out.append(labelled("error", f"{short_source(err['source'], home)}: {err['message']}"))
+        out.append(labelled("error", f"{err['source']}: {err['message']}"))
     out.append(f"{_count(len(result['answers']), 'answer')}, "
                f"{_count(len(result['errors']), 'error')} in {seconds * 1000:.1f} ms")
     return "\n".join(out)
 
 
-def _trace_line(entry: dict, home: Path) -> str:
-    source = short_source(entry["source"], home)
+def _trace_line(entry: dict) -> str:
+    source = entry["source"]
     if "skipped" in entry:
         return f"{source} skipped ({entry['skipped']})"
     if "error" in entry:

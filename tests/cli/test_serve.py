@@ -136,7 +136,7 @@ def test_load_errors_method_and_notification(fresh_home):
     server = RpcServer(rt, io.BytesIO())
     try:
         [error] = server.handle_line(request("load_errors"))["result"]
-        assert error["source"] == f"scm:{fresh_home}/tools/broken.scm"
+        assert error["source"] == "scm:tools/broken.scm"
         assert error["last_good_runs"] is False
         assert "broken.scm:1:1: unexpected end of input" in error["message"]
         server.notify_load_errors()  # what serve sends at start
@@ -243,3 +243,27 @@ def test_stray_output_goes_to_stderr_while_serving():
     assert done.returncode == 0, done.stderr
     assert done.stdout == "rpc\nafter\n"
     assert done.stderr == "stray\nprinted\n"
+
+
+def test_a_reload_that_fails_is_reported_once(fresh_home, tmp_path):
+    pytest.importorskip("harness.reload")
+    from cli_helpers import HARNESS_COMMAND
+    stderr = (tmp_path / "stderr").open("w+b")
+    proc = subprocess.Popen([*HARNESS_COMMAND, "serve", "--home", str(fresh_home)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    try:
+        proc.stdin.write(request("tools", id=1) + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1  # the watcher is running
+        (fresh_home / "tools" / "late.scm").write_text("(define x (car 5))\n")
+        reload_, errors = (json.loads(proc.stdout.readline()) for _ in range(2))
+        assert reload_["method"] == "reload" and reload_["params"]["event"] == "failed"
+        assert reload_["params"]["error"] is None
+        [error] = errors["params"]["errors"]
+        assert "late.scm:1:11: car: expected a pair" in error["message"]
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+        stderr.seek(0)
+        assert b"car: expected a pair" not in stderr.read()  # said on stdout, once
+    finally:
+        proc.kill()

@@ -65,7 +65,7 @@ def test_host_hooks_run_after_plugins_and_tool_files(tmp_path):
     assert [a["answer"]["prompt"] for a in result["answers"]] == ["plugin", "file", "host"]
     assert result["outcome"] == {"prompt": "host"}
     assert [h["source"] for h in rt.hooks() if h["hook"] == "pre_message"] == \
-        ["plugin:a_plugin", f"scm:{home}/tools/z.scm:1", "host:last"]
+        ["plugin:a_plugin", "scm:tools/z.scm:1", "host:last"]
 
 
 def test_a_failing_host_guard_fails_closed_and_policy_can_name_it(tmp_path):

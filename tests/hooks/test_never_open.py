@@ -63,7 +63,7 @@ def test_a_fresh_runtime_runs_the_last_good_version_and_says_so(tmp_path):
                                  "arguments": RM["arguments"]}
     for outcome in (result, rt.fire("pre_tool", LS), rt.fire("on_start", {})):
         [error] = outcome["errors"]
-        assert error["source"] == f"scm:{guard}"
+        assert error["source"] == f"scm:{guard.relative_to(home)}"
         assert error["message"].startswith(f"running last good version of {guard} (saved 20")
         assert f"); {guard}:1:1: unexpected end of input" in error["message"]
     [failure] = rt.load_failures()
@@ -184,7 +184,7 @@ def test_a_closed_file_with_no_good_version_blocks_and_denies(tmp_path, toml):
     assert message.startswith(f"{guard} does not load and no good version of it runs, so "
                               "pre_tool blocks until it loads (its failure policy is closed)")
     assert f": {guard}:1:1: unexpected end of input" in message
-    assert result["answers"][-1]["source"] == f"scm:{guard}"
+    assert result["answers"][-1]["source"] == f"scm:{guard.relative_to(home)}"
     assert rt.fire("pre_tool_output", {"tool_name": "x", "output": "o"})["outcome"]["blocked"]
     assert rt.fire("pre_spawn_agent", {"prompt": "p"})["outcome"]["blocked"] is True
     denied = rt.fire("pre_file_read", {"tool_name": "fs_read", "path": "/etc/passwd"})

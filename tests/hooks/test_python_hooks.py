@@ -16,7 +16,7 @@ def test_a_hy_guard_blocks_a_force_push_and_is_named_by_file_and_line(tmp_path):
     assert result["outcome"] == {"blocked": True,
                                  "message": "force push refused: use --force-with-lease",
                                  "arguments": PRE_TOOL_FORCE["arguments"]}
-    assert result["answers"][0]["source"] == f"hy:{home}/tools/py/no_force.hy:4"
+    assert result["answers"][0]["source"] == "hy:tools/py/no_force.hy:4"
     assert result["errors"] == []
     safe = rt.fire("pre_tool", {"tool_name": "shell_exec",
                                 "arguments": {"command": "git push origin main"}})
@@ -59,7 +59,7 @@ def test_python_files_are_refused_in_the_sandboxed_tier_naming_the_file_and_tier
     result = rt.fire("pre_tool", PRE_TOOL_FORCE)
     assert result["outcome"]["blocked"] is False
     assert {e["source"] for e in result["errors"]} == {
-        f"hy:{home}/tools/py/no_force.hy", f"py:{home}/tools/py/audit.py"}
+        "hy:tools/py/no_force.hy", "py:tools/py/audit.py"}
 
 
 def test_a_raising_hook_is_reported_with_its_line_and_the_others_still_run(tmp_path):
@@ -80,11 +80,11 @@ def test_a_raising_hook_is_reported_with_its_line_and_the_others_still_run(tmp_p
     rt = Runtime(home)
     result = rt.fire("pre_tool", PRE_TOOL_FORCE)
     [error] = result["errors"]
-    assert error["source"] == f"py:{home}/tools/py/a.py:2"
+    assert error["source"] == "py:tools/py/a.py:2"
     assert error["message"].startswith(
         f"pre_tool hook failed: {home}/tools/py/a.py:4:12: KeyError: 'missing'\n"
         "    return payload[\"missing\"]\n")
-    assert [a["source"] for a in result["answers"]] == [f"py:{home}/tools/py/b.py:2"]
+    assert [a["source"] for a in result["answers"]] == ["py:tools/py/b.py:2"]
     assert result["outcome"]["blocked"] is False  # pre_tool fails open by default
 
 
@@ -105,7 +105,7 @@ def test_failing_guards_fail_closed_and_failure_policy_keys_name_py_and_hy(tmp_p
     blocked = rt.fire("pre_tool", PRE_TOOL_FORCE)
     assert blocked["outcome"]["blocked"] is True
     assert blocked["outcome"]["message"] == \
-        f"hook failed: py:{home}/tools/py/strict/tool_guard.py:2"
+        "hook failed: py:tools/py/strict/tool_guard.py:2"
 
 
 def test_an_answer_with_no_json_form_is_an_error_naming_the_hook(tmp_path):
@@ -117,7 +117,7 @@ def test_an_answer_with_no_json_form_is_an_error_naming_the_hook(tmp_path):
         """})
     result = Runtime(home).fire("pre_tool", PRE_TOOL_FORCE)
     [error] = result["errors"]
-    assert error["message"].startswith(f"pre_tool hook py:{home}/tools/py/a.py:2: the answer "
+    assert error["message"].startswith("pre_tool hook py:tools/py/a.py:2: the answer "
                                        "has no JSON form")
     assert result["answers"] == [] and result["outcome"]["blocked"] is False
 
@@ -199,7 +199,7 @@ def test_traces_name_python_hooks_with_their_answers(tmp_path):
     rt = Runtime(home)
     rt.dispatcher.trace_enabled = True
     [entry] = rt.fire("pre_tool", PRE_TOOL_FORCE)["trace"]
-    assert entry["source"] == f"hy:{home}/tools/py/no_force.hy:4"
+    assert entry["source"] == "hy:tools/py/no_force.hy:4"
     assert entry["answer"]["block"] is True and entry["ms"] >= 0
 
 

@@ -130,7 +130,7 @@ def test_a_host_file_that_does_not_parse_is_an_error(home, project, user_home, m
     (project / ".cursor" / "hooks.json").write_text("{")
     (severity, where, message), = host_findings(home)
     assert (severity, where) == (ERROR, "host:cursor (project)")
-    assert "hooks.json:1:2: not valid JSON" in message
+    assert "hooks.json:1:2: invalid JSON" in message
 
 
 def test_cline_files_are_checked_too(home, project, user_home, program, monkeypatch):

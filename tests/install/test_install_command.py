@@ -40,7 +40,7 @@ def test_a_broken_file_is_exit_1_with_its_place(home, project, capsys):
     path.write_text('{"hooks": }')
     assert main(["install", "gemini", "--project", str(project), "--home", str(home)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"harness install: {path}:1:11: not valid JSON")
+    assert err.startswith(f"harness install: {path}:1:11: invalid JSON")
     assert path.read_text() == '{"hooks": }'
 
 

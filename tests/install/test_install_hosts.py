@@ -162,7 +162,7 @@ def test_a_file_that_is_not_json_is_refused_and_left_as_it_is(host, home, projec
     with pytest.raises(InstallError) as caught:
         install(host, home, project=project, program=PROGRAM)
     # (3.13's json names the trailing comma, at column 12; 3.11 the value missing after it)
-    assert re.match(re.escape(str(path)) + r":3:1[23]: not valid JSON: ", str(caught.value))
+    assert re.match(re.escape(str(path)) + r":3:1[23]: invalid JSON: ", str(caught.value))
     assert "nothing was changed" in str(caught.value)
     assert path.read_text() == broken
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]

@@ -64,7 +64,8 @@ def test_hooks_not_a_list():
 def test_refusals():
     for text, expected in [
         ("", "printed nothing for --schema"),
-        ("Usage: tool [options]", "--schema output is not JSON: 'Usage: tool [options]'"),
+        ("Usage: tool [options]", ("--schema output:1:1: invalid JSON: unexpected character, "
+                                   "expected a JSON value\nUsage: tool [options]\n^")),
         ("42", "--schema must print an object or a non-empty array of objects"),
         ("[]", "--schema must print an object or a non-empty array of objects"),
     ]:

@@ -88,11 +88,11 @@ def test_fire_reports_hook_errors_with_their_source(repl, home):
 
 def test_fire_mistakes(repl):
     assert repl.execute(",fire pre_tol") == "unknown hook point 'pre_tol'; did you mean 'pre_tool'?"
-    assert "not valid JSON" in repl.execute(",fire pre_tool {oops")
+    assert repl.execute(",fire pre_tool {oops").startswith("payload:1:2: invalid JSON: ")
     assert "must be a JSON object ({...}) or an alist" in repl.execute(",fire pre_tool 42")
     assert repl.execute(",fire pre_tool [1,2]") == (
         "the payload must be a JSON object ({...}) or an alist, got [1, 2]")
-    assert "not valid JSON" in repl.execute(",fire pre_tool [1,")
+    assert repl.execute(",fire pre_tool [1,").startswith("payload:1:4: invalid JSON: ")
     assert "car: expected a pair" in repl.execute(",fire pre_tool (car '())")
     assert repl.execute(",fire") == "usage: ,fire HOOK [PAYLOAD]"
 

@@ -259,6 +259,7 @@ def test_escape_attempt_fails_cleanly(tmp_path, monkeypatch, name):
     text, stage, expected = ATTEMPTS[name]
     rt = Runtime(_home(tmp_path, text, stage))
     attempt = str(rt.tools_dir / "attempt.scm")
+    shown = "scm:tools/attempt.scm"  # how sources name it
     result = rt.fire("post_message", {"prompt": "p", "response": "r"})
     _assert_nothing_reached(tmp_path, rt, result)
     if stage == "load":
@@ -267,8 +268,8 @@ def test_escape_attempt_fails_cleanly(tmp_path, monkeypatch, name):
         assert re.search(expected, message), message
     else:
         assert rt.load_errors == {}
-    mine = [e["message"] for e in result["errors"] if attempt in e["source"]]
-    theirs = [a["answer"] for a in result["answers"] if attempt not in a["source"]]
+    mine = [e["message"] for e in result["errors"] if e["source"].startswith(shown)]
+    theirs = [a["answer"] for a in result["answers"] if not a["source"].startswith(shown)]
     assert theirs == [{"bystander": "other file"}]  # the other file is untouched
     if stage == "hook":
         (message,) = mine
@@ -278,7 +279,8 @@ def test_escape_attempt_fails_cleanly(tmp_path, monkeypatch, name):
         assert re.search(expected, message), message
     if stage == "answer":
         assert mine == []
-        assert [a["answer"] for a in result["answers"] if attempt in a["source"]] == [expected]
+        assert [a["answer"] for a in result["answers"]
+                if a["source"].startswith(shown)] == [expected]
     # the host goes on: the next dispatch works
     assert rt.fire("pre_message", {"prompt": "p"})["outcome"] == {
         "prompt": "next dispatch works"}
