@@ -17,6 +17,7 @@ from typing import Protocol
 from harness.bridge import dumps, loads
 from harness.hooks.catalogue import HOOK_POINTS
 from harness.hooks.outcome import NO_ANSWER
+from harness.json_errors import json_error
 from harness.plugins.process import MAX_OUTPUT, ProcessRun, run_plugin, run_plugins
 
 __all__ = [
@@ -226,6 +227,5 @@ def _answer_of(text: str) -> tuple[object, str | None]:
     except ValueError as exc:
         if not text.startswith(("{", "[")):
             return text, None
-        shown = text if len(text) <= 80 else text[:77] + "..."
-        return NO_ANSWER, (f"printed an answer that starts as JSON but is not valid JSON "
-                           f"({exc}): {shown}")
+        return NO_ANSWER, ("printed an answer that starts as JSON but is not valid JSON: "
+                           + json_error("stdout", text, exc))

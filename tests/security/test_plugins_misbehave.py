@@ -124,8 +124,10 @@ def test_broken_json_output_is_a_failure_that_says_so_and_text_a_text_answer(tmp
     garbage = schema_plugin("a_garbage", ["pre_message"], "cat > /dev/null\necho '{not json'")
     result, _ = _fire(_runtime(tmp_path, {"a_garbage": garbage}))
     [message] = messages_of(result)
-    assert message.startswith("printed an answer that starts as JSON but is not valid JSON")
-    assert message.endswith(": {not json")
+    # said as every bad JSON is: where, line, column, the line and a caret under the fault
+    assert message.startswith("printed an answer that starts as JSON but is not valid JSON: "
+                              "stdout:1:2: invalid JSON: "), message
+    assert message.endswith("\n{not json\n ^"), message
     _assert_others_answered(result)
     text = schema_plugin("a_text", ["pre_message"], "cat > /dev/null\necho 'logged it'")
     result, _ = _fire(_runtime(tmp_path / "t", {"a_text": text}))
