@@ -8,4 +8,8 @@
     (define-syntax define-tool
       (syntax-rules ()
         ((_ name (key value) ...)
-         (%register-tool 'name (list (cons 'key value) ...)))))))
+         (%register-tool 'name (list (cons 'key value) ...)))
+        ((_ . rest)
+         (syntax-error
+          "define-tool: expected (define-tool NAME (description STRING) (parameters ALIST) (execute PROCEDURE)), got"
+          (define-tool . rest)))))))

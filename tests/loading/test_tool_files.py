@@ -107,6 +107,23 @@ def test_a_file_that_is_not_utf8_is_a_load_error_with_its_place(tmp_path):
         "save it as UTF-8")}
 
 
+def test_a_define_tool_of_the_wrong_shape_says_the_shape_it_expects(tmp_path):
+    # the shape a newcomer guesses (a lambda list) instead of the clauses
+    home = home_with(tmp_path, {"hi.scm": """\
+        (define-tool hi
+          "say hi"
+          ((name string "who"))
+          (string-append "hi " name))
+    """})
+    rt = Runtime(home)
+    [message] = rt.load_errors.values()
+    first = message.splitlines()[0]
+    assert first.startswith(f"{home / 'tools' / 'hi.scm'}:1:1: define-tool: expected "
+                            "(define-tool NAME (description STRING) (parameters ALIST) "
+                            "(execute PROCEDURE)), got (define-tool hi"), first
+    assert rt.tools() == []
+
+
 def test_a_broken_file_is_reported_and_the_others_load(tmp_path):
     rt = Runtime(home_with(tmp_path, {
         "a_good.scm": '(define-tool good (description "d") (execute (lambda (a) "ok")))',
