@@ -610,12 +610,8 @@ class Compiler:
         if is_self and fn.loopable and (len(node.args) == nparams or (
                 lam.rest is not None and len(node.args) >= nparams)):
             stmts, args = self._args(node.args, fn)
-            # a parameter passed on as it is (the procedure in a search loop) keeps its value
-            kept = [i for i, (var, a) in enumerate(zip(lam.params, node.args))
-                    if a.__class__ is LocalRef and a.var is var and not var.assigned]
-            names = [n for i, n in enumerate(fn.param_names) if i not in kept]
-            values = [_box(v) if var.assigned else v
-                      for i, (var, v) in enumerate(zip(lam.params, args)) if i not in kept]
+            names = list(fn.param_names)
+            values = [_box(v) if var.assigned else v for var, v in zip(lam.params, args)]
             if lam.rest is not None:
                 names.append(fn.rest_name)
                 rest_list = ast.Call(func=_name("h_tuple_to_list"),
