@@ -82,6 +82,7 @@ class Environment:
             "h_NIL": NIL, "h_list": list, "h_tuple": tuple, "h_IndexError": IndexError,
             "h_step": limits.step, "h_refill": limits.refill, "h_limits": limits.flags,
             "h_step_twin": limits.twin_step, "h_refill_twin": limits.refill_twin,
+            "h_refill_loop": limits.refill_loop,
             "h_interrupt": limits.interrupt, "h_trampoline": run_support.trampoline,
             "h_apply_marker": run_support.apply_marker, "h_tuple_to_list": _tuple_to_list,
             "h_call_n": run_support.call_n, linear_recursion.ROOM: linear_recursion.depth_room,

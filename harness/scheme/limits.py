@@ -57,6 +57,7 @@ import os
 import sys
 import threading
 import time
+from operator import length_hint as _length_hint
 
 # typing is for type checkers only: importing it costs ~2 ms of every harness
 # process's start-up (tests/cli/test_startup_imports.py keeps it out)
@@ -102,11 +103,18 @@ _twin_items: list = list(_CHUNK_ITEMS)
 twin_step = _twin_items.pop  # h_step_twin in compiled code
 
 
+#: the steps of loops (compiler.py): an iteration of a loop that counts steps takes the
+#: next item of ``flags.loop_steps``, an iterator over this list, in its ``for``
+#: statement: no call at all (8 -> 3 ns an iteration; see ``refill_loop``)
+_loop_items: list = list(_CHUNK_ITEMS)
+
+
 class _Flags:
-    __slots__ = ("stop",)
+    __slots__ = ("loop_steps", "stop")
 
     def __init__(self) -> None:
         self.stop = False
+        self.loop_steps = iter(_loop_items)
 
 
 flags = _Flags()  # h_limits in compiled code
@@ -233,10 +241,24 @@ def refill() -> None:
     charge(CHUNK)
 
 
+def refill_loop() -> None:
+    """A loop's ``for`` over ``flags.loop_steps`` ran out: go on with the iterator there if
+    a loop it called has put a fresh one there already, else charge a chunk (checking the
+    limits) and put a fresh one there. The monitor ends every running ``for`` at its next
+    iteration by emptying the list."""
+    if _length_hint(flags.loop_steps):
+        return
+    charge(CHUNK)
+    if not _loop_items:
+        _loop_items.extend(_CHUNK_ITEMS)
+    flags.loop_steps = iter(_loop_items)
+
+
 def pending_steps() -> int:
     """Steps already charged (by the chunk) that compiled code has not used yet: a
     budget's count minus the change of this over a run is what the run used, exactly."""
-    return len(_step_items) + TWIN_LEVELS * len(_twin_items)
+    return (len(_step_items) + TWIN_LEVELS * len(_twin_items)
+            + _length_hint(flags.loop_steps))
 
 
 def refill_twin() -> None:
@@ -457,6 +479,7 @@ class _Monitor:
             flags.stop = True  # code that checks the flag stops at its next check
             _step_items.clear()  # code that counts steps refills (and checks) at its next
             _twin_items.clear()
+            _loop_items.clear()
 
     def _run(self) -> None:
         with self._cond:
