@@ -23,7 +23,8 @@ Shape of the generated code for one top-level form::
 * A few primitives are inlined as Python operators (``car`` -> ``x[0]``, ``+`` -> ``a + b``);
   Python's own TypeError then signals a wrong argument and translate.py names it.
 * The budget check (limits.py) sits at the entry of every procedure path that calls, and in
-  every loop iteration. A global procedure that calls itself, never in tail position (a
+  every loop iteration (code that counts steps takes those in the loop's ``for``
+  statement: ``_counted_loop``). A global procedure that calls itself, never in tail position (a
   tree recursion like ``fib``), is compiled ``limits.TWIN_LEVELS`` times in code that
   checks: the procedure itself, whose self calls go to an unchecked *twin* (global
   ``h_twin_1_s_NAME``), whose self calls go to the next twin, and so on; the last one's

@@ -8,7 +8,9 @@ three ways chosen per environment (``budget_check``):
   ``refill`` charges a chunk of steps to the running thread's budgets and checks their
   deadlines and memory. A recursive procedure compiled as twins (compiler.py) checks
   one level of its recursion in TWIN_LEVELS with ``h_step_twin()``, whose items count
-  TWIN_LEVELS steps each.
+  TWIN_LEVELS steps each. A loop (a self tail call compiled as ``while True``) takes
+  each iteration's step in a ``for`` over ``h_limits.loop_steps``, an iterator over a
+  third list, which costs no call (``refill_loop``; measured 8 -> 3 ns an iteration).
 * ``"flag"``: ``if h_limits.stop`` (~1.1x); a monitor thread raises the flag when some
   thread's deadline passes or the process outgrows a budget's memory.
 * ``"none"``: no check (trusted code, benchmarks).

@@ -127,3 +127,27 @@ def test_a_step_budget_allows_as_many_steps_as_it_says():
 
     # the difference takes off the steps already in the list when a budget starts
     assert abs(iterations(200_000) - iterations(50_000) - 150_000) <= 2
+
+
+def test_nested_loops_count_each_iteration_once():
+    # loops take their steps from one shared iterator (limits.refill_loop): an inner loop
+    # that runs it out puts a fresh one there, and the outer loop goes on with that one
+    # (charging a chunk of its own there would count the same steps twice)
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(define (inner n) (let loop ((i 0)) (if (< i n) (loop (+ i 1)) i)))")
+    pending = pending_steps()
+    with Budget(steps=10**9, seconds=30) as budget:
+        interp.eval_string("(let outer ((j 0)) (if (< j 2000) (begin (inner 700) "
+                           "(outer (+ j 1))) j))")
+    used = 10**9 - budget.steps - (pending_steps() - pending)
+    # each iteration of a loop is a step, the last one (which returns) too: 2,001 of the
+    # outer loop; 2,000 calls of inner, each a step and 701 iterations of its loop
+    assert used == 2001 + 2000 * (1 + 701)
+
+
+def test_a_loop_stops_at_the_step_budget_inside_a_library_procedure_it_calls():
+    # the library's own loops (scheme_lib) take their steps from the same iterator
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(import (srfi 1)) (define l (iota 1000))")
+    with Budget(steps=200_000, seconds=30), pytest.raises(StepLimitExceeded):
+        interp.eval_string("(let loop () (lset-union (lambda (a b) #f) l l) (loop))")
