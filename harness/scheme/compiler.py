@@ -397,7 +397,7 @@ class Compiler:
             if loop is not None:
                 return loop
         if (self.budget_check != "none" and global_procedure
-                and _recursion_kind(lam, self.env) == "nested"):
+                and _self_calls(lam, self.env) == {"nested"}):
             names = [name] + [twin_name(name, i) for i in range(1, TWIN_LEVELS)]
             parent.globals.update(names[1:])
             self.twins.add(names[1])
@@ -459,7 +459,8 @@ class Compiler:
         fn.rest_name = self.var_name(lam.rest) if lam.rest is not None else None
         fn.loopable = lam.self_var is not None and _loopable(lam)
         body = self.tail(lam.body, fn)
-        if checked and fn.loop_used and self.budget_check == "steps" and self_call is None:
+        if (checked and fn.loop_used and self.budget_check == "steps"
+                and "nested" not in _self_calls(lam, self.env)):
             body = _counted_loop(body)
         elif checked:
             twins = self_call is not None
@@ -672,20 +673,18 @@ class Compiler:
         return stmts + [self.at(ast.Return(value=marker), node.pos)]
 
 
-def _recursion_kind(lam: Lambda, env) -> str:
+def _self_calls(lam: Lambda, env) -> set[str]:
     """How ``lam``'s body calls the procedure itself (not counting inner procedures):
-    "nested" if only other than in tail position, "tail" if in tail position too (such a
-    call may become a loop), "none" if not at all."""
-    kind = "none"
+    "tail" if in tail position (such a call may become a loop), "nested" if other than in
+    tail position, both, or neither (the empty set)."""
+    kinds: set[str] = set()
     stack: list[tuple[Node, bool]] = [(lam.body, True)]
     while stack:
         node, tail = stack.pop()
         cls = node.__class__
         if cls is Call:
             if _is_self_ref(node.fn, lam, env):
-                if tail:
-                    return "tail"
-                kind = "nested"
+                kinds.add("tail" if tail else "nested")
             stack.append((node.fn, False))
             stack.extend((a, False) for a in node.args)
         elif cls is If:
@@ -698,7 +697,7 @@ def _recursion_kind(lam: Lambda, env) -> str:
             stack.append((node.body, tail))
         elif cls is SetLocal or cls is SetGlobal:
             stack.append((node.value, False))
-    return kind
+    return kinds
 
 
 def _is_self_ref(target: Node, lam: Lambda, env) -> bool:
@@ -734,7 +733,10 @@ def _counted_loop(body: Stmts) -> Stmts:
     ``limits.refill_loop`` in a ``for`` statement, which costs no call (3 ns against the
     8 ns of ``h_step()``; bench/library_loops.py, the lset family: 4-7%); the body's
     ``continue`` is the ``for``'s. When the iterator runs out, ``h_refill_loop()``
-    charges the next chunk and the ``while`` starts the ``for`` again."""
+    charges the next chunk and the ``while`` starts the ``for`` again. Not for a
+    procedure that also calls itself other than in tail position (``tak``): most of its
+    calls end at once, in a base case that counts no step (``_place_budget_check``),
+    where starting a ``for`` made bench/interpreter.py's tak 1.2x slower."""
     steps = ast.Attribute(value=_name("h_limits"), attr="loop_steps", ctx=ast.Load())
     return [ast.For(target=_name("h_", ast.Store()), iter=steps, body=body, orelse=[]),
             ast.Expr(ast.Call(func=_name("h_refill_loop"), args=[], keywords=[]))]
