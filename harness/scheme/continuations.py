@@ -732,19 +732,6 @@ class _UnfoldRight(_Waiting):
         return lists.unfold_right_then(stop, mapper, successor, seed, result, at)
 
 
-class _Index(_Waiting):
-    """index_then (strings.py) waiting for the predicate on the character at ``k``."""
-
-    __slots__ = ()  # state: pred, text, k, stop, step, want
-
-    def resume(self, thunk):
-        pred, text, k, stop, step, want = self.state
-        value = thunk()
-        if (value is not False) is want:
-            return k
-        return strings.index_then(pred, text, k + step, stop, step, want)
-
-
 class _MapEntries(_Waiting):
     """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
@@ -1110,17 +1097,6 @@ def _keyed_sort_record(v):
     return _Then(partial(sorting.sort_by_keys, v["ordering"], v["items"], v["made"]))
 
 
-def _index_record(v):
-    return _Index((v["pred"], v["text"], v["k"], v["stop"], v["step"], v["want"]))
-
-
-def _trim_record(v):
-    if v["a"] is None:  # in the search from the left
-        return _Then(partial(strings.trim_then, v["pred"], v["text"], v["from_left"],
-                             v["from_right"]))
-    return _Then(partial(strings.trim_end, v["text"], v["a"]))
-
-
 def _update_record(v):
     if "value" in v:
         return _PASS  # waiting in updated_with
@@ -1226,7 +1202,6 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
-    strings.string_split, strings.string_count, strings.string_trim,
     sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
@@ -1256,11 +1231,6 @@ _RECORDS = {
     sorting.merge_then.__code__: _locals_record(_merge_record),
     _Merge.resume.__code__: _locals_record(_after_call),
     sorting.sort.__code__: _locals_record(_keyed_sort_record),
-    strings.index_then.__code__: _locals_record(_index_record),
-    _Index.resume.__code__: _locals_record(_after_call),
-    strings.string_index.__code__: lambda frame: _Then(strings.found),
-    strings.string_rindex.__code__: lambda frame: _Then(strings.found),
-    strings.trim_then.__code__: _locals_record(_trim_record),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
     hashtables.map_entries.__code__: _locals_record(
         lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish

@@ -66,7 +66,9 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 #: prelude libraries written partly in Scheme, and their native part: a prelude binds the
 #: native part at once and the rest when its environment first meets a name it has not
 #: bound (``load_pending``), so a start that does not use them does not compile them
-LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core")}
+LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"),
+                ("srfi", "130"): ("srfi", "130", "core"),
+                ("harness", "strings"): ("srfi", "130", "core")}
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
@@ -115,7 +117,7 @@ _lock = threading.RLock()
 #: held while a library loads or a deferred definition of one is evaluated (deferred.py)
 library_lock = _lock
 #: other names of a library: the very same library (chibi-scheme's define-library-alias)
-_ALIASES = {("tein", "json"): ("harness", "json"),
+_ALIASES = {("tein", "json"): ("harness", "json"), ("harness", "strings"): ("srfi", "130"),
             ("scheme", "char-set"): ("srfi", "14"), ("scheme", "charset"): ("srfi", "14"),
             ("scheme", "comparator"): ("srfi", "128"),
             ("scheme", "hash-table"): ("srfi", "125"),
