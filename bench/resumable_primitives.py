@@ -10,7 +10,10 @@ of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Sch
 predicate, sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed) and
 with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries and
 1,000 hash-table-update!s, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
-trims of 1,000-character strings, 1,000 parameterizes with and without a converter, and
+trims of 1,000-character strings (and 10,000 searches of 10 characters, and by a
+character), a split of 600 characters by a predicate, the R7RS vector and string walks
+(vector-map, vector-for-each, string-map, string-for-each) over 1,000 and (10,000 times)
+10 elements, 1,000 parameterizes with and without a converter, and
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
 procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
 delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
@@ -48,7 +51,10 @@ SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define vshuffled (list->vector shuffled)) (define vup (list->vector up))
 (define hc (make-hash-table same (lambda (x . bound) (modulo x 64))))
 (for-each (lambda (i) (hash-table-set! hc i i)) (iota 1000))
-(define sc (make-comparator number? same lt #f))"""
+(define sc (make-comparator number? same lt #f))
+(define v10 (list->vector (iota 10))) (define v1000 (list->vector l))
+(define t10 (make-string 10 #\\a)) (define (up c) (char-upcase c))
+(define words (apply string-append (make-list 100 "word, ")))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -76,6 +82,16 @@ PROGRAMS = {
     "string-index": "(string-index text (lambda (c) #f))",
     "string-count": "(string-count text (lambda (c) #t))",
     "string-trim": "(string-trim padded blank?)",
+    "string-trim-left": "(string-trim-left padded blank?)",
+    "string-trim-right": "(string-trim-right padded blank?)",
+    "string-rindex": "(string-rindex text (lambda (c) #f))",
+    "string-split": "(string-split words (lambda (c) (char=? c #\\,)))",
+    "string-index-10": "(string-index t10 (lambda (c) #f))",
+    "string-index-char": "(string-index text #\\b)",
+    "vector-for-each": "(vector-for-each p v1000)", "vector-for-each-10": "(vector-for-each p v10)",
+    "vector-map": "(vector-map p v1000)", "vector-map-10": "(vector-map p v10)",
+    "string-for-each": "(string-for-each up text)", "string-for-each-10": "(string-for-each up t10)",
+    "string-map": "(string-map up text)", "string-map-10": "(string-map up t10)",
     "parameterize": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pp i)) (pp)))",
     "param-converter": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pc i)) (pc)))",
     "delete-duplicates": "(delete-duplicates s50 same)",
@@ -115,7 +131,9 @@ for line in sys.stdin:
 
 
 def _repeat(name: str) -> int:
-    return 5000 if name.startswith(("guard", "handler")) else 100
+    if name.startswith(("guard", "handler")):
+        return 5000
+    return 10_000 if name.endswith(("-10", "-char")) else 100
 
 
 def run_tree(tree: str, names: list[str]) -> dict[str, float]:
@@ -141,7 +159,8 @@ def main() -> None:
         for tree in (args.old, args.new):
             for name, t in run_tree(tree, names).items():
                 best[tree][name] = min(t, best[tree].get(name, t))
-    print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
+    print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 10,000 of a -10 "
+          f"or -char, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
           f" {'new/old':>8}")
     for name in names:
         old, new = best[args.old][name] * 1000, best[args.new][name] * 1000

@@ -639,24 +639,6 @@ class _OutputTo:
         return String(self.port.getvalue())
 
 
-class _VectorForEach:
-    """vector-for-each waiting for the call on element ``i`` of its ``columns``."""
-
-    __slots__ = ("columns", "f", "i", "n")
-
-    def __init__(self, f, columns: list, n: int, i: int) -> None:
-        self.f, self.columns, self.n, self.i = f, columns, n, i
-
-    def resume(self, thunk):
-        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
-        f, columns = self.f, self.columns
-        for j in range(self.i + 1, self.n):
-            if len(columns) == 1:
-                f(columns[0][j])
-            else:
-                rt.call_n(f, [c[j] for c in columns])
-
-
 class _Converting:
     """parameterize waiting for the converter of ``params[len(done)]``."""
 
@@ -1009,17 +991,6 @@ def _map_resume_record(v):
     return _Map(m.f, m.items, list(v["out"]), m.rows, m.finish)
 
 
-def _vector_for_each_record(v):
-    return _VectorForEach(v["f"], v["columns"], v["n"], v["i"]) if "i" in v else None
-
-
-def _vector_for_each_resume_record(v):
-    if "j" not in v:
-        return _after_call(v)
-    r = v["self"]
-    return _VectorForEach(r.f, r.columns, r.n, v["j"])
-
-
 def _values_record(v):
     return _PASS if "v" in v else _Around(rt.call_with_values, 0, v["consumer"])
 
@@ -1197,7 +1168,6 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     lists.list_eq, vectors.vector_map, strings.string_map, sorting.stable_sorted,
     sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
-    strings.string_for_each,
     rt.parameterize, sorting.list_merge,
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
@@ -1267,12 +1237,10 @@ _RECORDS = {
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),
     lists._assoc.__code__: _locals_record(_search_record(_assoc_found)),
-    vectors.vector_for_each.__code__: _locals_record(_vector_for_each_record),
     ports.call_with_port.__code__: _locals_record(lambda v: _Then(_closing(v["port"]))),
     ports.call_with_output_string.__code__: _locals_record(
         lambda v: _Then(_output_string(v["port"]))),
     ports.with_output_to_string.__code__: _locals_record(lambda v: _OutputTo(v["port"])),
-    _VectorForEach.resume.__code__: _locals_record(_vector_for_each_resume_record),
     SchemeFrame.resume.__code__: _locals_record(_after_call),
     _Trampoline.resume.__code__: _locals_record(
         lambda v: _PASS if "value" in v else _TRAMPOLINE),

@@ -70,6 +70,14 @@ LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"),
                 ("srfi", "130"): ("srfi", "130", "core"),
                 ("harness", "strings"): ("srfi", "130", "core")}
 
+#: built-in libraries some of whose procedures are written in Scheme: name -> (the
+#: scheme_lib library that writes them, their names). The built-in library exports each as
+#: a Deferred that loads that library when a program first refers to the name, so a start
+#: that does not use them neither reads nor compiles it.
+SCHEME_WRITTEN: dict[tuple, tuple[tuple, tuple[str, ...]]] = {
+    ("scheme", "base"): (("scheme", "base", "walks"), ("vector-for-each", "string-for-each")),
+}
+
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
                     ("scheme", "file"): "(scheme file) needs the unsandboxed tier",
@@ -169,7 +177,22 @@ def _builtin(key: tuple) -> Library | None:
     exports: dict[str, object] = dict(libs.get(key, {}))
     for name in syntax_names:
         exports[name] = SPECIALS.get(name) or forms.REWRITERS[name]
+    part, names = SCHEME_WRITTEN.get(key, (None, ()))
+    for name in names:
+        exports[name] = _written_in(part, name)
     return Library(key, exports)
+
+
+def _written_in(part: tuple, name: str) -> Deferred:
+    """The procedure ``name`` of the scheme_lib library ``part``, as a Deferred whose
+    evaluation loads that library and binds the value it exports in an environment of its
+    own (which Deferred's users read it from)."""
+    from harness.scheme.environment import Environment  # (it imports this module)
+
+    def load(env, _form, _smap, _scope) -> None:
+        env.define(name, find_library(part).value(name))
+
+    return Deferred(Environment(name=" ".join(part)), name, part, None, None, load, _lock)
 
 
 def _library_path(key: tuple) -> Path | None:

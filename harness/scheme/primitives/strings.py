@@ -31,7 +31,6 @@ from harness.scheme.primitives.lists import (
     PAIR_BYTES,
     map_then,
     proper_items,
-    unspecified,
 )
 from harness.scheme.primitives.numbers import as_int
 
@@ -392,14 +391,6 @@ def _char_rows(who: str, s: object, more: tuple) -> list:
         return [of(c) for c in _text(who, s)]
     texts = [_text(who, s)] + [_text(who, x) for x in more]
     return [[of(c) for c in cs] for cs in zip(*texts)]
-
-
-@primitive(BASE)
-def string_for_each(proc: object, s: object, *more: object) -> None:
-    """R7RS ``string-for-each``: proc over the characters, stopping at the shortest."""
-    if not callable(proc):
-        raise wrong_type("string-for-each", "a procedure", proc)
-    return map_then(proc, _char_rows("string-for-each", s, more), bool(more), unspecified)
 
 
 # -- SRFI 130 style utilities --------------------------------------------------------------

@@ -21,7 +21,6 @@ from harness.scheme.primitives.lists import (
     proper_items,
 )
 from harness.scheme.primitives.numbers import as_int
-from harness.scheme.run_support import call_n
 
 BASE = "scheme base"
 
@@ -177,17 +176,3 @@ def vector_map(f: object, v: object, *vectors: object) -> Vector:
     if len(columns) == 1:  # a copy: a re-entered continuation maps the vector as it was
         return map_then(f, columns[0][:], False, Vector)
     return map_then(f, [[c[i] for c in columns] for i in range(n)], True, Vector)
-
-
-@primitive(BASE)
-def vector_for_each(f: object, v: object, *vectors: object) -> None:
-    """(vector-for-each f vector ...), stopping at the shortest vector."""
-    check_procedure("vector-for-each", f)
-    columns, n = _shortest("vector-for-each", (v, *vectors))
-    if len(columns) == 1:
-        items = columns[0]
-        for i in range(n):
-            f(items[i])
-        return
-    for i in range(n):
-        call_n(f, [c[i] for c in columns])
