@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import harness.scheme.interpreter  # noqa: F401  (it runs scheme_lib's .sld files)
+import harness.scheme.interpreter
 import harness.scheme.primitives.strings  # noqa: F401  (registers the procedures)
 from harness.scheme.datatypes import (
     NIL,
