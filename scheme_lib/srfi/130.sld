@@ -26,14 +26,32 @@
                   (string-trim-right trim-char-right)))
   (begin
     ;; (by-char F ARG ... REST): the native F applied to ARG ... and the list REST (the
-    ;; optional arguments), without apply when there are none.
+    ;; optional arguments). (Syntax, and apply only out of tail position: a tail call of
+    ;; a procedure that is not a primitive would cost every call a trampoline.)
     (define-syntax by-char
       (syntax-rules ()
-        ((_ f arg ... rest) (if (null? rest) (f arg ...) (apply f arg ... rest)))))
+        ((_ f arg ... rest)
+         (cond ((null? rest) (f arg ...))
+               ((null? (cdr rest)) (f arg ... (car rest)))
+               ((null? (cddr rest)) (f arg ... (car rest) (cadr rest)))
+               (else (not-tail (apply f arg ... rest)))))))
+
+    ;; (not-tail E): E, called out of tail position.
+    (define-syntax not-tail
+      (syntax-rules ()
+        ((_ e) (let ((result e)) result))))
+
+    (define-syntax predicate-first?
+      (syntax-rules ()
+        ((_ rest) (and (pair? rest) (procedure? (car rest))))))
 
     ;; (chars-in-range WHO LEAST S REST), native: the characters of S between the start
     ;; and end in REST, a vector; WHO takes LEAST to 4 arguments.
-    (define (offset rest k) (and k (if (pair? rest) (+ k (car rest)) k)))
+    ;; (offset REST K): the index K of a vector of chars-in-range as an index of the
+    ;; string (#f stays #f).
+    (define-syntax offset
+      (syntax-rules ()
+        ((_ rest k) (let ((i k)) (and i (if (pair? rest) (+ i (car rest)) i))))))
 
     ;; -- the walks: indexes of CS whose character PRED answers true (found) or #f (kept) -
     (define (first-found pred cs)
@@ -76,27 +94,37 @@
           (by-char count-of-char s pred rest)))
 
     ;; -- trims: (string-trim s [pred-or-char [start [end]]]) ------------------------------
-    ;; Without a predicate, whitespace or a character, natively.
-    (define (trim who native s rest left? right?)
-      (if (and (pair? rest) (procedure? (car rest)))
-          (let* ((pred (car rest))
-                 (cs (chars-in-range who 1 s (cdr rest)))
-                 (a (if left? (first-kept pred cs) 0))
-                 (b (and a (if right? (last-kept pred cs a) (- (vector-length cs) 1)))))
-            (if b (vector->string cs a (+ b 1)) (string)))
-          (by-char native s rest)))
+    ;; Without a predicate, of whitespace or of a character, natively.
+    (define (string-trim s . rest)
+      (if (predicate-first? rest)
+          (not-tail (trim-where 'string-trim s rest #t #t))
+          (by-char trim-char s rest)))
 
-    (define (string-trim s . rest) (trim 'string-trim trim-char s rest #t #t))
-    (define (string-trim-left s . rest) (trim 'string-trim-left trim-char-left s rest #t #f))
+    (define (string-trim-left s . rest)
+      (if (predicate-first? rest)
+          (not-tail (trim-where 'string-trim-left s rest #t #f))
+          (by-char trim-char-left s rest)))
+
     (define (string-trim-right s . rest)
-      (trim 'string-trim-right trim-char-right s rest #f #t))
+      (if (predicate-first? rest)
+          (not-tail (trim-where 'string-trim-right s rest #f #t))
+          (by-char trim-char-right s rest)))
+
+    ;; REST: the predicate, then the optional start and end.
+    (define (trim-where who s rest left? right?)
+      (let* ((pred (car rest))
+             (cs (chars-in-range who 1 s (cdr rest)))
+             (a (if left? (first-kept pred cs) 0))
+             (b (and a (if right? (last-kept pred cs a) (- (vector-length cs) 1)))))
+        (if b (vector->string cs a (+ b 1)) (string))))
 
     ;; -- chibi's string-split: (string-split s [delimiter [limit]]) -----------------------
     ;; With a predicate: the pieces between the characters it answers true of, at most
     ;; LIMIT of them (cut from the left; the predicate is not asked past the last cut).
     (define (string-split s . rest)
-      (if (and (pair? rest) (procedure? (car rest)))
-          (split-where (check-arg 'string-split string? "a string" s) (car rest) (cdr rest))
+      (if (predicate-first? rest)
+          (not-tail (split-where (check-arg 'string-split string? "a string" s)
+                                 (car rest) (cdr rest)))
           (by-char split-at-char s rest)))
 
     (define (positive-count? k) (and (exact-integer? k) (> k 0)))

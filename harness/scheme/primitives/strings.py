@@ -217,9 +217,8 @@ def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) ->
     i, j = _bounds("string->list", len(text), start, end)
     charge_alloc(j - i, PAIR_BYTES)
     result = NIL
-    of = Char.of
-    for c in reversed(text[i:j]):
-        result = [of(c), result]
+    for c in reversed(Char.of_each(text[i:j])):
+        result = [c, result]
     return result
 
 
@@ -236,7 +235,7 @@ def list_to_string(lst: object) -> String:
 def string_to_vector(s: object, start: object = DEFAULT, end: object = DEFAULT) -> Vector:
     text = _text("string->vector", s)
     i, j = _bounds("string->vector", len(text), start, end)
-    return Vector(list(map(Char.of, text[i:j])))
+    return Vector(Char.of_each(text[i:j]))
 
 
 @primitive(BASE)
@@ -416,7 +415,7 @@ def chars_in_range(who: Symbol, least: int, s: object, rest: object) -> Vector:
     if len(bounds) > 2:
         raise error(f"{name}: expected {least} to 4 arguments, got {2 + len(bounds)}")
     i, j = _bounds(name, len(text), *bounds, *(DEFAULT,) * (2 - len(bounds)))
-    return Vector(list(map(Char.of, text[i:j])))
+    return Vector(Char.of_each(text[i:j]))
 
 
 # The searches, counts, splits and trims by a character (or whitespace): with a predicate

@@ -21,6 +21,13 @@
               (loop (cdr vs) (if (and n (< n k)) n k)))
             n)))
 
+    ;; The elements at I of VECTORS. (A procedure of its own: a loop whose variable a
+    ;; lambda captures would cost every call of vector-for-each a trampoline.)
+    (define (elements vectors i)
+      (if (pair? vectors)
+          (cons (vector-ref (car vectors) i) (elements (cdr vectors) i))
+          '()))
+
     (define (vector-for-each f v . vs)
       (check-procedure 'vector-for-each f)
       (cond ((null? vs)
@@ -39,7 +46,7 @@
              (let* ((all (cons v vs)) (n (shortest 'vector-for-each all)))
                (let loop ((i 0))
                  (when (< i n)
-                   (apply f (map (lambda (x) (vector-ref x i)) all))
+                   (apply f (elements all i))
                    (loop (+ i 1))))))))
 
     ;; The characters of each string, as lists (taken when the walk starts).
