@@ -1,10 +1,28 @@
 """Strings and symbols: (scheme base) and (scheme char) string procedures, plus SRFI 130
-style utilities (``string-index``, ``string-split``, ``string-join``…) registered in
-(srfi 130) and (harness strings).
+style utilities (``string-index``, ``string-split``, ``string-join``…): the native part of
+(srfi 130) (also named (harness strings)).
 
 A ``String`` holds its text in ``.s`` (a Python ``str``), so ``string-ref`` is O(1) and
 the whole-string operations run at C speed; the mutators rebuild ``.s``. Indexes returned
 by the SRFI 130 procedures are plain integers (``#f`` when nothing is found).
+
+The procedures that call a procedure of the program are Scheme where it measured close
+enough, so that they count their steps and re-enter with nothing written for them here
+or in continuations.py (issue 28). Measured side by side with ``bench/resumable_primitives.py``
+(sandboxed, a Scheme procedure argument; time in Scheme / time of the loop that was here):
+
+* ``string-for-each`` is scheme_lib/scheme/base/walks.sld, which (scheme base) exports:
+  1.42 over 1,000 characters, 1.21 over 10;
+* the searches, counts, splits and trims with a predicate are scheme_lib/srfi/130.sld,
+  over ``chars-in-range`` and the native searches by a character here (in (srfi 130
+  private)): over 1,000 characters ``string-index`` 1.14, ``string-rindex`` 1.08,
+  ``string-count`` 1.09, ``string-trim`` 1.01, ``-left``/``-right`` 1.10, a
+  ``string-split`` of 600 characters 1.30; over 10 characters ``string-index`` 1.8 (the
+  call of a Scheme procedure and the vector of characters), and by a character (native
+  still, through the Scheme procedure) 1.45;
+* kept here: ``string-map``, 1.4-2.3 in Scheme (over 10 and 1,000 characters, with
+  ``char-upcase``; 2.5 with the identity): each result is checked to be a character and
+  the string built from a list of them.
 """
 
 from __future__ import annotations
@@ -411,7 +429,7 @@ def chars_in_range(who: Symbol, least: int, s: object, rest: object) -> Vector:
     vector: what the walks of scheme_lib/srfi/130.sld search."""
     name = who.name
     text = _text(name, s)
-    bounds = _list_items(name, rest, "a list of indexes")
+    bounds = () if rest is NIL else _list_items(name, rest, "a list of indexes")
     if len(bounds) > 2:
         raise error(f"{name}: expected {least} to 4 arguments, got {2 + len(bounds)}")
     i, j = _bounds(name, len(text), *bounds, *(DEFAULT,) * (2 - len(bounds)))
