@@ -181,12 +181,13 @@ class Redactor:
 
 @functools.cache
 def _automaton(markers: tuple[bytes, ...]):
-    """One pass over a line for all the markers at once: an Aho-Corasick automaton
-    (ahocorasick_rs, Rust) reads a 350-byte line in ~1 us where Python's ``re`` takes
-    ~5 us for the alternation of the markers and ~7 us for a substring test per marker;
-    built, and its module imported, on the writer thread's first line."""
-    from ahocorasick_rs import BytesAhoCorasick, Implementation
-    return BytesAhoCorasick(list(markers), implementation=Implementation.DFA)
+    """One pass over lines for all the markers at once: an Aho-Corasick automaton
+    (ahocorasick_rs, Rust) reads a 1 KB line in ~0.3 us where Python's ``re`` takes ~13 us
+    for the alternation of the markers (leftmost-first matching: it lets the automaton skip
+    ahead, ~7x faster than the standard kind here); built, and its module imported, on the
+    writer thread's first batch."""
+    from ahocorasick_rs import BytesAhoCorasick, MatchKind
+    return BytesAhoCorasick(list(markers), matchkind=MatchKind.LeftmostFirst)
 
 
 @functools.cache
@@ -229,7 +230,7 @@ class _HostScope:
         line = {"host": entry.host, "event": entry.event, "payload": entry.payload,
                 "decision": entry.decision, "reply": entry.reply,
                 "dispatches": entry.dispatches,
-                "ms": round((time.perf_counter() - self.start) * 1000, 3)}
+                "ms": _ms_since(self.start)}
         if outer is not None:
             line["nested"] = True
         self.recorder._submit(line)
@@ -262,7 +263,7 @@ class Recorder:
     def dispatched(self, hook: str, payload: dict, result: dict, trace: list,
                    start: float, nested: bool) -> None:
         """Record one finished dispatch (called by the dispatcher)."""
-        ms = round((time.perf_counter() - start) * 1000, 3)
+        ms = _ms_since(start)
         scope = getattr(self._scopes, "entry", None)
         if scope is not None:  # the host event's payload is on its line: not again here
             scope.dispatches.append({"hook": hook, "outcome": result["outcome"],
@@ -447,6 +448,12 @@ def _stamp(ms: int) -> bytes:
     """``ms`` milliseconds after the epoch as UTC ISO 8601 (the seconds formatted once per
     second)."""
     return b"%s.%03dZ" % (_second(ms // 1000), ms % 1000)
+
+
+def _ms_since(start: float) -> float:
+    """Milliseconds since the ``perf_counter`` value ``start``, to the microsecond (an
+    integer's thousandths: twice as fast as ``round(ms, 3)``)."""
+    return round((time.perf_counter() - start) * 1e6) / 1e3
 
 
 def open_recorder(config: RecordConfig | None) -> Recorder | None:
