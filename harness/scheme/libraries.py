@@ -65,10 +65,12 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 
 #: prelude libraries written partly in Scheme, and their native part: a prelude binds the
 #: native part at once and the rest when its environment first meets a name it has not
-#: bound (``load_pending``), so a start that does not use them does not compile them
-LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"),
-                ("srfi", "130"): ("srfi", "130", "core"),
-                ("harness", "strings"): ("srfi", "130", "core")}
+#: bound (``load_pending``), so a start that does not use them does not compile them. They
+#: are loaded in this order, until one has the name: (srfi 130) (7 ms with a warm parse
+#: cache) before (srfi 1) (21 ms)
+LAZY_PRELUDE = {("srfi", "130"): ("srfi", "130", "core"),
+                ("harness", "strings"): ("srfi", "130", "core"),
+                ("srfi", "1"): ("srfi", "1", "core")}
 
 #: built-in libraries some of whose procedures are written in Scheme: name -> (the
 #: scheme_lib library that writes them, their names). The built-in library exports each as
@@ -325,15 +327,18 @@ def _own_state(key: tuple) -> dict[str, object]:
     return getattr(importlib.import_module(module), function)()
 
 
-def load_pending(env) -> None:
+def load_pending(env, name: str | None = None) -> None:
     """Bind in ``env`` the names of its pending prelude libraries (``env.pending``: see
-    LAZY_PRELUDE) that it has not bound, defined or made syntax itself."""
-    pending, env.pending = env.pending, ()
-    for key in pending:
-        for name, value in find_library(key).exports.items():
-            if (not env.is_bound(name) and name not in env.declared
-                    and Symbol.intern(name) not in env.syntax):
-                env.define(name, value)
+    LAZY_PRELUDE) that it has not bound, defined or made syntax itself: of one library
+    after another until ``name`` is bound, of all of them without a name."""
+    while env.pending:
+        key, env.pending = env.pending[0], env.pending[1:]
+        for export, value in find_library(key).exports.items():
+            if (not env.is_bound(export) and export not in env.declared
+                    and Symbol.intern(export) not in env.syntax):
+                env.define(export, value)
+        if name is not None and (env.is_bound(name) or name in env.lazy):
+            return
 
 
 def import_into(env, spec, where: SourcePos | None = None) -> None:
