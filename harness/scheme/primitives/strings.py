@@ -12,14 +12,16 @@ or in continuations.py (issue 28). Measured side by side with ``bench/resumable_
 (sandboxed, a Scheme procedure argument; time in Scheme / time of the loop that was here):
 
 * ``string-for-each`` is scheme_lib/scheme/base/walks.sld, which (scheme base) exports:
-  1.42 over 1,000 characters, 1.21 over 10;
+  1.42-1.50 over 1,000 characters (with ``char-upcase``), 1.21-1.24 over 10;
 * the searches, counts, splits and trims with a predicate are scheme_lib/srfi/130.sld,
   over ``chars-in-range`` and the native searches by a character here (in (srfi 130
-  private)): over 1,000 characters ``string-index`` 1.14, ``string-rindex`` 1.08,
-  ``string-count`` 1.09, ``string-trim`` 1.01, ``-left``/``-right`` 1.10, a
-  ``string-split`` of 600 characters 1.30; over 10 characters ``string-index`` 1.8 (the
-  call of a Scheme procedure and the vector of characters), and by a character (native
-  still, through the Scheme procedure) 1.45;
+  private)): over 1,000 characters ``string-index`` 1.12-1.14, ``string-rindex``
+  1.08-1.09, ``string-count`` 1.09-1.10, ``string-trim`` 0.98-1.01, ``-left``/``-right``
+  1.08-1.11, a ``string-split`` of 600 characters 1.30-1.34; over 10 characters
+  ``string-index`` 1.6-1.8 (the call of a Scheme procedure and the vector of characters),
+  and by a character (native still, through the Scheme procedure) 1.44-1.45. The first
+  use in a process also loads scheme_lib/srfi/130.sld (~7 ms with a warm parse cache) and
+  compiles what it uses (a few ms);
 * kept here: ``string-map``, 1.4-2.3 in Scheme (over 10 and 1,000 characters, with
   ``char-upcase``; 2.5 with the identity): each result is checked to be a character and
   the string built from a list of them.

@@ -7,8 +7,8 @@ instead of letting Python wrap a negative index around.
 ``vector-for-each`` is written in Scheme (scheme_lib/scheme/base/walks.sld, which (scheme
 base) exports: libraries.SCHEME_WRITTEN), so it counts its steps and re-enters with
 nothing written for it in continuations.py: measured with ``bench/resumable_primitives.py``
-(sandboxed, ``odd?`` as a Scheme procedure) at 1.37x the Python loop it replaced over
-1,000 elements and 1.06x over 10. ``vector-map`` stays here: in Scheme it was 1.8-3.3x
+(sandboxed, ``odd?`` as a Scheme procedure) at 1.37-1.42x the Python loop it replaced
+over 1,000 elements and 1.06-1.16x over 10. ``vector-map`` stays here: in Scheme it was 1.8-3.3x
 (over 10 and 1,000 elements, ``odd?``; 2.2-6.5x with the identity), the results gathered
 in fresh pairs (so that a re-entry leaves the vectors returned before it as they were)
 and turned into a vector.
