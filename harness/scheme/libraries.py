@@ -66,7 +66,8 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 #: prelude libraries written partly in Scheme, and their native part: a prelude binds the
 #: native part at once and the rest when its environment first meets a name it has not
 #: bound (``load_pending``), so a start that does not use them does not compile them
-LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core")}
+LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"),
+                ("srfi", "132"): ("srfi", "132", "core")}
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",

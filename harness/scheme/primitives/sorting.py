@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cmp_to_key, partial
+from functools import cmp_to_key
 from operator import itemgetter
 
 from harness.scheme.datatypes import DEFAULT, NIL, Vector
@@ -20,7 +20,6 @@ from harness.scheme.errors import wrong_type
 from harness.scheme.limits import charge
 from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.lists import (
-    check_count,
     check_procedure,
     from_items,
     map_then,
@@ -28,7 +27,8 @@ from harness.scheme.primitives.lists import (
 )
 from harness.scheme.primitives.vectors import check_vector, index_range
 
-SRFI132 = "srfi 132"
+#: the native part of SRFI 132: scheme_lib/srfi/132.sld imports and re-exports it
+SRFI132 = "srfi 132 core"
 
 
 def stable_sorted(less: Callable, items: list, key: Callable | None = None,
@@ -138,57 +138,6 @@ def sort_then(less: Callable, items: list, finish: Callable[[list], object],
         runs, merged, k = merged, [], 0
 
 
-def merge_then(less: Callable, xs: list, ys: list, finish: Callable[[list], object],
-               out: list | None = None, i: int = 0, j: int = 0) -> object:
-    """``finish`` of the stable merge of ``xs`` and ``ys`` (on ties the element of ``xs``
-    comes first), ``out`` holding what is merged of ``xs[:i]`` and ``ys[:j]``. Its state
-    is in locals: a continuation captured inside ``less`` resumes it (continuations.py)."""
-    if out is None:
-        out = []
-    nx, ny = len(xs), len(ys)
-    while i < nx and j < ny:
-        if less(ys[j], xs[i]) is not False:
-            out.append(ys[j])
-            j += 1
-        else:
-            out.append(xs[i])
-            i += 1
-    out.extend(xs[i:])
-    out.extend(ys[j:])
-    return finish(out)
-
-
-def sorted_then(less: Callable, items: list, start: int = 1) -> bool:
-    """Whether no element of ``items`` from ``start`` on is ``less`` than the one before it
-    (the -sorted? checks: a continuation captured in ``less`` resumes the loop)."""
-    if len(items) <= start:
-        return True
-    walk = iter(items)  # a named iterator: its position is where a resume goes on
-    walk.__setstate__(start)
-    a = items[start - 1]
-    for b in walk:
-        if less(b, a) is not False:
-            return False
-        a = b
-    return True
-
-
-def without_neighbor_dups(same: Callable, items: list, finish: Callable[[list], object],
-                          kept: list | None = None, start: int = 1) -> object:
-    """``finish`` of the first element of each run of neighbours equal under (same earlier
-    later), ``kept`` those of ``items[:start]`` when given (a resume goes on from there)."""
-    if not items:
-        return finish([])
-    if kept is None:
-        kept = [items[0]]
-    walk = iter(items)
-    walk.__setstate__(start)
-    for x in walk:
-        if same(kept[-1], x) is False:
-            kept.append(x)
-    return finish(kept)
-
-
 def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list, int, int]:
     items = check_vector(who, v)
     s, e = index_range(who, v, len(items), start, end)
@@ -202,27 +151,6 @@ def list_sort(less: object, lst: object) -> object:
     """(list-sort < list): a new sorted list (stable)."""
     check_procedure("list-sort", less)
     return stable_sorted(less, proper_items("list-sort", lst), finish=from_items)
-
-
-@primitive(SRFI132)
-def list_sorted_p(less: object, lst: object) -> bool:
-    check_procedure("list-sorted?", less)
-    return sorted_then(less, proper_items("list-sorted?", lst))
-
-
-@primitive(SRFI132)
-def list_merge(less: object, lst1: object, lst2: object) -> object:
-    """(list-merge < list1 list2): stable merge of two sorted lists."""
-    check_procedure("list-merge", less)
-    return merge_then(less, proper_items("list-merge", lst1), proper_items("list-merge", lst2),
-                      from_items)
-
-
-@primitive(SRFI132)
-def list_delete_neighbor_dups(same: object, lst: object) -> object:
-    check_procedure("list-delete-neighbor-dups", same)
-    items = proper_items("list-delete-neighbor-dups", lst)
-    return without_neighbor_dups(same, items, from_items)
 
 
 # -- vectors ------------------------------------------------------------------------------
@@ -246,146 +174,6 @@ def vector_sort_x(less: object, v: object, start: object = DEFAULT,
     def put_back(result: list) -> None:
         items[s:e] = result
     return stable_sorted(less, items[s:e], finish=put_back)
-
-
-@primitive(SRFI132)
-def vector_sorted_p(less: object, v: object, start: object = DEFAULT,
-                    end: object = DEFAULT) -> bool:
-    check_procedure("vector-sorted?", less)
-    items, s, e = _vector_range("vector-sorted?", v, start, end)
-    return sorted_then(less, items[s:e])
-
-
-@primitive(SRFI132)
-def vector_merge(less: object, v1: object, v2: object, start1: object = DEFAULT,
-                 end1: object = DEFAULT, start2: object = DEFAULT,
-                 end2: object = DEFAULT) -> Vector:
-    """(vector-merge < v1 v2 [start1 [end1 [start2 [end2]]]]): a new merged vector."""
-    check_procedure("vector-merge", less)
-    xs, s1, e1 = _vector_range("vector-merge", v1, start1, end1)
-    ys, s2, e2 = _vector_range("vector-merge", v2, start2, end2)
-    return merge_then(less, xs[s1:e1], ys[s2:e2], Vector)
-
-
-@primitive(SRFI132)
-def vector_merge_x(less: object, to: object, v1: object, v2: object,
-                   start: object = DEFAULT, start1: object = DEFAULT, end1: object = DEFAULT,
-                   start2: object = DEFAULT, end2: object = DEFAULT) -> None:
-    """(vector-merge! < to v1 v2 [start [start1 [end1 [start2 [end2]]]]])."""
-    check_procedure("vector-merge!", less)
-    xs, s1, e1 = _vector_range("vector-merge!", v1, start1, end1)
-    ys, s2, e2 = _vector_range("vector-merge!", v2, start2, end2)
-    target = check_vector("vector-merge!", to)
-    at, _ = index_range("vector-merge!", to, len(target), start)
-    return merge_then(less, xs[s1:e1], ys[s2:e2], partial(_put_merged, to, target, at))
-
-
-def _put_merged(to: Vector, target: list, at: int, merged: list) -> None:
-    index_range("vector-merge!", to, len(target), at, at + len(merged))
-    target[at:at + len(merged)] = merged
-
-
-@primitive(SRFI132)
-def vector_delete_neighbor_dups(same: object, v: object, start: object = DEFAULT,
-                                end: object = DEFAULT) -> Vector:
-    check_procedure("vector-delete-neighbor-dups", same)
-    items, s, e = _vector_range("vector-delete-neighbor-dups", v, start, end)
-    return without_neighbor_dups(same, items[s:e], Vector)
-
-
-@primitive(SRFI132)
-def vector_delete_neighbor_dups_x(same: object, v: object, start: object = DEFAULT,
-                                  end: object = DEFAULT) -> int:
-    """Packs the result into v[start, new-end) and returns new-end."""
-    check_procedure("vector-delete-neighbor-dups!", same)
-    items, s, e = _vector_range("vector-delete-neighbor-dups!", v, start, end)
-    return without_neighbor_dups(same, items[s:e], partial(_packed, items, s))
-
-
-def _packed(items: list, s: int, kept: list) -> int:
-    items[s:s + len(kept)] = kept
-    return s + len(kept)
-
-
-def _mean(a: object, b: object) -> object:
-    """(/ (+ a b) 2) for the numbers Python represents directly, exact when a, b are."""
-    for x in (a, b):
-        if type(x) not in (int, Fraction, float, complex):
-            raise wrong_type("vector-find-median", "a number (or pass a mean procedure)", x)
-    total = a + b
-    if type(total) is int or type(total) is Fraction:
-        half = Fraction(total, 2)
-        return int(half) if half.denominator == 1 else half
-    return total / 2
-
-
-def median_of(who: str, knil: object, mean: object, items: list) -> object:
-    """The middle element of the sorted ``items`` (``mean`` of the middle two; ``knil``
-    if there is none)."""
-    if not items:
-        return knil
-    mid = len(items) // 2
-    if len(items) % 2:
-        return items[mid]
-    if mean is DEFAULT:
-        return _mean(items[mid - 1], items[mid])
-    check_procedure(who, mean)
-    return mean(items[mid - 1], items[mid])
-
-
-def put_median(items: list, knil: object, mean: object, ordered: list) -> object:
-    """vector-find-median!'s end: ``items`` (the vector's) become ``ordered``."""
-    items[:] = ordered
-    return median_of("vector-find-median!", knil, mean, items)
-
-
-# A continuation captured in ``less`` resumes the sort, then the median (continuations.py).
-@primitive(SRFI132)
-def vector_find_median(less: object, v: object, knil: object, mean: object = DEFAULT) -> object:
-    """The middle element of the sorted vector (mean of the middle two; knil if empty)."""
-    check_procedure("vector-find-median", less)
-    ordered = stable_sorted(less, check_vector("vector-find-median", v))
-    return median_of("vector-find-median", knil, mean, ordered)
-
-
-@primitive(SRFI132)
-def vector_find_median_x(less: object, v: object, knil: object,
-                         mean: object = DEFAULT) -> object:
-    """Like vector-find-median, leaving v sorted."""
-    check_procedure("vector-find-median!", less)
-    items = check_vector("vector-find-median!", v)
-    ordered = stable_sorted(less, items[:])  # a copy: a re-entered sort reads it again
-    return put_median(items, knil, mean, ordered)
-
-
-@primitive(SRFI132)
-def vector_select_x(less: object, v: object, k: object, start: object = DEFAULT,
-                    end: object = DEFAULT) -> object:
-    """The k-th smallest (0-based) element of v[start, end); the range may be reordered."""
-    check_procedure("vector-select!", less)
-    items, s, e = _vector_range("vector-select!", v, start, end)
-    n = check_count("vector-select!", k)
-    if n >= e - s:
-        raise wrong_type("vector-select!", f"an index below {e - s}", k)
-    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, n))
-
-
-def _put_sorted(items: list, s: int, e: int, k: int | None, result: list) -> object:
-    """Puts the sorted ``result`` in ``items[s:e]``; the k-th element (k None: nothing)."""
-    items[s:e] = result
-    return None if k is None else items[s + k]
-
-
-@primitive(SRFI132)
-def vector_separate_x(less: object, v: object, k: object, start: object = DEFAULT,
-                      end: object = DEFAULT) -> None:
-    """Moves the k smallest elements of v[start, end) to its first k places."""
-    check_procedure("vector-separate!", less)
-    items, s, e = _vector_range("vector-separate!", v, start, end)
-    n = check_count("vector-separate!", k)
-    if n > e - s:
-        raise wrong_type("vector-separate!", f"a count of at most {e - s}", k)
-    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, None))
 
 
 # -- chibi's sort -------------------------------------------------------------------------
@@ -428,7 +216,6 @@ def sort_by_keys(less: Callable, items: list, made: Callable, keys: list) -> obj
 _ALIASES = {
     "list-stable-sort": list_sort, "list-sort!": list_sort, "list-stable-sort!": list_sort,
     "vector-stable-sort": vector_sort, "vector-stable-sort!": vector_sort_x,
-    "list-merge!": list_merge, "list-delete-neighbor-dups!": list_delete_neighbor_dups,
 }
 for _name, _fn in _ALIASES.items():
     primitive(SRFI132, name=_name)(_fn)
