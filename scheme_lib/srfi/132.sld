@@ -49,16 +49,24 @@
           n))
 
     ;; (with-range who v opt (s e) body ...): S and E the range [start, end) of the vector
-    ;; V that the optional arguments OPT give (OPT has no more than those two).
+    ;; V that the optional arguments OPT give.
     (define-syntax with-range
       (syntax-rules ()
         ((_ who v opt (s e) body ...)
          (let* ((n (vector-length (check-vector who v)))
                 (s (start-of who v n opt))
                 (e (end-of who v n s (if (pair? opt) (cdr opt) '()))))
-           (if (and (pair? opt) (pair? (cdr opt)) (pair? (cddr opt)))
-               (fail who "too many arguments" opt))
            body ...))))
+
+    ;; OPT, the optional arguments after FIXED required ones, unless there are more than
+    ;; MOST of them: then the error a native procedure's call with too many gives.
+    (define (optional who opt fixed most)
+      (let ((n (length opt)))
+        (if (> n most)
+            (fail who (string-append "expected " (number->string fixed) " to "
+                                     (number->string (+ fixed most)) " arguments, got "
+                                     (number->string (+ fixed n))))
+            opt)))
 
     ;; -- merges ---------------------------------------------------------------------------
     ;; The stable merge of the lists XS and YS (on ties, the element of XS first), its end
@@ -80,7 +88,7 @@
 
     ;; (vector-merge < v1 v2 [start1 [end1 [start2 [end2]]]]): a new vector.
     (define (vector-merge less v1 v2 . opt)
-      (list->vector (merge-ranges 'vector-merge less v1 v2 opt)))
+      (list->vector (merge-ranges 'vector-merge less v1 v2 (optional 'vector-merge opt 3 4))))
 
     ;; The merge of the ranges of V1 and V2 that OPT gives, as a list.
     (define (merge-ranges who less v1 v2 opt)
@@ -93,7 +101,9 @@
     ;; (vector-merge! < to v1 v2 [start [start1 [end1 [start2 [end2]]]]]): the merge
     ;; written into TO from START.
     (define (vector-merge! less to v1 v2 . opt)
-      (let* ((n (vector-length (check-vector 'vector-merge! to)))
+      (check-procedure 'vector-merge! less)
+      (let* ((opt (optional 'vector-merge! opt 4 5))
+             (n (vector-length (check-vector 'vector-merge! to)))
              (at (start-of 'vector-merge! to n opt))
              (merged (merge-ranges 'vector-merge! less v1 v2 (if (pair? opt) (cdr opt) '())))
              (end (+ at (length merged))))
@@ -117,7 +127,7 @@
 
     (define (vector-sorted? less v . opt)
       (check-procedure 'vector-sorted? less)
-      (with-range 'vector-sorted? v opt (s e)
+      (with-range 'vector-sorted? v (optional 'vector-sorted? opt 2 2) (s e)
         (let loop ((i (+ s 1)))
           (or (>= i e)
               (and (not (less (vector-ref v i) (vector-ref v (- i 1)))) (loop (+ i 1)))))))
@@ -142,13 +152,15 @@
 
     (define (vector-delete-neighbor-dups = v . opt)
       (check-procedure 'vector-delete-neighbor-dups =)
-      (with-range 'vector-delete-neighbor-dups v opt (s e)
+      (with-range 'vector-delete-neighbor-dups v
+                  (optional 'vector-delete-neighbor-dups opt 2 2) (s e)
         (list->vector (without-dups = (vector->list v s e)))))
 
     ;; Packs the result into v[start, new-end) and returns new-end.
     (define (vector-delete-neighbor-dups! = v . opt)
       (check-procedure 'vector-delete-neighbor-dups! =)
-      (with-range 'vector-delete-neighbor-dups! v opt (s e)
+      (with-range 'vector-delete-neighbor-dups! v
+                  (optional 'vector-delete-neighbor-dups! opt 2 2) (s e)
         (put! v s (without-dups = (vector->list v s e)))))
 
     ;; -- medians and selection ------------------------------------------------------------
@@ -167,19 +179,21 @@
     ;; (vector-find-median < v knil [mean])
     (define (vector-find-median less v knil . mean)
       (check-procedure 'vector-find-median less)
-      (median 'vector-find-median
-              (vector-sort less (check-vector 'vector-find-median v)) knil mean))
+      (let ((mean (optional 'vector-find-median mean 3 1)))
+        (median 'vector-find-median (vector-sort less (check-vector 'vector-find-median v))
+                knil mean)))
 
     ;; Like vector-find-median, leaving V sorted.
     (define (vector-find-median! less v knil . mean)
       (check-procedure 'vector-find-median! less)
-      (vector-sort! less (check-vector 'vector-find-median! v))
-      (median 'vector-find-median! v knil mean))
+      (let ((mean (optional 'vector-find-median! mean 3 1)))
+        (vector-sort! less (check-vector 'vector-find-median! v))
+        (median 'vector-find-median! v knil mean)))
 
     ;; The K-th smallest (0-based) element of v[start, end), which it leaves sorted.
     (define (vector-select! less v k . opt)
       (check-procedure 'vector-select! less)
-      (with-range 'vector-select! v opt (s e)
+      (with-range 'vector-select! v (optional 'vector-select! opt 3 2) (s e)
         (check-count 'vector-select! k)
         (if (>= k (- e s))
             (wrong-type 'vector-select!
@@ -190,7 +204,7 @@
     ;; Moves the K smallest elements of v[start, end) to its first K places (sorting it).
     (define (vector-separate! less v k . opt)
       (check-procedure 'vector-separate! less)
-      (with-range 'vector-separate! v opt (s e)
+      (with-range 'vector-separate! v (optional 'vector-separate! opt 3 2) (s e)
         (check-count 'vector-separate! k)
         (if (> k (- e s))
             (wrong-type 'vector-separate!
