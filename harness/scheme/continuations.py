@@ -669,6 +669,26 @@ class _Converting:
         return rt.converting(self.thunk, self.params, self.vals, [*self.done, value])
 
 
+class _Merge(_Waiting):
+    """merge_then (sorting.py) waiting for the comparison of ``ys[j]`` with ``xs[i]``."""
+
+    __slots__ = ()  # state: less, xs, ys, finish, out, i, j
+
+    def resume(self, thunk):
+        less, xs, ys, finish, out, i, j = self.state
+        if len(out) > CHUNK:
+            charge(len(out))  # the copy is work like merging them
+        value = thunk()
+        out = list(out)
+        if value is not False:
+            out.append(ys[j])
+            j += 1
+        else:
+            out.append(xs[i])
+            i += 1
+        return sorting.merge_then(less, xs, ys, finish, out, i, j)
+
+
 class _Unfold(_Waiting):
     """unfold_then (lists.py) waiting for the call ``at`` (its numbering) on ``seed``."""
 
@@ -762,6 +782,35 @@ class _FoldEntries(_Waiting):
             charge(len(entries))  # the copy of the entries left is work like walking them
         value = thunk()
         return hashtables.fold_entries(kons, entries[i + 1:], value)
+
+
+class _SortedCheck(_Waiting):
+    """sorting.sorted_then waiting for ``less`` on ``items[i - 1]`` and the one before."""
+
+    __slots__ = ()  # state: less, items, i
+
+    def resume(self, thunk):
+        less, items, i = self.state
+        value = thunk()
+        if value is not False:
+            return False
+        return sorting.sorted_then(less, items, i)
+
+
+class _NeighborDups(_Waiting):
+    """sorting.without_neighbor_dups waiting for ``same`` on ``items[i - 1]``."""
+
+    __slots__ = ()  # state: same, items, finish, kept, i
+
+    def resume(self, thunk):
+        same, items, finish, kept, i = self.state
+        if len(kept) > CHUNK:
+            charge(len(kept))  # the copy is work like walking them
+        value = thunk()
+        kept = list(kept)  # each re-entry builds its own list
+        if value is False:
+            kept.append(items[i - 1])
+        return sorting.without_neighbor_dups(same, items, finish, kept, i)
 
 
 class _TableUnfold(_Waiting):
@@ -1040,6 +1089,10 @@ def _for_each_record(v):
     return _ForEach(v["f"], v["cell"]) if "cell" in v else None
 
 
+def _merge_record(v):
+    return _Merge((v["less"], v["xs"], v["ys"], v["finish"], list(v["out"]), v["i"], v["j"]))
+
+
 def _unfold_record(v):
     return _Unfold((v["stop"], v["mapper"], v["successor"], v["seed"], list(v["items"]),
                     v["tail_gen"], v["at"]))
@@ -1168,9 +1221,12 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
     strings.string_for_each,
-    rt.parameterize, sorting.sort_by_keys,
+    rt.parameterize,
+    sorting.vector_merge, sorting.vector_merge_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
     strings.string_split, strings.string_count, strings.string_trim,
+    sorting.vector_sorted_p,
+    sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
     hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
@@ -1194,6 +1250,8 @@ _RECORDS = {
     rt.bound.__code__: _locals_record(_parameterize_record),
     rt.converting.__code__: _locals_record(_converting_record),
     _Converting.resume.__code__: _locals_record(_after_call),
+    sorting.merge_then.__code__: _locals_record(_merge_record),
+    _Merge.resume.__code__: _locals_record(_after_call),
     sorting.sort.__code__: _locals_record(_keyed_sort_record),
     strings.index_then.__code__: _locals_record(_index_record),
     _Index.resume.__code__: _locals_record(_after_call),
@@ -1256,8 +1314,13 @@ _RECORDS = {
     _Raised.resume.__code__: _locals_record(_after_call),
     _Force.resume.__code__: _locals_record(_after_call),
     _OutputTo.resume.__code__: _locals_record(_after_call),
+    sorting.sorted_then.__code__: _locals_record(
+        lambda v: _SortedCheck((v["less"], v["items"], _next_index(v["walk"])))),
+    sorting.without_neighbor_dups.__code__: _locals_record(
+        lambda v: _NeighborDups((v["same"], v["items"], v["finish"], list(v["kept"]),
+                                 _next_index(v["walk"])))),
     **{cls.resume.__code__: _locals_record(_after_call)
-       for cls in (_TableUnfold,
+       for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _ListsEqual)},
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),

@@ -61,7 +61,8 @@ def raises(message, fn, *args):
 def test_registered():
     for name in ("list-sort", "list-stable-sort", "list-sort!", "list-stable-sort!",
                  "vector-sort", "vector-stable-sort", "vector-sort!", "vector-stable-sort!",
-                 "sort"):
+                 "sort", "vector-sorted?", "vector-merge", "vector-merge!",
+                 "vector-delete-neighbor-dups", "vector-delete-neighbor-dups!"):
         assert callable(SRFI132[name]), name
     assert LIBRARIES[("harness", "sort")]["sort"] is S.sort
     assert LAZY_PRELUDE[("srfi", "132")] == ("srfi", "132", "core")

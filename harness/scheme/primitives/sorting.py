@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cmp_to_key
+from functools import cmp_to_key, partial
 from operator import itemgetter
 
 from harness.scheme.datatypes import DEFAULT, NIL, Vector
@@ -138,6 +138,57 @@ def sort_then(less: Callable, items: list, finish: Callable[[list], object],
         runs, merged, k = merged, [], 0
 
 
+def merge_then(less: Callable, xs: list, ys: list, finish: Callable[[list], object],
+               out: list | None = None, i: int = 0, j: int = 0) -> object:
+    """``finish`` of the stable merge of ``xs`` and ``ys`` (on ties the element of ``xs``
+    comes first), ``out`` holding what is merged of ``xs[:i]`` and ``ys[:j]``. Its state
+    is in locals: a continuation captured inside ``less`` resumes it (continuations.py)."""
+    if out is None:
+        out = []
+    nx, ny = len(xs), len(ys)
+    while i < nx and j < ny:
+        if less(ys[j], xs[i]) is not False:
+            out.append(ys[j])
+            j += 1
+        else:
+            out.append(xs[i])
+            i += 1
+    out.extend(xs[i:])
+    out.extend(ys[j:])
+    return finish(out)
+
+
+def sorted_then(less: Callable, items: list, start: int = 1) -> bool:
+    """Whether no element of ``items`` from ``start`` on is ``less`` than the one before it
+    (the -sorted? checks: a continuation captured in ``less`` resumes the loop)."""
+    if len(items) <= start:
+        return True
+    walk = iter(items)  # a named iterator: its position is where a resume goes on
+    walk.__setstate__(start)
+    a = items[start - 1]
+    for b in walk:
+        if less(b, a) is not False:
+            return False
+        a = b
+    return True
+
+
+def without_neighbor_dups(same: Callable, items: list, finish: Callable[[list], object],
+                          kept: list | None = None, start: int = 1) -> object:
+    """``finish`` of the first element of each run of neighbours equal under (same earlier
+    later), ``kept`` those of ``items[:start]`` when given (a resume goes on from there)."""
+    if not items:
+        return finish([])
+    if kept is None:
+        kept = [items[0]]
+    walk = iter(items)
+    walk.__setstate__(start)
+    for x in walk:
+        if same(kept[-1], x) is False:
+            kept.append(x)
+    return finish(kept)
+
+
 def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list, int, int]:
     items = check_vector(who, v)
     s, e = index_range(who, v, len(items), start, end)
@@ -174,6 +225,65 @@ def vector_sort_x(less: object, v: object, start: object = DEFAULT,
     def put_back(result: list) -> None:
         items[s:e] = result
     return stable_sorted(less, items[s:e], finish=put_back)
+
+
+@primitive(SRFI132)
+def vector_sorted_p(less: object, v: object, start: object = DEFAULT,
+                    end: object = DEFAULT) -> bool:
+    check_procedure("vector-sorted?", less)
+    items, s, e = _vector_range("vector-sorted?", v, start, end)
+    return sorted_then(less, items[s:e])
+
+
+@primitive(SRFI132)
+def vector_merge(less: object, v1: object, v2: object, start1: object = DEFAULT,
+                 end1: object = DEFAULT, start2: object = DEFAULT,
+                 end2: object = DEFAULT) -> Vector:
+    """(vector-merge < v1 v2 [start1 [end1 [start2 [end2]]]]): a new merged vector."""
+    check_procedure("vector-merge", less)
+    xs, s1, e1 = _vector_range("vector-merge", v1, start1, end1)
+    ys, s2, e2 = _vector_range("vector-merge", v2, start2, end2)
+    return merge_then(less, xs[s1:e1], ys[s2:e2], Vector)
+
+
+@primitive(SRFI132)
+def vector_merge_x(less: object, to: object, v1: object, v2: object,
+                   start: object = DEFAULT, start1: object = DEFAULT, end1: object = DEFAULT,
+                   start2: object = DEFAULT, end2: object = DEFAULT) -> None:
+    """(vector-merge! < to v1 v2 [start [start1 [end1 [start2 [end2]]]]])."""
+    check_procedure("vector-merge!", less)
+    xs, s1, e1 = _vector_range("vector-merge!", v1, start1, end1)
+    ys, s2, e2 = _vector_range("vector-merge!", v2, start2, end2)
+    target = check_vector("vector-merge!", to)
+    at, _ = index_range("vector-merge!", to, len(target), start)
+    return merge_then(less, xs[s1:e1], ys[s2:e2], partial(_put_merged, to, target, at))
+
+
+def _put_merged(to: Vector, target: list, at: int, merged: list) -> None:
+    index_range("vector-merge!", to, len(target), at, at + len(merged))
+    target[at:at + len(merged)] = merged
+
+
+@primitive(SRFI132)
+def vector_delete_neighbor_dups(same: object, v: object, start: object = DEFAULT,
+                                end: object = DEFAULT) -> Vector:
+    check_procedure("vector-delete-neighbor-dups", same)
+    items, s, e = _vector_range("vector-delete-neighbor-dups", v, start, end)
+    return without_neighbor_dups(same, items[s:e], Vector)
+
+
+@primitive(SRFI132)
+def vector_delete_neighbor_dups_x(same: object, v: object, start: object = DEFAULT,
+                                  end: object = DEFAULT) -> int:
+    """Packs the result into v[start, new-end) and returns new-end."""
+    check_procedure("vector-delete-neighbor-dups!", same)
+    items, s, e = _vector_range("vector-delete-neighbor-dups!", v, start, end)
+    return without_neighbor_dups(same, items[s:e], partial(_packed, items, s))
+
+
+def _packed(items: list, s: int, kept: list) -> int:
+    items[s:s + len(kept)] = kept
+    return s + len(kept)
 
 
 # -- chibi's sort -------------------------------------------------------------------------
