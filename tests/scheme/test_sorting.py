@@ -106,7 +106,7 @@ def test_sort_errors():
 
 def test_large_sort():
     items = list(range(50_000, 0, -1))
-    assert S.stable_sorted(less, items) == sorted(items)
+    assert S.stable_sorted(less, items, list) == sorted(items)
 
 
 def test_vector_sorts():
@@ -237,3 +237,19 @@ def test_scheme_cases(expect_written, src, expected):
 @pytest.mark.parametrize("src, message", ERROR_CASES)
 def test_scheme_errors(expect_error, src, message):
     expect_error(src, message)
+
+
+@pytest.mark.parametrize("call", ["(list-merge < l l)", "(list-sorted? < (append l l))",
+                                  "(list-delete-neighbor-dups eqv? (append l l))"])
+def test_the_scheme_procedures_count_a_step_an_element(call):
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(import (srfi 1) (srfi 132)) (define l (iota 20000))")
+    interp.eval_string(call)  # compiled outside the budget
+    # 40,000 elements with a primitive (which costs no step of its own)
+    with Budget(steps=30_000, seconds=20), pytest.raises(StepLimitExceeded):
+        interp.eval_string(call)
+    with Budget(steps=300_000, seconds=20):
+        interp.eval_string(call)

@@ -49,8 +49,8 @@ from harness.scheme.primitives.vectors import check_vector, index_range
 SRFI132 = "srfi 132 core"
 
 
-def stable_sorted(less: Callable, items: list, key: Callable | None = None,
-                  finish: Callable[[list], object] = list) -> object:
+def stable_sorted(less: Callable, items: list, finish: Callable[[list], object],
+                  key: Callable | None = None) -> object:
     """``finish`` of a new list of ``items`` in the order of the Scheme procedure ``less``
     (stable); the caller has checked that less is a procedure. With ``key`` (a Python
     function that cannot run Scheme code), less compares ``key(item)``s."""
@@ -219,7 +219,7 @@ def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list
 def list_sort(less: object, lst: object) -> object:
     """(list-sort < list): a new sorted list (stable)."""
     check_procedure("list-sort", less)
-    return stable_sorted(less, proper_items("list-sort", lst), finish=from_items)
+    return stable_sorted(less, proper_items("list-sort", lst), from_items)
 
 
 # -- vectors ------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def vector_sort(less: object, v: object, start: object = DEFAULT,
     """(vector-sort < v [start [end]]): a new vector of the sorted range."""
     check_procedure("vector-sort", less)
     items, s, e = _vector_range("vector-sort", v, start, end)
-    return stable_sorted(less, items[s:e], finish=Vector)
+    return stable_sorted(less, items[s:e], Vector)
 
 
 @primitive(SRFI132)
@@ -242,7 +242,7 @@ def vector_sort_x(less: object, v: object, start: object = DEFAULT,
 
     def put_back(result: list) -> None:
         items[s:e] = result
-    return stable_sorted(less, items[s:e], finish=put_back)
+    return stable_sorted(less, items[s:e], put_back)
 
 
 @primitive(SRFI132)
@@ -330,15 +330,15 @@ def sort(seq: object, less: object = DEFAULT, key: object = DEFAULT) -> object:
         raise wrong_type("sort", "a list or a vector", seq)
     made = Vector if type(seq) is Vector else from_items
     if key is DEFAULT:
-        return stable_sorted(ordering, items, finish=made)
+        return stable_sorted(ordering, items, made)
     keys = map_then(key, items, False, list)
     return sort_by_keys(ordering, items, made, keys)
 
 
 def sort_by_keys(less: Callable, items: list, made: Callable, keys: list) -> object:
     """``made`` of ``items`` sorted by their ``keys`` (``sort``'s key procedure's values)."""
-    return stable_sorted(less, list(zip(keys, items)), itemgetter(0),
-                         lambda pairs: made([x for _, x in pairs]))
+    return stable_sorted(less, list(zip(keys, items)),
+                         lambda pairs: made([x for _, x in pairs]), itemgetter(0))
 
 
 _ALIASES = {
