@@ -96,22 +96,22 @@
                   #t)))))
 
     ;; -- neighbour dups -------------------------------------------------------------------
-    ;; The first element of each run of neighbours of LST equal under (= earlier later).
-    (define (without-dups = lst)
+    ;; The first element of each run of neighbours of LST equal under (same earlier later).
+    (define (without-dups same lst)
       (if (pair? lst)
           (let loop ((last (car lst)) (rest (cdr lst)) (acc (list (car lst))))
             (if (pair? rest)
                 (let ((x (car rest)))
-                  (if (= last x) (loop last (cdr rest) acc) (loop x (cdr rest) (cons x acc))))
+                  (if (same last x) (loop last (cdr rest) acc) (loop x (cdr rest) (cons x acc))))
                 (reverse acc)))
           '()))
 
-    (define (list-delete-neighbor-dups = lst)
-      (without-dups (check-procedure 'list-delete-neighbor-dups =)
+    (define (list-delete-neighbor-dups same lst)
+      (without-dups (check-procedure 'list-delete-neighbor-dups same)
                     (check-list 'list-delete-neighbor-dups lst)))
 
-    (define (list-delete-neighbor-dups! = lst)
-      (without-dups (check-procedure 'list-delete-neighbor-dups! =)
+    (define (list-delete-neighbor-dups! same lst)
+      (without-dups (check-procedure 'list-delete-neighbor-dups! same)
                     (check-list 'list-delete-neighbor-dups! lst)))
 
     ;; -- medians and selection ------------------------------------------------------------

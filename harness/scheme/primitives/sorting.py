@@ -12,12 +12,14 @@ library ``(srfi 132 core)``, which that file imports and re-exports. Measured wi
 ``bench/resumable_primitives.py`` (a Scheme ``less``, time in Scheme / time here, two
 runs of best of 3 on a busy machine):
 
-* in Scheme: ``list-sorted?`` 1.26-1.28 (2,000 elements), ``list-merge`` 1.68-1.99 (two
-  of 2,000), ``list-delete-neighbor-dups`` 1.44-1.99 (1,000), and the medians and
-  selections, which sort here and pick in Scheme: ``vector-find-median`` 1.01-1.03,
-  ``-find-median!`` 1.00-1.10, ``vector-select!`` 1.05-1.12, ``vector-separate!``
-  1.06-1.10 (2,000); SRFI 128's ``comparator-if<=>`` (comparator_syntax.py) went from a
-  call of a primitive to code that calls the comparator itself: 0.69-0.70.
+* in Scheme: ``list-sorted?`` 1.26-1.33 (2,000 elements), ``list-merge`` 1.68-1.99 (two
+  of 2,000), ``list-delete-neighbor-dups`` 1.44-2.17 (1,000: a third of it the reverse
+  of the kept elements, which a loop that calls a procedure of the program cannot build
+  in place), and the medians and selections, which sort here and pick in Scheme:
+  ``vector-find-median`` 1.01-1.07, ``-find-median!`` 1.00-1.10, ``vector-select!``
+  1.05-1.23, ``vector-separate!`` 1.06-1.12 (2,000); SRFI 128's ``comparator-if<=>``
+  (comparator_syntax.py) went from a call of a primitive to code that calls the
+  comparator itself: 0.66-0.70.
 * kept here: the sorts (a merge sort in Scheme measured 3.5x), ``vector-sorted?`` 2.4-3.5
   (an index loop pays two ``vector-ref``s and a call a step, where the loop here walks a
   slice), ``vector-merge`` / ``vector-merge!`` 4.4-9.8 (the fastest Scheme merge of two
