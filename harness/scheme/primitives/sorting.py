@@ -12,7 +12,7 @@ library ``(srfi 132 core)``, which that file imports and re-exports. Measured wi
 ``bench/resumable_primitives.py`` (a Scheme ``less``, time in Scheme / time here, two
 runs of best of 3 on a busy machine):
 
-* in Scheme: ``list-sorted?`` 1.26-1.33 (2,000 elements), ``list-merge`` 1.68-1.99 (two
+* in Scheme: ``list-sorted?`` 1.26-1.33 (2,000 elements), ``list-merge`` 1.68-2.04 (two
   of 2,000), ``list-delete-neighbor-dups`` 1.44-2.17 (1,000: a third of it the reverse
   of the kept elements, which a loop that calls a procedure of the program cannot build
   in place), and the medians and selections, which sort here and pick in Scheme:
