@@ -81,11 +81,13 @@ UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier"
 
 class Library:
     """A library: its name and its exports (name -> value or syntax; a procedure of a
-    scheme_lib library not compiled yet is a ``deferred.Deferred``: see ``value``)."""
+    scheme_lib library not compiled yet is a ``deferred.Deferred``: see ``value``);
+    ``env``: the environment of one written in Scheme (None for a built-in one)."""
 
-    def __init__(self, name: tuple, exports: dict[str, object]) -> None:
+    def __init__(self, name: tuple, exports: dict[str, object], env=None) -> None:
         self.name = name
         self.exports = exports
+        self.env = env
 
     def value(self, name: str) -> object:
         """The value or syntax this library exports as ``name`` (compiled now if it was
@@ -231,6 +233,17 @@ RESERVED_PREFIXES = ("scheme", "srfi", "harness", "tein")
 def register_library(lib: Library) -> None:
     with _lock:
         _libraries[lib.name] = lib
+
+
+def loaded_library(key: tuple) -> Library | None:
+    """The library ``key`` if it is loaded already (never loads one)."""
+    return _libraries.get(key)
+
+
+def loaded_libraries() -> list[Library]:
+    """Every library loaded so far."""
+    with _lock:
+        return list(_libraries.values())
 
 
 def builtin_exports(key: tuple) -> dict[str, object]:

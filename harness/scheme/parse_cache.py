@@ -14,6 +14,10 @@ A missing, truncated, corrupt or foreign entry is a miss: the text is read again
 the entry rewritten. Read errors are never cached. Data with shared structure (datum
 labels) or deeper than ``MAX_CACHED_DEPTH`` is read each time. Entries are written to a
 temporary file and renamed, so concurrent writers never leave half an entry.
+
+The same directory keeps other derived data under the same rules (``load_blob`` and
+``store_blob``: a digest-checked payload per key): the compiled code of scheme_lib
+definitions (compiled_definitions.py).
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ PRUNE_AFTER = 24 * 3600.0
 _MAGIC = b"harness-read 1\n"
 _DIGEST_SIZE = 16
 _SUFFIX = ".read"
+_BLOB_MAGIC = b"harness-blob 1\n"
+_BLOB_SUFFIX = ".blob"
 # tags of the encoded compound values (atoms marshal as themselves; a symbol is its name)
 _PAIRS, _STRING, _CHAR, _VECTOR, _FRACTION, _EXACT_COMPLEX = range(6)
 _HERE = Path(__file__).parent
@@ -92,6 +98,32 @@ class ParseCache:
                 pass  # a read-only or full disk only costs the next start a read
         return forms, smap
 
+    def load_blob(self, key: str) -> bytes | None:
+        """The payload stored under ``key`` (a hex digest), or None when there is none or
+        it is truncated, corrupt or foreign (a damaged entry is never trusted)."""
+        self.used.add(key)
+        try:
+            blob = (self.directory / (key + _BLOB_SUFFIX)).read_bytes()
+        except OSError:
+            return None
+        header = len(_BLOB_MAGIC) + _DIGEST_SIZE
+        if not blob.startswith(_BLOB_MAGIC):
+            return None
+        payload = blob[header:]
+        if blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_BLOB_MAGIC):header]:
+            return None
+        return payload
+
+    def store_blob(self, key: str, payload: bytes) -> None:
+        """Keep ``payload`` under ``key`` (written whole or not at all; a disk that refuses
+        only costs the next start the work again)."""
+        self.used.add(key)
+        blob = _BLOB_MAGIC + blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+        try:
+            write_atomically(self.directory / (key + _BLOB_SUFFIX), blob)
+        except OSError:
+            pass
+
     def prune(self, min_age: float = PRUNE_AFTER) -> None:
         """Delete the entries this cache did not read that are older than ``min_age`` seconds
         (older versions of files; the age spares what another runtime of the process read,
@@ -102,7 +134,8 @@ class ParseCache:
             return
         too_old = time.time() - min_age
         for name in names:
-            if not name.endswith(_SUFFIX) or name[:-len(_SUFFIX)] in self.used:
+            stem, dot, suffix = name.rpartition(".")
+            if "." + suffix not in (_SUFFIX, _BLOB_SUFFIX) or not dot or stem in self.used:
                 continue
             path = self.directory / name
             try:
