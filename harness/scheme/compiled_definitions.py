@@ -31,12 +31,16 @@ from __future__ import annotations
 import io
 import marshal
 import os
-import pickle
 import sys
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from types import CodeType
+
+try:  # the C pickler alone: the pickle module costs ~2 ms of a start that reads entries
+    from _pickle import HIGHEST_PROTOCOL, Pickler, Unpickler, UnpicklingError
+except ImportError:
+    from pickle import HIGHEST_PROTOCOL, Pickler, Unpickler, UnpicklingError
 
 try:  # hashlib's own blake2b, without hashlib loading OpenSSL (see parse_cache.py)
     from _blake2 import blake2b
@@ -59,13 +63,14 @@ from harness.scheme.errors import SourcePos
 from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.reader import SourceMap
-from harness.scheme.sites import CompiledUnit, Site, UnitLoader, register
+from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, Site, UnitLoader, register
 from harness.shipped import shipped_dir
 
 __all__ = ["LibraryDefinitions"]
 
 _MAGIC = b"harness-compiled-definition 1\n"
 _HARNESS = Path(__file__).resolve().parent.parent
+_SITE_KINDS = {CALL: CALL, WRAPPER: WRAPPER}
 _SINGLETONS = {"nil": NIL, "eof": EOF, "default": DEFAULT}
 #: classes pickled as they are (everything else is a named live object or uncacheable)
 _PLAIN = frozenset({
@@ -179,7 +184,8 @@ def _encode(env, unit: CompiledUnit, code: CodeType, constants: list) -> bytes |
 def _decode_unit(blob: bytes, env, constants: list, filename: str) -> CompiledUnit:
     root, sites, spilled, procedures, inlined = _Unpickler(blob, env, constants).load()
     unit = CompiledUnit(root, env, filename, env.budget_check)
-    unit.sites = [Site(kind, node, lam) for kind, node, lam in sites]
+    # (a site's kind is compared by identity: the module's own string, not a copy)
+    unit.sites = [Site(_SITE_KINDS[kind], node, lam) for kind, node, lam in sites]
     unit.spilled = {id(node): t for node, t in spilled}
     unit.procedures = procedures
     unit.inlined = {id(node): proc for node, proc in inlined}
@@ -243,7 +249,7 @@ class _NamedObjects:
             return ("table",)
         if cls is Symbol:
             if not obj.is_interned():
-                raise _Uncacheable(repr(obj)[:80], cls)
+                raise _Uncacheable
             return ("symbol", obj.name)
         if cls is Char:
             return ("char", obj.c)
@@ -255,17 +261,17 @@ class _NamedObjects:
             return named
         if cls in _PLAIN or (cls is type and obj in _PLAIN):  # (a class: pickled by name)
             return None
-        raise _Uncacheable(repr(obj)[:80], cls)
+        raise _Uncacheable
 
     def dumps(self, obj: object, with_constants: bool) -> bytes:
         out = io.BytesIO()
-        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler = Pickler(out, protocol=HIGHEST_PROTOCOL)
         pickler.persistent_id = lambda x: self.name_of(x, with_constants)
         pickler.dump(obj)
         return out.getvalue()
 
 
-class _Unpickler(pickle.Unpickler):
+class _Unpickler(Unpickler):
     def __init__(self, blob: bytes, env, constants: list | tuple) -> None:
         super().__init__(io.BytesIO(blob))
         self.env = env
@@ -277,7 +283,7 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> object:
         cls = super().find_class(module, name)
         if cls not in _PLAIN:  # an entry holds nothing else: never run what one names
-            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in an entry")
+            raise UnpicklingError(f"{module}.{name} is not allowed in an entry")
         return cls
 
 
