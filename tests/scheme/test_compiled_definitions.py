@@ -51,6 +51,17 @@ def blobs(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.blob"))
 
 
+class Counting:
+    """An evaluate that counts the definitions it compiles."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return eval_form(*args, **kwargs)
+
+
 def test_a_second_start_runs_the_code_the_first_compiled(tmp_path):
     first = define(ParseCache(tmp_path), LIBRARY, "walk")
     assert len(blobs(tmp_path)) == 1
@@ -85,14 +96,9 @@ def test_a_continuation_resumed_inside_cached_code_rebuilds_its_unit(tmp_path):
 def test_a_changed_library_text_is_compiled_again(tmp_path):
     define(ParseCache(tmp_path), LIBRARY, "walk")
     changed = LIBRARY.replace("(cons (f (car lst))", "(cons (list (f (car lst)))")
-    calls = []
-
-    def counting(*args, **kwargs):
-        calls.append(args)
-        return eval_form(*args, **kwargs)
-
+    counting = Counting()
     env = define(ParseCache(tmp_path), changed, "walk", evaluate=counting)
-    assert len(calls) == 1
+    assert counting.calls == 1
     assert write_string(run(env, "(walk (lambda (x) x) '(1 2))")) == "((1) (2))"
     assert len(blobs(tmp_path)) == 2
 
@@ -109,14 +115,9 @@ def test_a_damaged_entry_is_a_miss(tmp_path):
     [path] = blobs(tmp_path)
     for damaged in corrupt_each_way(path):
         path.write_bytes(damaged)
-        calls = []
-
-        def counting(*args, **kwargs):
-            calls.append(args)
-            return eval_form(*args, **kwargs)
-
+        counting = Counting()
         env = define(ParseCache(tmp_path), LIBRARY, "walk", evaluate=counting)
-        assert len(calls) == 1  # compiled again
+        assert counting.calls == 1  # compiled again
         assert write_string(run(env, "(walk (lambda (x) (+ x 1)) '(1 2))")) == "(2 3)"
 
 
@@ -129,14 +130,9 @@ def test_an_entry_naming_anything_but_plain_data_is_refused(tmp_path):
     # a well-formed entry (its digest matches) whose constants would call os.system
     hostile = pickle.dumps([os.system])
     cache.store_blob(key, marshal.dumps((code, hostile, refs, unit)))
-    calls = []
-
-    def counting(*args, **kwargs):
-        calls.append(args)
-        return eval_form(*args, **kwargs)
-
+    counting = Counting()
     env = define(ParseCache(tmp_path), LIBRARY, "walk", evaluate=counting)
-    assert len(calls) == 1
+    assert counting.calls == 1
     assert write_string(run(env, "(walk (lambda (x) x) '(7))")) == "(7)"
 
 
