@@ -18,12 +18,16 @@ uninterned symbol) leaves the definition uncached, as does compiling a ``set!`` 
 global (it changes ``Environment.assigned``, which this entry would not replay).
 
 The key hashes what decides the compiled code: the Python version; the path, size and
-modification time of every file of the harness package and of scheme_lib (as Python
-checks its own .pyc files; hashing their contents cost ~3 ms a start); the library
-file's text and name; the definition's name; the environment's budget check and whether
-the name is assigned. A missing, truncated, corrupt or stale entry is a miss: the
-definition is compiled and the entry rewritten (whole, by rename: concurrent writers
-never leave half of one). Measured on a home of the shipped guards: bench/startup.py.
+modification time of every file of harness/scheme/, harness/host_libraries/ and
+scheme_lib/ (as Python checks its own .pyc files: hashing their contents would cost more
+than the entries save); the library file's text and name; the definition's name; the
+environment's budget check and whether the name is assigned. A missing, truncated,
+corrupt or stale entry is a miss: the definition is compiled and the entry rewritten
+(whole, by rename: concurrent writers never leave half of one). An entry's pickles may
+name only plain data classes and the live objects above (never a function to call).
+Its code object runs as it is: the cache directory is trusted as the home holding it
+is (a home's tools/*.py run in the harness process too). Measured on a home of the
+shipped guards: bench/startup.py.
 """
 
 from __future__ import annotations
@@ -38,9 +42,9 @@ from pathlib import Path
 from types import CodeType
 
 try:  # the C pickler alone: the pickle module costs ~2 ms of a start that reads entries
-    from _pickle import HIGHEST_PROTOCOL, Pickler, Unpickler, UnpicklingError
+    from _pickle import Pickler, Unpickler, UnpicklingError
 except ImportError:
-    from pickle import HIGHEST_PROTOCOL, Pickler, Unpickler, UnpicklingError
+    from pickle import Pickler, Unpickler, UnpicklingError
 
 try:  # hashlib's own blake2b, without hashlib loading OpenSSL (see parse_cache.py)
     from _blake2 import blake2b
@@ -70,6 +74,7 @@ __all__ = ["LibraryDefinitions"]
 
 _MAGIC = b"harness-compiled-definition 1\n"
 _HARNESS = Path(__file__).resolve().parent.parent
+_PROTOCOL = 5  # (pickle.HIGHEST_PROTOCOL of Python 3.8 to 3.13)
 _SITE_KINDS = {CALL: CALL, WRAPPER: WRAPPER}
 _SINGLETONS = {"nil": NIL, "eof": EOF, "default": DEFAULT}
 #: classes pickled as they are (everything else is a named live object or uncacheable)
@@ -96,6 +101,7 @@ class LibraryDefinitions:
         self._cache = cache
         self._eval_form = eval_form
         self._run_compiled = run_compiled
+        self._digest = None
 
     def evaluate(self, env, name: str, form: object, smap: SourceMap | None, scope) -> None:
         """Evaluate the definition ``form`` of ``name`` in the library environment ``env``:
@@ -120,10 +126,12 @@ class LibraryDefinitions:
     def _entry_key(self, env, name: str) -> str | None:
         if self._cache is None or self._smap is None:
             return None
-        sources = _sources_fingerprint()
-        digest = blake2b(_MAGIC + sources, digest_size=32)
-        for part in (self._smap.name, self._smap.text, " ".join(self._key), name,
-                     env.budget_check, str(name in env.assigned)):
+        if self._digest is None:  # what every definition of the library shares, once
+            self._digest = blake2b(_MAGIC + _sources_fingerprint(), digest_size=32)
+            for part in (self._smap.name, self._smap.text, " ".join(self._key)):
+                self._digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+        digest = self._digest.copy()
+        for part in (name, env.budget_check, str(name in env.assigned)):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
         return digest.hexdigest()
 
@@ -147,10 +155,12 @@ class LibraryDefinitions:
 
 @cache
 def _sources_fingerprint() -> bytes:
-    """The Python version and the path, size and modification time of every file of the
-    harness package and of scheme_lib (bytecode caches aside)."""
+    """The Python version and the path, size and modification time of every file of what
+    decides a definition's compiled code: harness/scheme/ (reader, expander, compiler,
+    primitives), harness/host_libraries/ (the primitives of the (harness ...) libraries)
+    and scheme_lib/ (bytecode caches aside)."""
     digest = blake2b(sys.version.encode() + b"\0" + sys.implementation.cache_tag.encode())
-    for root in (_HARNESS, shipped_dir("scheme_lib")):
+    for root in (_HARNESS / "scheme", _HARNESS / "host_libraries", shipped_dir("scheme_lib")):
         for folder, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
@@ -265,7 +275,7 @@ class _NamedObjects:
 
     def dumps(self, obj: object, with_constants: bool) -> bytes:
         out = io.BytesIO()
-        pickler = Pickler(out, protocol=HIGHEST_PROTOCOL)
+        pickler = Pickler(out, protocol=_PROTOCOL)
         pickler.persistent_id = lambda x: self.name_of(x, with_constants)
         pickler.dump(obj)
         return out.getvalue()
