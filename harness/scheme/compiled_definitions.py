@@ -65,7 +65,9 @@ from harness.scheme.datatypes import (
 from harness.scheme.deferred import bind_deferred
 from harness.scheme.errors import SourcePos
 from harness.scheme.exact_complex import ExactComplex
+from harness.scheme.libraries import loaded_libraries, loaded_library
 from harness.scheme.parse_cache import ParseCache
+from harness.scheme.primitives import load_all
 from harness.scheme.reader import SourceMap
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, Site, UnitLoader, register
 from harness.shipped import shipped_dir
@@ -235,8 +237,6 @@ class _NamedObjects:
     """Names the live objects an entry refers to (see the module docstring)."""
 
     def __init__(self, env, constants: list) -> None:
-        from harness.scheme.libraries import loaded_libraries
-        from harness.scheme.primitives import load_all
         self.env = env
         self.constants = {id(c): i for i, c in enumerate(constants)}
         self.primitives = {id(v): ("primitive", lib, name)
@@ -298,8 +298,6 @@ class _Unpickler(Unpickler):
 
 
 def _live_object(env, pid: tuple, constants: list | tuple = ()) -> object:
-    from harness.scheme.libraries import loaded_library
-    from harness.scheme.primitives import load_all
     kind = pid[0]
     if kind == "environment":
         return env
