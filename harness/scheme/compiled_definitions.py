@@ -36,6 +36,7 @@ import io
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -94,13 +95,15 @@ class _Uncacheable(Exception):
 
 class LibraryDefinitions:
     """Evaluates the deferred definitions of library ``key`` read from ``smap`` (its whole
-    file), through ``cache`` when given (see the module docstring)."""
+    file), through the cache ``current_cache()`` gives when one is forced (the parse
+    cache of the load that needs it; None: compiled, not kept). See the module docstring."""
 
-    def __init__(self, key: tuple, smap: SourceMap | None, cache: ParseCache | None,
-                 eval_form, run_compiled) -> None:
+    def __init__(self, key: tuple, smap: SourceMap | None,
+                 current_cache: Callable[[], ParseCache | None], eval_form,
+                 run_compiled) -> None:
         self._key = key
         self._smap = smap
-        self._cache = cache
+        self._current_cache = current_cache
         self._eval_form = eval_form
         self._run_compiled = run_compiled
         self._digest = None
@@ -108,11 +111,12 @@ class LibraryDefinitions:
     def evaluate(self, env, name: str, form: object, smap: SourceMap | None, scope) -> None:
         """Evaluate the definition ``form`` of ``name`` in the library environment ``env``:
         run the code an earlier process compiled for it, or compile it and keep the code."""
-        key = self._entry_key(env, name)
+        cache = self._current_cache()
+        key = None if cache is None else self._entry_key(env, name)
         if key is None:
             self._eval_form(env, form, smap, scope)
             return
-        payload = self._cache.load_blob(key)
+        payload = cache.load_blob(key)
         if payload is not None and self._run_entry(env, payload):
             return
         assigned = len(env.assigned)
@@ -121,12 +125,12 @@ class LibraryDefinitions:
             if len(env.assigned) == assigned:
                 blob = _encode(env, unit, code, constants)
                 if blob is not None:
-                    self._cache.store_blob(key, blob)
+                    cache.store_blob(key, blob)
 
         self._eval_form(env, form, smap, scope, keep)
 
     def _entry_key(self, env, name: str) -> str | None:
-        if self._cache is None or self._smap is None:
+        if self._smap is None:
             return None
         if self._digest is None:  # what every definition of the library shares, once
             self._digest = blake2b(_MAGIC + _sources_fingerprint(), digest_size=32)

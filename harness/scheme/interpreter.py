@@ -244,8 +244,8 @@ def interaction_environment() -> Environment:
 
 
 # The parse cache through which library files that imports load are read and their
-# definitions compiled (tool loading sets it: the first tool file of a start imports
-# (harness tools) from a .sld file).
+# definitions compiled when first referenced (tool loading sets it: the first tool file
+# of a start imports (harness tools) from a .sld file).
 _library_cache: ContextVar[ParseCache | None] = ContextVar("library_cache", default=None)
 
 
@@ -418,7 +418,7 @@ def _define_library(exp: Expander, x, scope, where):
             prescan(env, forms)
             deferrable = _deferrable(env, forms, lib_scope) if parent.trusted else {}
             if deferrable and definitions is None:
-                definitions = LibraryDefinitions(key, exp.smap, _library_cache.get(),
+                definitions = LibraryDefinitions(key, exp.smap, _library_cache.get,
                                                  eval_form, run_compiled)
             for form in forms:
                 name = deferrable.get(id(form))

@@ -34,7 +34,8 @@ def define(cache: ParseCache, text: str, name: str, evaluate=eval_form):
     ``text``, read as the file lib.sld) evaluated through ``cache``."""
     env = make_environment("unsandboxed", budget_check="steps", imports=(("scheme", "base"),))
     forms, smap = read_all(text, "lib.sld")
-    definitions = LibraryDefinitions(("test", "lib"), smap, cache, evaluate, run_compiled)
+    definitions = LibraryDefinitions(("test", "lib"), smap, lambda: cache, evaluate,
+                                     run_compiled)
     definitions.evaluate(env, name, forms[0], smap, Scope(None, env))
     return env
 
@@ -161,3 +162,15 @@ def test_concurrent_writers_never_leave_half_an_entry(tmp_path):
     assert ParseCache(tmp_path).load_blob("k" * 64) in payloads
     assert all(x is None or x in payloads for x in seen)
     assert [p.name for p in tmp_path.iterdir()] == ["k" * 64 + ".blob"]  # no temporary left
+
+
+def test_a_definition_needed_outside_a_cached_load_is_compiled_and_not_kept(tmp_path):
+    env = make_environment("unsandboxed", budget_check="steps", imports=(("scheme", "base"),))
+    forms, smap = read_all(LIBRARY, "lib.sld")
+    counting = Counting()
+    definitions = LibraryDefinitions(("test", "lib"), smap, lambda: None, counting,
+                                     run_compiled)
+    definitions.evaluate(env, "walk", forms[0], smap, Scope(None, env))
+    assert counting.calls == 1
+    assert write_string(run(env, "(walk (lambda (x) x) '(5))")) == "(5)"
+    assert list(tmp_path.iterdir()) == []
