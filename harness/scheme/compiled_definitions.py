@@ -273,6 +273,8 @@ class _NamedObjects:
         named = self.environments.get(id(obj)) or self.primitives.get(id(obj))
         if named is not None:
             return named
+        if cls is dict and "__builtins__" in obj:  # the globals of an environment not named
+            raise _Uncacheable
         if cls in _PLAIN or (cls is type and obj in _PLAIN):  # (a class: pickled by name)
             return None
         raise _Uncacheable
