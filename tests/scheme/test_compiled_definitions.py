@@ -173,3 +173,19 @@ def test_a_definition_needed_outside_a_cached_load_is_compiled():
     definitions.evaluate(env, "walk", forms[0], smap, Scope(None, env))
     assert counting.calls == 1
     assert write_string(run(env, "(walk (lambda (x) x) '(5))")) == "(5)"
+
+
+def test_a_definition_that_assigns_a_global_is_compiled_each_time(tmp_path):
+    text = "(define (bump!) (set! counter (+ counter 1)) counter)\n"
+    forms, smap = read_all(text, "lib.sld")
+    for _ in range(2):
+        env = make_environment("unsandboxed", budget_check="steps",
+                               imports=(("scheme", "base"),))
+        run(env, "(define counter 0)")
+        counting = Counting()
+        definitions = LibraryDefinitions(("test", "lib"), smap, lambda: ParseCache(tmp_path),
+                                         counting, run_compiled)
+        definitions.evaluate(env, "bump!", forms[0], smap, Scope(None, env))
+        assert counting.calls == 1  # (its set! marks counter assigned: no entry replays that)
+        assert run(env, "(bump!) (bump!)") == 2
+    assert blobs(tmp_path) == []
