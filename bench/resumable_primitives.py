@@ -15,8 +15,9 @@ character), a split of 600 characters by a predicate, the R7RS vector and string
 (vector-map, vector-for-each, string-map, string-for-each) over 1,000 and (10,000 times)
 10 elements, 1,000 parameterizes with and without a converter, and
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
-procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
-delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
+procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks,
+merges and delete-neighbor-dups over 1,000-4,000 elements, medians and selections of 2,000,
+1,000 comparator-if<=>s with a comparator of Scheme procedures, and the SRFI 14
 and SRFI 125 unfolds of 1,000 elements, 1,000 lookups and stores in a table with a Scheme
 equality and hash procedure (16 keys a bucket), 1,000 lookups in an equal? table, list=
 over 1,000 elements, a bitwise-unfold of 1,000 bits and 1,000 <=? with a comparator of
@@ -54,6 +55,8 @@ SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define hc (make-hash-table same (lambda (x . bound) (modulo x 64))))
 (for-each (lambda (i) (hash-table-set! hc i i)) (iota 1000))
 (define sc (make-comparator number? same lt #f))
+(define vl (list->vector l)) (define vdups (list->vector (map (lambda (i) (quotient i 2)) l)))
+(define vdst (make-vector 4000 0))
 (define v10 (list->vector (iota 10))) (define v1000 (list->vector l))
 (define t10 (make-string 10 #\\a)) (define (up c) (char-upcase c))
 (define words (apply string-append (make-list 100 "word, ")))
@@ -108,6 +111,13 @@ PROGRAMS = {
     "list-sorted?": "(list-sorted? lt up)", "vector-sorted?": "(vector-sorted? lt vup)",
     "find-median": "(vector-find-median lt vshuffled 0)",
     "neighbor-dups": "(list-delete-neighbor-dups same l)",
+    "vector-merge": "(vector-merge lt vup vup)", "vector-merge!": "(vector-merge! lt vdst vup vup)",
+    "find-median!": "(vector-find-median! lt (vector-copy vshuffled) 0)",
+    "vector-select!": "(vector-select! lt (vector-copy vshuffled) 1000)",
+    "vector-separate!": "(vector-separate! lt (vector-copy vshuffled) 1000)",
+    "vector-neighbor-dups": "(vector-delete-neighbor-dups same vdups)",
+    "vector-neighbor-dups!": "(vector-delete-neighbor-dups! same (vector-copy vdups))",
+    "comparator-if<=>": "(do ((i 0 (+ i 1))) ((= i 1000)) (comparator-if<=> sc i 500 1 2 3))",
     "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
                        "(lambda (x) (+ x 1)) 0)",
     "ht-own-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default hc i #f))",

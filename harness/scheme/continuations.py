@@ -37,7 +37,6 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
-    comparators,
     hashtables,
     hashtables_srfi125,
     lists,
@@ -1168,12 +1167,10 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     lists.list_eq, vectors.vector_map, strings.string_map, sorting.stable_sorted,
     sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
-    rt.parameterize, sorting.list_merge,
-    sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
-    sorting.vector_separate_x, sorting.sort_by_keys,
+    rt.parameterize,
+    sorting.vector_merge, sorting.vector_merge_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
-    sorting.median_of, sorting.put_median, sorting.list_sorted_p,
-    sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
+    sorting.vector_sorted_p,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
@@ -1260,20 +1257,9 @@ _RECORDS = {
     sorting.without_neighbor_dups.__code__: _locals_record(
         lambda v: _NeighborDups((v["same"], v["items"], v["finish"], list(v["kept"]),
                                  _next_index(v["walk"])))),
-    # the medians: in the sort (its frames have the state), then in the mean
-    sorting.vector_find_median.__code__: _locals_record(
-        lambda v: _PASS if "ordered" in v else _Then(
-            partial(sorting.median_of, "vector-find-median", v["knil"], v["mean"]))),
-    sorting.vector_find_median_x.__code__: _locals_record(
-        lambda v: _PASS if "ordered" in v else _Then(
-            partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _ListsEqual)},
-    comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
-    comparators.order_of.__code__: _locals_record(
-        lambda v: _PASS if "less" in v
-        else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
     hashtables.HashTable.slot_in_bucket.__code__: _locals_record(
