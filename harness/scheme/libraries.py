@@ -66,7 +66,7 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 #: prelude libraries written partly in Scheme, and their native part: a prelude binds the
 #: native part at once and the rest when its environment first meets a name it has not
 #: bound (``load_pending``), so a start that does not use them does not compile them
-LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core")}
+LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"), ("srfi", "69"): ("srfi", "69", "core")}
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
@@ -302,12 +302,13 @@ def _own_state(key: tuple) -> dict[str, object]:
 
 def load_pending(env) -> None:
     """Bind in ``env`` the names of its pending prelude libraries (``env.pending``: see
-    LAZY_PRELUDE) that it has not bound, defined or made syntax itself."""
+    LAZY_PRELUDE) that it has not bound, defined, imported (``env.lazy``: a deferred
+    procedure of another library) or made syntax itself."""
     pending, env.pending = env.pending, ()
     for key in pending:
         for name, value in find_library(key).exports.items():
             if (not env.is_bound(name) and name not in env.declared
-                    and Symbol.intern(name) not in env.syntax):
+                    and name not in env.lazy and Symbol.intern(name) not in env.syntax):
                 env.define(name, value)
 
 

@@ -20,17 +20,20 @@
    hash-table-ref/default hash-table-size hash-table-update! hash-table-update!/default
    hash-table-values hash-table-walk hash-table? string-ci-hash string-hash
    ;; from (srfi 125 core)
-   make-hash-table hash-table alist->hash-table hash-table-set! hash-table-delete!
-   hash-table-difference! hash-table-empty-copy hash-table-empty? hash-table-entries
-   hash-table-intersection! hash-table-mutable? hash-table-pop! hash-table-union!
-   hash-table-xor! hash-table-unfold hash-table-map hash-table-map! hash-table-prune!
+   make-hash-table hash-table hash-table-set! hash-table-delete!
+   hash-table-empty-copy hash-table-empty? hash-table-entries
+   hash-table-mutable? hash-table-unfold hash-table-map hash-table-map! hash-table-prune!
    ;; written here
    hash-table=? hash-table-for-each hash-table-map->list hash-table-count hash-table-find
-   hash-table-intern!)
+   hash-table-intern! alist->hash-table hash-table-union! hash-table-intersection!
+   hash-table-difference! hash-table-xor! hash-table-pop!)
   (import (scheme base)
           (except (srfi 69) make-hash-table alist->hash-table hash-table-set!
                   hash-table-delete!)
           (srfi 125 core)
+          (only (srfi 69 alist) add-alist!)
+          (rename (only (srfi 69 core) hash-table-set! hash-table-delete!)
+                  (hash-table-set! set-one!) (hash-table-delete! delete-one!))
           (only (srfi 128 core) comparator? comparator-equality-predicate)
           (harness checks))
   (begin
@@ -97,6 +100,63 @@
       (let ((value (hash-table-ref/default table key missing)))
         (if (eq? value missing)
             (let ((value (failure)))
-              (hash-table-set! table key value)
+              (set-one! table key value)
               value)
-            value)))))
+            value)))
+
+    ;; (alist->hash-table alist comparator arg ...), or SRFI 69's equality [hash]; the
+    ;; first entry for a key wins.
+    (define (alist->hash-table alist . options)
+      (add-alist! 'alist->hash-table (apply make-hash-table options) alist))
+
+    ;; -- tables as sets: each returns TABLE1, changed ----------------------------------
+
+    ;; Adds the entries of TABLE2 whose keys TABLE1 lacks.
+    (define (hash-table-union! table1 table2)
+      (check-table 'hash-table-union! table1)
+      (let loop ((es (entries 'hash-table-union! table2)))
+        (if (pair? es)
+            (let ((key (caar es)))
+              (unless (hash-table-contains? table1 key)
+                (set-one! table1 key (cdar es)))
+              (loop (cdr es)))
+            table1)))
+
+    ;; Deletes from TABLE1 the keys TABLE2 lacks (KEEP? #f) or has (KEEP? #t).
+    (define (drop-keys! who keep? table1 table2)
+      (check-table who table1)
+      (check-table who table2)
+      (let loop ((es (hash-table->alist table1)))
+        (if (pair? es)
+            (let ((key (caar es)))
+              (unless (eq? (hash-table-contains? table2 key) keep?)
+                (delete-one! table1 key))
+              (loop (cdr es)))
+            table1)))
+
+    (define (hash-table-intersection! table1 table2)
+      (drop-keys! 'hash-table-intersection! #t table1 table2))
+
+    (define (hash-table-difference! table1 table2)
+      (drop-keys! 'hash-table-difference! #f table1 table2))
+
+    ;; Keeps in TABLE1 the keys of exactly one of the tables (TABLE2's entries for the
+    ;; keys only TABLE2 has).
+    (define (hash-table-xor! table1 table2)
+      (check-table 'hash-table-xor! table1)
+      (let loop ((es (entries 'hash-table-xor! table2)))
+        (if (pair? es)
+            (let ((key (caar es)))
+              (if (hash-table-contains? table1 key)
+                  (delete-one! table1 key)
+                  (set-one! table1 key (cdar es)))
+              (loop (cdr es)))
+            table1)))
+
+    ;; Removes some entry (the oldest) and returns its key and value.
+    (define (hash-table-pop! table)
+      (let ((es (entries 'hash-table-pop! table)))
+        (when (null? es)
+          (error "hash-table-pop!: the table is empty" table))
+        (delete-one! table (caar es))
+        (values (caar es) (cdar es))))))
