@@ -232,10 +232,12 @@ TABLE_LOOKUPS = [
     ("(begin (hash-table-set! h 2 'z) (alist h))", 2,
      "(((1 . a) (2 . z)) ((1 . a) (2 . z)) ((1 . z) (2 . z)))"),
     ("(begin (hash-table-delete! h 2) (alist h))", 2, "(((1 . a)) ((1 . a)) ())"),
+    # hash-table-update! (scheme_lib/srfi/69.sld) is a lookup, then a store that looks the
+    # key up again: the lookup re-entered with #t reads 1's value, the store finds the key
     ("(begin (hash-table-update! h 2 list) (alist h))", 2,
-     "(((1 . a) (2 b)) ((1 . a) (2 (b))) ((1 a) (2 (b))))"),
+     "(((1 . a) (2 b)) ((1 . a) (2 (b))) ((1 . a) (2 a)))"),
     ("(begin (hash-table-update!/default h 3 list 'c) (alist h))", 3,
-     "(((1 . a) (2 . b) (3 c)) ((1 . a) (2 . b) (3 (c))) ((1 a) (2 . b) (3 (c))))"),
+     "(((1 . a) (2 . b) (3 c)) ((1 . a) (2 . b) (3 (c))) ((1 . a) (2 . b) (3 a)))"),
     # a key added since the lookup began is found when the resumed scan gets to it
     ("(begin (hash-table-set! h 3 'c) (alist h))", 3,
      "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)) ((1 . c) (2 . b) (3 . c)))"),
@@ -253,8 +255,9 @@ TABLE_125_LOOKUPS = [
      "2 'b) h)"), 2, "(#t #t #f)"),
     ("(begin (hash-table-union! h (hash-table (make-default-comparator) 3 'c)) (alist h))",
      3, "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b) (3 . c)))"),
+    # (scheme_lib/srfi/125.sld: hash-table-contains?, then a deletion that looks 3 up again)
     ("(begin (hash-table-xor! h (hash-table (make-default-comparator) 3 'c)) (alist h))",
-     3, "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b)) ((2 . b)))"),
+     3, "(((1 . a) (2 . b) (3 . c)) ((1 . a) (2 . b)) ((1 . a) (2 . b)))"),
     (("(begin (hash-table-intersection! h (hash-table (make-default-comparator) 1 'x)) "
      "(alist h))"), 2, "(((1 . a)) ((1 . a)) ())"),
     # the new table's comparator is the one that keeps k
