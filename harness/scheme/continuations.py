@@ -746,7 +746,7 @@ class _Index(_Waiting):
 
 
 class _MapEntries(_Waiting):
-    """map_entries (hashtables_srfi125.py) waiting for its procedure on ``entries[i]``."""
+    """map_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
 
     __slots__ = ()  # state: proc, entries, finish, out
 
@@ -756,7 +756,33 @@ class _MapEntries(_Waiting):
             charge(len(out))  # the copy is work like walking them
         value = thunk()
         out = [*out, value]  # each re-entry builds its own results
-        return hashtables_srfi125.map_entries(proc, entries, finish, out)
+        return hashtables.map_entries(proc, entries, finish, out)
+
+
+class _EachEntry(_Waiting):
+    """each_entry (hashtables.py) waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ()  # state: proc, entries, i
+
+    def resume(self, thunk):
+        proc, entries, i = self.state
+        if len(entries) > CHUNK:
+            charge(len(entries))  # the copy of the entries left is work like walking them
+        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
+        return hashtables.each_entry(proc, entries[i + 1:])
+
+
+class _FoldEntries(_Waiting):
+    """fold_entries (hashtables.py) waiting for its procedure on ``entries[i]``."""
+
+    __slots__ = ()  # state: kons, entries, i
+
+    def resume(self, thunk):
+        kons, entries, i = self.state
+        if len(entries) > CHUNK:
+            charge(len(entries))  # the copy of the entries left is work like walking them
+        value = thunk()
+        return hashtables.fold_entries(kons, entries[i + 1:], value)
 
 
 class _SortedCheck(_Waiting):
@@ -844,14 +870,14 @@ class _BucketScan(_Waiting):
 
 
 class _EachPair(_Waiting):
-    """hashtables_srfi125.each_pair waiting in its step on ``pairs[i - 1]``."""
+    """hashtables.each_pair waiting in its step on ``pairs[i - 1]``."""
 
     __slots__ = ()  # state: step, t, pairs, result, i
 
     def resume(self, thunk):
         step, t, pairs, result, i = self.state
         value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
-        return hashtables_srfi125.each_pair(step, t, pairs, result, i)
+        return hashtables.each_pair(step, t, pairs, result, i)
 
 
 class _DeleteKeys(_Waiting):
@@ -1095,6 +1121,20 @@ def _trim_record(v):
     return _Then(partial(strings.trim_end, v["text"], v["a"]))
 
 
+def _update_record(v):
+    if "value" in v:
+        return _PASS  # waiting in updated_with
+    if "entry" not in v:
+        return None  # in the lookup: rerun (_reruns)
+    return _Then(partial(hashtables.updated_with, v["t"], v["slot"], v["key"], v["updater"]))
+
+
+def _updated_with_record(v):
+    if "new_value" in v:
+        return _PASS  # in the store (a lookup in a table with procedures of its own)
+    return _Then(partial(hashtables.store_updated, v["t"], v["slot"], v["key"]))
+
+
 # a named iterator's __reduce__ gives the index of the next item: the one after the item
 # whose call the frame waits in
 def _next_index(walk) -> int:
@@ -1172,16 +1212,20 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     rt.parameterize, sorting.list_merge,
     sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
     sorting.vector_separate_x, sorting.sort_by_keys,
+    hashtables.hash_table_walk, hashtables.hash_table_fold,
     strings.string_split, strings.string_count, strings.string_trim,
     sorting.median_of, sorting.put_median, sorting.list_sorted_p,
     sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
+    hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
+    hashtables_srfi125.alist_to_hash_table,
     hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
     hashtables_srfi125.hash_table_prune_x, hashtables_srfi125._stored,
     hashtables_srfi125._restored, hashtables_srfi125._pruned,
     hashtables_srfi125.hash_table_unfold,
     hashtables_srfi125._set_pairs, hashtables_srfi125.hash_table,
     hashtables_srfi125.hash_table_set_x, hashtables_srfi125.hash_table_delete_x,
+    hashtables_srfi125.hash_table_xor_x, hashtables_srfi125.hash_table_union_x,
 ))
 
 _RECORDS = {
@@ -1202,10 +1246,18 @@ _RECORDS = {
     strings.string_index.__code__: lambda frame: _Then(strings.found),
     strings.string_rindex.__code__: lambda frame: _Then(strings.found),
     strings.trim_then.__code__: _locals_record(_trim_record),
-    hashtables_srfi125.map_entries.__code__: _locals_record(
+    hashtables.updated_with.__code__: _locals_record(_updated_with_record),
+    hashtables.map_entries.__code__: _locals_record(
         lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish
         else _MapEntries((v["proc"], v["entries"], v["finish"], list(v["out"])))),
     _MapEntries.resume.__code__: _locals_record(_after_call),
+    hashtables.fold_entries.__code__: _locals_record(
+        # a list iterator's __reduce__ gives the index after the entry waited for
+        lambda v: _FoldEntries((v["kons"], v["entries"], v["walk"].__reduce__()[2] - 1))),
+    _FoldEntries.resume.__code__: _locals_record(_after_call),
+    hashtables.each_entry.__code__: _locals_record(
+        lambda v: _EachEntry((v["proc"], v["entries"], v["walk"].__reduce__()[2] - 1))),
+    _EachEntry.resume.__code__: _locals_record(_after_call),
     rt.dynamic_wind.__code__: _locals_record(_dynamic_wind_record),
     rt.wound.__code__: _locals_record(_wound_record),
     rt.handle.__code__: _locals_record(_handle_record),
@@ -1275,18 +1327,20 @@ _RECORDS = {
         lambda v: _BucketScan((v["self"], v["key"], v["h"], v["bucket"],
                                _next_index(v["walk"])))),
     hashtables.user_hash.__code__: lambda frame: _Then(hashtables.checked_hash),
-    hashtables_srfi125.each_pair.__code__: _locals_record(
+    hashtables.each_pair.__code__: _locals_record(
         lambda v: _EachPair((v["step"], v["t"], v["pairs"], v["result"],
                              _next_index(v["walk"])))),
     hashtables_srfi125.delete_keys.__code__: _locals_record(
         lambda v: _DeleteKeys((v["t"], v["keys"], v["deleted"], _next_index(v["walk"])))),
     **_reruns(hashtables.hash_table_ref, past=lambda v: _PASS if "entry" in v else None),
+    **_reruns(hashtables.hash_table_update_x, past=_update_record),
     **_reruns(hashtables_srfi125._store, "table"),
     **_reruns(hashtables_srfi125._store_pair, "table"),
     **{code: record for fn in (
         hashtables.hash_table_ref_default, hashtables.hash_table_set_x,
         hashtables.hash_table_delete_x, hashtables.hash_table_exists_p,
-        hashtables.hash_table_contains_p, hashtables_srfi125.delete_one,
+        hashtables.hash_table_contains_p, hashtables.store_updated, hashtables.add_absent,
+        hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
         hashtables_srfi125.discard_if)
        for code, record in _reruns(fn).items()},
     hashtables_srfi125.unfold_into.__code__: _locals_record(

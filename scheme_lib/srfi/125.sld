@@ -1,16 +1,17 @@
 ;; SRFI 125: hash tables (also (scheme hash-table)): SRFI 69 and more.
 ;;
 ;; The tables, their lookups and stores (which call a table's own equality and hash
-;; procedures), the constructors and the set operations are native, in (srfi 69) and
-;; (srfi 125 core) (harness/scheme/primitives/hashtables.py, hashtables_srfi125.py); the
-;; procedures that call a procedure of the program on each entry (hash-table=?,
-;; -for-each, -map->list, -count, -find, -intern!) are here, in Scheme, so they count
-;; their steps, run in the sandbox and resume a continuation captured in the procedure
-;; they call with nothing written for it. The walks go over a snapshot of the entries
-;; (hash-table->alist), so the procedure they call may change the table.
-;; hash-table-unfold, -map, -map! and -prune! stay native: in Scheme they measured
-;; 3-12x slower (a store from Scheme, values through call-with-values): see
-;; hashtables_srfi125.py.
+;; procedures), the constructors and most set operations are native, in (srfi 69 core)
+;; and (srfi 125 core) (harness/scheme/primitives/hashtables.py, hashtables_srfi125.py);
+;; the procedures that call a procedure of the program on each entry (hash-table=?,
+;; -for-each, -map->list, -count, -find, -intern!) and -intersection! and -difference!
+;; are here, in Scheme, so they count their steps, run in the sandbox and resume a
+;; continuation captured in the procedure they call with nothing written for it. The
+;; walks go over a snapshot of the entries (hash-table->alist), so the procedure they
+;; call may change the table. hash-table-unfold, -map, -map!, -prune!, -union!, -xor! and
+;; alist->hash-table stay native: in Scheme they measured 2-12x slower (a store from
+;; Scheme, a lookup and then a store where Python does one lookup, values through
+;; call-with-values): see hashtables_srfi125.py.
 (define-library (srfi 125)
   (export
    ;; from (srfi 69)
@@ -20,18 +21,17 @@
    hash-table-ref/default hash-table-size hash-table-update! hash-table-update!/default
    hash-table-values hash-table-walk hash-table? string-ci-hash string-hash
    ;; from (srfi 125 core)
-   make-hash-table hash-table hash-table-set! hash-table-delete!
-   hash-table-empty-copy hash-table-empty? hash-table-entries
-   hash-table-mutable? hash-table-unfold hash-table-map hash-table-map! hash-table-prune!
+   make-hash-table hash-table alist->hash-table hash-table-set! hash-table-delete!
+   hash-table-empty-copy hash-table-empty? hash-table-entries hash-table-mutable?
+   hash-table-pop! hash-table-union! hash-table-xor! hash-table-unfold hash-table-map
+   hash-table-map! hash-table-prune!
    ;; written here
    hash-table=? hash-table-for-each hash-table-map->list hash-table-count hash-table-find
-   hash-table-intern! alist->hash-table hash-table-union! hash-table-intersection!
-   hash-table-difference! hash-table-xor! hash-table-pop!)
+   hash-table-intern! hash-table-intersection! hash-table-difference!)
   (import (scheme base)
           (except (srfi 69) make-hash-table alist->hash-table hash-table-set!
                   hash-table-delete!)
           (srfi 125 core)
-          (only (srfi 69 alist) add-alist!)
           (rename (only (srfi 69 core) hash-table-set! hash-table-delete!)
                   (hash-table-set! set-one!) (hash-table-delete! delete-one!))
           (only (srfi 128 core) comparator? comparator-equality-predicate)
@@ -104,25 +104,10 @@
               value)
             value)))
 
-    ;; (alist->hash-table alist comparator arg ...), or SRFI 69's equality [hash]; the
-    ;; first entry for a key wins.
-    (define (alist->hash-table alist . options)
-      (add-alist! 'alist->hash-table (apply make-hash-table options) alist))
+    ;; -- tables as sets (the others are native) -------------------------------------
 
-    ;; -- tables as sets: each returns TABLE1, changed ----------------------------------
-
-    ;; Adds the entries of TABLE2 whose keys TABLE1 lacks.
-    (define (hash-table-union! table1 table2)
-      (check-table 'hash-table-union! table1)
-      (let loop ((es (entries 'hash-table-union! table2)))
-        (if (pair? es)
-            (let ((key (caar es)))
-              (unless (hash-table-contains? table1 key)
-                (set-one! table1 key (cdar es)))
-              (loop (cdr es)))
-            table1)))
-
-    ;; Deletes from TABLE1 the keys TABLE2 lacks (KEEP? #f) or has (KEEP? #t).
+    ;; Deletes from TABLE1 the keys TABLE2 lacks (KEEP? #t: the keys of both stay) or has
+    ;; (KEEP? #f); each key is looked up in TABLE2, then deleted from TABLE1 by a lookup.
     (define (drop-keys! who keep? table1 table2)
       (check-table who table1)
       (check-table who table2)
@@ -138,25 +123,4 @@
       (drop-keys! 'hash-table-intersection! #t table1 table2))
 
     (define (hash-table-difference! table1 table2)
-      (drop-keys! 'hash-table-difference! #f table1 table2))
-
-    ;; Keeps in TABLE1 the keys of exactly one of the tables (TABLE2's entries for the
-    ;; keys only TABLE2 has).
-    (define (hash-table-xor! table1 table2)
-      (check-table 'hash-table-xor! table1)
-      (let loop ((es (entries 'hash-table-xor! table2)))
-        (if (pair? es)
-            (let ((key (caar es)))
-              (if (hash-table-contains? table1 key)
-                  (delete-one! table1 key)
-                  (set-one! table1 key (cdar es)))
-              (loop (cdr es)))
-            table1)))
-
-    ;; Removes some entry (the oldest) and returns its key and value.
-    (define (hash-table-pop! table)
-      (let ((es (entries 'hash-table-pop! table)))
-        (when (null? es)
-          (error "hash-table-pop!: the table is empty" table))
-        (delete-one! table (caar es))
-        (values (caar es) (cdar es))))))
+      (drop-keys! 'hash-table-difference! #f table1 table2))))

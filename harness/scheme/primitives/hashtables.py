@@ -30,11 +30,12 @@ from harness.scheme.primitives.equivalence import (
 from harness.scheme.primitives.lists import (
     check_procedure,
     from_items,
+    proper_items,
 )
 from harness.scheme.primitives.numbers import as_int
 
 #: the native part of (srfi 69): scheme_lib/srfi/69.sld imports and re-exports it and writes
-#: the procedures that call a procedure of the program or store many entries
+#: hash-table-update!/default and hash-table-merge! in Scheme
 SRFI69 = "srfi 69 core"
 
 
@@ -98,6 +99,13 @@ class HashTable:
         if later:
             return self.slot_in_bucket(key, h, bucket + later, len(bucket))
         return _Slot(h)
+
+    def current_slot(self, slot: object, key: object) -> object:
+        """``slot`` (from ``slot(key)``) after Scheme code ran: for a custom equivalence,
+        an equivalent key may have been stored meanwhile under another slot."""
+        if self.key_of is not None or slot in self.entries:
+            return slot
+        return self.slot(key)
 
     def store(self, slot: object, key: object, value: object) -> None:
         """Set the entry at ``slot`` (from ``slot``) to (key, value)."""
@@ -234,6 +242,44 @@ def make_hash_table(equivalence: object = DEFAULT, hash_function: object = DEFAU
 
 
 @primitive(SRFI69)
+def alist_to_hash_table(alist: object, equivalence: object = DEFAULT,
+                        hash_function: object = DEFAULT, *_options: object) -> HashTable:
+    """A table of the entries of ``alist``; the first entry for a key wins."""
+    table = _new_table("alist->hash-table", equivalence, hash_function)
+    return add_alist("alist->hash-table", table, alist)
+
+
+def add_alist(who: str, table: HashTable, alist: object) -> HashTable:
+    """Add to ``table`` the entries of ``alist`` whose keys it lacks (the first entry for
+    a key wins) and return it."""
+    entries = proper_items(who, alist)
+    for entry in entries:
+        if entry.__class__ is not list:
+            raise wrong_type(who, "an association list (a list of pairs)", alist)
+    return each_pair(add_absent, table, entries, table)
+
+
+def add_absent(t: HashTable, key: object, value: object) -> None:
+    """Sets ``key`` to ``value`` unless ``t`` has it."""
+    slot = t.slot(key)
+    if slot not in t.entries:
+        t.store(slot, key, value)
+
+
+def each_pair(step: Callable, t: HashTable, pairs: list, result: object = None,
+              start: int = 0) -> object:
+    """``step(t, a, b)`` for each (a, b) of ``pairs`` from ``start`` on, then ``result``:
+    the loops that look keys up in a table, whose own procedures a continuation may be
+    captured in (continuations.py resumes the loop after the pair it waits in)."""
+    walk = iter(pairs)
+    if start:
+        walk.__setstate__(start)
+    for a, b in walk:
+        step(t, a, b)
+    return result
+
+
+@primitive(SRFI69)
 def hash_table_p(x: object) -> bool:
     return type(x) is HashTable
 
@@ -304,6 +350,46 @@ def hash_table_contains_p(table: object, key: object) -> bool:
     return t.slot(key) in t.entries
 
 
+@primitive(SRFI69)
+def hash_table_update_x(table: object, key: object, updater: object,
+                        failure: object = DEFAULT, success: object = DEFAULT) -> None:
+    """(hash-table-update! table key updater [failure [success]]): sets key to
+    (updater (hash-table-ref table key failure success)); SRFI 69's form is the first four
+    (failure: a thunk for a missing key)."""
+    t = check_table("hash-table-update!", table)
+    check_procedure("hash-table-update!", updater)
+    slot = t.slot(key)
+    entry = t.entries.get(slot)
+    if entry is None:
+        if failure is DEFAULT:
+            raise error("hash-table-update!: no value for key", key)
+        check_procedure("hash-table-update!", failure)
+        value = failure()
+    elif success is DEFAULT:
+        value = entry[1]
+    else:
+        check_procedure("hash-table-update!", success)
+        value = success(entry[1])
+    return updated_with(t, slot, key, updater, value)
+
+
+# The rest of hash-table-update!, in functions of their own so that a continuation
+# captured in the failure thunk, success or updater resumes it (continuations.py).
+def updated_with(t: HashTable, slot: object, key: object, updater: object,
+                 value: object) -> None:
+    """Sets ``key`` (at ``slot``) to ``(updater value)``."""
+    new_value = updater(value)
+    return store_updated(t, slot, key, new_value)
+
+
+def store_updated(t: HashTable, slot: object, key: object, new_value: object) -> None:
+    """Sets ``key`` to ``new_value`` (the table may have changed since ``slot`` was found);
+    an existing entry keeps its key."""
+    slot = t.current_slot(slot, key)
+    old = t.entries.get(slot)
+    t.store(slot, key if old is None else old[0], new_value)
+
+
 # -- the whole table ----------------------------------------------------------------------
 
 @primitive(SRFI69)
@@ -319,6 +405,55 @@ def hash_table_keys(table: object) -> object:
 @primitive(SRFI69)
 def hash_table_values(table: object) -> object:
     return from_items([v for _, v in _entries("hash-table-values", table)])
+
+
+@primitive(SRFI69)
+def hash_table_walk(table: object, proc: object) -> None:
+    """Calls (proc key value) for each entry."""
+    check_procedure("hash-table-walk", proc)
+    return each_entry(proc, check_table("hash-table-walk", table).items())
+
+
+@primitive(SRFI69)
+def hash_table_fold(table: object, kons: object, knil: object) -> object:
+    """(hash-table-fold table kons knil): (kons key value acc) over the entries. The
+    SRFI 125 order (hash-table-fold kons knil table) is accepted too."""
+    if type(table) is not HashTable and type(knil) is HashTable:
+        table, kons, knil = knil, table, kons
+    check_procedure("hash-table-fold", kons)
+    return fold_entries(kons, check_table("hash-table-fold", table).items(), knil)
+
+
+# The walks of a table's entries, calling (proc key value): their state is in locals, so a
+# continuation captured inside proc resumes them (continuations.py).
+
+def map_entries(proc: object, entries: list, finish: Callable[[list], object],
+                out: list | None = None) -> object:
+    """``finish`` of the list of ``(proc key value)`` for each of ``entries``, those of the
+    first ``len(out)`` already in ``out``: the call waited in is on ``entries[len(out)]``."""
+    if out is None:
+        out = []
+    append = out.append
+    for k, v in entries[len(out):] if out else entries:
+        append(proc(k, v))
+    return finish(out)
+
+
+def each_entry(proc: object, entries: list) -> None:
+    """``(proc key value)`` for each of ``entries`` (``walk``'s position tells which one a
+    call is on)."""
+    walk = iter(entries)
+    for k, v in walk:
+        proc(k, v)
+
+
+def fold_entries(kons: object, entries: list, acc: object) -> object:
+    """``acc`` passed through ``(kons key value acc)`` for each of ``entries`` (``walk``'s
+    position tells which one a call is on)."""
+    walk = iter(entries)
+    for k, v in walk:
+        acc = kons(k, v, acc)
+    return acc
 
 
 @primitive(SRFI69)

@@ -22,7 +22,6 @@ call), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 from harness.scheme.datatypes import DEFAULT, Symbol, Values
@@ -30,7 +29,15 @@ from harness.scheme.errors import error
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.primitives import primitive
 from harness.scheme.primitives.comparators import Comparator, check_comparator
-from harness.scheme.primitives.hashtables import HashTable, _new_table, check_table
+from harness.scheme.primitives.hashtables import (
+    HashTable,
+    _new_table,
+    add_absent,
+    add_alist,
+    check_table,
+    each_pair,
+    map_entries,
+)
 from harness.scheme.primitives.lists import (
     check_procedure,
     from_items,
@@ -63,33 +70,6 @@ def _snapshot(who: str, table: object) -> list[tuple[object, object]]:
     """The entries of ``table`` (a copy), their walk counted against the budget (by
     ``HashTable.items``: once)."""
     return check_table(who, table).items()
-
-
-# -- loops that call a table's procedures or the program's --------------------------------
-
-def each_pair(step: Callable, t: HashTable, pairs: list, result: object = None,
-              start: int = 0) -> object:
-    """``step(t, a, b)`` for each (a, b) of ``pairs`` from ``start`` on, then ``result``:
-    the loops that look keys up in a table, whose own procedures a continuation may be
-    captured in (continuations.py resumes the loop after the pair it waits in)."""
-    walk = iter(pairs)
-    if start:
-        walk.__setstate__(start)
-    for a, b in walk:
-        step(t, a, b)
-    return result
-
-
-def map_entries(proc: object, entries: list, finish: Callable[[list], object],
-                out: list | None = None) -> object:
-    """``finish`` of the list of ``(proc key value)`` for each of ``entries``, those of the
-    first ``len(out)`` already in ``out``: the call waited in is on ``entries[len(out)]``."""
-    if out is None:
-        out = []
-    append = out.append
-    for k, v in entries[len(out):] if out else entries:
-        append(proc(k, v))
-    return finish(out)
 
 
 # -- constructors --------------------------------------------------------------------------
@@ -159,6 +139,15 @@ def _store_pair(table: HashTable, pair: object) -> None:
     slot = table.slot(key)
     old = table.entries.get(slot)
     table.store(slot, key if old is None else old[0], pair[1])
+
+
+@primitive(LIB, name="alist->hash-table")
+def alist_to_hash_table(alist: object, spec: object = DEFAULT,
+                        *options: object) -> HashTable:
+    """(alist->hash-table alist comparator arg ...), or SRFI 69's equality [hash]; the
+    first entry for a key wins."""
+    table = table_for("alist->hash-table", spec, options)
+    return add_alist("alist->hash-table", table, alist)
 
 
 # -- predicates ----------------------------------------------------------------------------
@@ -248,6 +237,26 @@ def _restored(table: HashTable, keys: list, values: list) -> None:
     return each_pair(_store, table, list(zip(keys, values)))
 
 
+# -- tables as sets ------------------------------------------------------------------------
+
+@primitive(LIB)
+def hash_table_xor_x(table1: object, table2: object) -> HashTable:
+    """Keeps in table1 the keys of exactly one of the tables (table2's entries for the
+    keys only table2 has); returns table1."""
+    t1 = check_table("hash-table-xor!", table1)
+    check_table("hash-table-xor!", table2)
+    return each_pair(toggle, t1, _snapshot("hash-table-xor!", table2), t1)
+
+
+def toggle(t: HashTable, key: object, value: object) -> None:
+    """Deletes ``key`` from ``t`` if it has it, else sets it to ``value``."""
+    slot = t.slot(key)
+    if slot in t.entries:
+        t.discard(slot)
+    else:
+        t.store(slot, key, value)
+
+
 @primitive(LIB)
 def hash_table_empty_p(table: object) -> bool:
     return len(check_table("hash-table-empty?", table).entries) == 0
@@ -273,10 +282,27 @@ def discard_if(t: HashTable, key: object, answer: object) -> None:
 
 
 @primitive(LIB)
+def hash_table_pop_x(table: object) -> Values:
+    """Removes some entry and returns its key and value (an error on an empty table)."""
+    t = check_table("hash-table-pop!", table)
+    for slot, (key, value) in t.entries.items():  # the oldest, removed at its slot: no lookup
+        t.discard(slot)
+        return Values((key, value))
+    raise error("hash-table-pop!: the table is empty", table)
+
+
+@primitive(LIB)
 def hash_table_entries(table: object) -> Values:
     """Two values: the list of keys and the list of values, in the same order."""
     items = check_table("hash-table-entries", table).items()
     return Values((from_items([k for k, _ in items]), from_items([v for _, v in items])))
+
+
+@primitive(LIB)
+def hash_table_union_x(table: object, other: object) -> HashTable:
+    """Adds the entries of ``other`` whose keys ``table`` lacks; returns ``table``."""
+    t = check_table("hash-table-union!", table)
+    return each_pair(add_absent, t, check_table("hash-table-union!", other).items(), t)
 
 
 @primitive(LIB)
