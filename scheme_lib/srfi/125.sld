@@ -111,12 +111,11 @@
     (define (drop-keys! who keep? table1 table2)
       (check-table who table1)
       (check-table who table2)
-      (let loop ((es (hash-table->alist table1)))
-        (if (pair? es)
-            (let ((key (caar es)))
-              (unless (eq? (hash-table-contains? table2 key) keep?)
-                (delete-one! table1 key))
-              (loop (cdr es)))
+      (let loop ((keys (hash-table-keys table1)))  ; a snapshot
+        (if (pair? keys)
+            (begin (unless (eq? (hash-table-contains? table2 (car keys)) keep?)
+                     (delete-one! table1 (car keys)))
+                   (loop (cdr keys)))
             table1)))
 
     (define (hash-table-intersection! table1 table2)
