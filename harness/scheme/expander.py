@@ -143,7 +143,7 @@ class Expander:
         if isinstance(b, tuple):
             env, name = b
             if env.pending and not env.is_bound(name.name) and name.name not in env.declared:
-                env.load_pending()  # a name of the Scheme half of a prelude library?
+                env.load_pending(name.name)  # of the Scheme half of a prelude library?
             if env.lazy and name.name in env.lazy:
                 bind_deferred(env, name.name)
             getter = env.dynamic.get(name.name)

@@ -80,7 +80,7 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
     env.table.update(values)
     env.syntax.update(syntax)
     env.lazy.update(lazy)
-    env.pending = tuple(key for key in imports if key in LAZY_PRELUDE and env.may_import(key))
+    env.pending = tuple(key for key in LAZY_PRELUDE if key in imports and env.may_import(key))
     return env
 
 

@@ -66,7 +66,8 @@ PRELUDE_LIBRARIES = tuple(tuple(n.split()) for n in (
 #: prelude libraries written partly in Scheme, and their native part: a prelude binds the
 #: native part at once and the rest when its environment first meets a name it has not
 #: bound (``load_pending``), so a start that does not use them does not compile them
-LAZY_PRELUDE = {("srfi", "1"): ("srfi", "1", "core"), ("srfi", "69"): ("srfi", "69", "core")}
+#: (the cheapest to load first: a name is looked for in one library after another)
+LAZY_PRELUDE = {("srfi", "69"): ("srfi", "69", "core"), ("srfi", "1"): ("srfi", "1", "core")}
 
 UNSANDBOXED_ONLY = {("harness", "io"): "(harness io) needs the unsandboxed tier",
                     ("harness", "vfs"): "(harness vfs) needs the unsandboxed tier",
@@ -300,16 +301,19 @@ def _own_state(key: tuple) -> dict[str, object]:
     return getattr(importlib.import_module(module), function)()
 
 
-def load_pending(env) -> None:
+def load_pending(env, wanted: str | None = None) -> None:
     """Bind in ``env`` the names of its pending prelude libraries (``env.pending``: see
     LAZY_PRELUDE) that it has not bound, defined, imported (``env.lazy``: a deferred
-    procedure of another library) or made syntax itself."""
-    pending, env.pending = env.pending, ()
-    for key in pending:
+    procedure of another library) or made syntax itself: one library after another until
+    ``wanted`` is bound (the others stay pending), all of them without ``wanted``."""
+    while env.pending:
+        key, env.pending = env.pending[0], env.pending[1:]
         for name, value in find_library(key).exports.items():
             if (not env.is_bound(name) and name not in env.declared
                     and name not in env.lazy and Symbol.intern(name) not in env.syntax):
                 env.define(name, value)
+        if wanted is not None and (env.is_bound(wanted) or wanted in env.lazy):
+            return
 
 
 def import_into(env, spec, where: SourcePos | None = None) -> None:
