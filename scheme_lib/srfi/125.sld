@@ -108,15 +108,14 @@
 
     ;; Deletes from TABLE1 the keys TABLE2 lacks (KEEP? #t: the keys of both stay) or has
     ;; (KEEP? #f); each key is looked up in TABLE2, then deleted from TABLE1 by a lookup.
+    ;; (hash-table-walk walks a snapshot.)
     (define (drop-keys! who keep? table1 table2)
       (check-table who table1)
       (check-table who table2)
-      (let loop ((keys (hash-table-keys table1)))  ; a snapshot
-        (if (pair? keys)
-            (begin (unless (eq? (hash-table-contains? table2 (car keys)) keep?)
-                     (delete-one! table1 (car keys)))
-                   (loop (cdr keys)))
-            table1)))
+      (hash-table-walk table1 (lambda (key value)
+                                (unless (eq? (hash-table-contains? table2 key) keep?)
+                                  (delete-one! table1 key))))
+      table1)
 
     (define (hash-table-intersection! table1 table2)
       (drop-keys! 'hash-table-intersection! #t table1 table2))

@@ -33,8 +33,6 @@
     ;; Adds the entries of OTHER to TABLE (OTHER's values win) and returns TABLE.
     (define (hash-table-merge! table other)
       (check-table 'hash-table-merge! table)
-      (let loop ((es (hash-table->alist (check-table 'hash-table-merge! other))))
-        (if (pair? es)
-            (begin (hash-table-set! table (caar es) (cdar es))
-                   (loop (cdr es)))
-            table)))))
+      (hash-table-walk (check-table 'hash-table-merge! other)
+                       (lambda (key value) (hash-table-set! table key value)))
+      table)))
