@@ -3,7 +3,8 @@
 ;; The tables, their lookups and stores (which call a table's own equality and hash
 ;; procedures) are native, in (srfi 69 core) (harness/scheme/primitives/hashtables.py),
 ;; as are hash-table-walk, -fold, -update! and alist->hash-table, which measured 1.65-6.6x
-;; slower in Scheme (see there). hash-table-update!/default and hash-table-merge! are
+;; slower in Scheme (see there); hash-table-merge! passes a Scheme procedure to
+;; hash-table-walk. hash-table-update!/default and hash-table-merge! are
 ;; here, in Scheme, so they count their steps, run in the sandbox and resume a
 ;; continuation captured in the procedure they call with nothing written for it.
 (define-library (srfi 69)

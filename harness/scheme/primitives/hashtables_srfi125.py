@@ -13,16 +13,19 @@ This is ``(srfi 125 core)``: scheme_lib/srfi/125.sld imports and re-exports it w
 ``-count``, ``-find``, ``-intern!``, ``-intersection!`` and ``-difference!``, which then
 re-enter and count their steps as any Scheme loop (their resume records went). Measured sandboxed over a 1,000-entry table
 against the Python versions (side by side, best of 7, busy machine): ``-find`` 1.1-1.2x,
-``-intern!`` 1.15-1.4x, ``hash-table=?`` 1.3-1.6x, ``-count`` 1.45x, ``-for-each`` 1.7x,
-``-map->list`` 1.8-2x (0.2-0.4 us more an entry). Kept native by measurement:
+``-intern!`` 1.15-1.4x, ``hash-table=?`` 1.3-1.6x; ``-count``, ``-for-each`` and
+``-map->list`` were 1.45-2x as loops over ``hash-table->alist`` and are now Scheme
+procedures passed to the native ``hash-table-fold``/``-walk`` (0.26x, 0.56x, 0.6x those
+loops: building the alist was most of their time). Kept native by measurement:
 ``hash-table-unfold`` (12x slower in Scheme: its mapper's two values through
 ``call-with-values``; with a ``case-lambda`` consumer, 120x, as one is made anew on each
 call), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
-A second round moved ``-intersection!`` and ``-difference!`` (1.4x over a 1,000-entry
-table: a snapshot of the keys, then a lookup in each table) and kept ``-union!`` (2.07x)
-and ``-xor!`` (2.13x: a lookup, then a store by a second one, where the loops here do one)
-and ``-pop!`` (14x over a snapshot of the whole table; here it removes the oldest entry
-at its slot, with no lookup, so no procedure of the table runs and nothing resumes).
+A second round moved ``-intersection!`` and ``-difference!`` (1.27-1.29x, a Scheme
+procedure passed to the native ``hash-table-walk``; 1.4-1.55x as a loop over a snapshot)
+and kept ``-union!`` (1.7-2.07x), ``-xor!`` (1.8-2.13x: a lookup, then a store by a
+second one, where the loops here do one), ``alist->hash-table`` (2x) and ``-pop!`` (14x
+over a snapshot of the whole table; here it removes the oldest entry at its slot, with
+no lookup, so no procedure of the table runs and nothing resumes).
 """
 
 from __future__ import annotations
