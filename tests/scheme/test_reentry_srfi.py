@@ -448,3 +448,20 @@ def test_a_second_capture_in_a_resumed_table_walk(scheme):
            "(cond ((= n 1) (k1 10)) ((= n 2) (k2 20)) (else (reverse results)))))")
     scheme("(import (srfi 125))")
     assert scheme(src) == "((1 2) (10 2) (10 20))"
+
+
+@pytest.mark.parametrize("call, expected", [
+    # (srfi 125)'s count and for-each pass a Scheme procedure to the native
+    # hash-table-fold / -walk: a re-entry goes on from the entry it was on
+    (("(hash-table-count (lambda (key v) (if (and (= key 1) (not k)) "
+     "(call/cc (lambda (c) (set! k c) #f)) (= key 2))) h)"), "(1 1 2)"),
+    (("(let ((seen '())) (hash-table-for-each (lambda (key v) (set! seen (cons (if (and "
+     "(= key 1) (not k)) (call/cc (lambda (c) (set! k c) 'first)) key) seen))) h) seen)"),
+     # seen is one variable: each re-entry adds to it the value resumed with and key 2
+     "((2 first) (2 #f 2 first) (2 #t 2 #f 2 first))"),
+])
+def test_a_table_walk_of_srfi_125_resumes_from_its_entry(scheme, call, expected):
+    scheme("(import (srfi 125))")
+    table = ("(let ((h (make-hash-table equal?))) (hash-table-set! h 1 'a) "
+             "(hash-table-set! h 2 'b) h)")
+    assert scheme(_three_runs(f"(let ((h {table})) {call})")) == expected
