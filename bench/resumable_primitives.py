@@ -10,11 +10,16 @@ of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Sch
 predicate, sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed) and
 with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries,
 1,000 hash-table-update!s and -update!/defaults, a merge of 1,000 entries into a copy of
-500 and SRFI 125's intersection and difference of the two, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
-trims of 1,000-character strings, 1,000 parameterizes with and without a converter, and
+500 and SRFI 125's intersection and difference of the two, SRFI 14 walks over 1,000
+characters, SRFI 130 searches and
+trims of 1,000-character strings (and 10,000 searches of 10 characters, and by a
+character), a split of 600 characters by a predicate, the R7RS vector and string walks
+(vector-map, vector-for-each, string-map, string-for-each) over 1,000 and (10,000 times)
+10 elements, 1,000 parameterizes with and without a converter, and
 SRFI 1's deletions and set operations over 50-element lists with a Scheme compare
-procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks and
-delete-neighbor-dups over 1,000-2,000 elements and a median of 2,000, and the SRFI 14
+procedure (and one with eqv?: the loops alone), SRFI 132's -sorted? checks,
+merges and delete-neighbor-dups over 1,000-4,000 elements, medians and selections of 2,000,
+1,000 comparator-if<=>s with a comparator of Scheme procedures, and the SRFI 14
 and SRFI 125 unfolds of 1,000 elements, 1,000 lookups and stores in a table with a Scheme
 equality and hash procedure (16 keys a bucket), 1,000 lookups in an equal? table, list=
 over 1,000 elements, a bitwise-unfold of 1,000 bits and 1,000 <=? with a comparator of
@@ -30,6 +35,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
+# SETUP is not timed: its last line has the procedures written in Scheme compiled (when
+# first referenced), so that their first program does not time that
 SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define l (iota 1000)) (define l2 (iota 1000 1)) (define (p x) (odd? x))
 (define (late x) (> x 990)) (define (lt a b) (< a b))
@@ -52,7 +59,14 @@ SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define vshuffled (list->vector shuffled)) (define vup (list->vector up))
 (define hc (make-hash-table same (lambda (x . bound) (modulo x 64))))
 (for-each (lambda (i) (hash-table-set! hc i i)) (iota 1000))
-(define sc (make-comparator number? same lt #f))"""
+(define sc (make-comparator number? same lt #f))
+(define vl (list->vector l)) (define vdups (list->vector (map (lambda (i) (quotient i 2)) l)))
+(define vdst (make-vector 4000 0))
+(define v10 (list->vector (iota 10))) (define v1000 (list->vector l))
+(define t10 (make-string 10 #\\a)) (define (up c) (char-upcase c))
+(define words (apply string-append (make-list 100 "word, ")))
+(define written-in-scheme (list string-index string-rindex string-count string-split string-trim
+  string-trim-left string-trim-right vector-for-each string-for-each))"""
 
 PROGRAMS = {
     "guard-else-catch": "(guard (e ((string? e) 1) (else 2)) (raise 'x))",
@@ -85,6 +99,16 @@ PROGRAMS = {
     "string-index": "(string-index text (lambda (c) #f))",
     "string-count": "(string-count text (lambda (c) #t))",
     "string-trim": "(string-trim padded blank?)",
+    "string-trim-left": "(string-trim-left padded blank?)",
+    "string-trim-right": "(string-trim-right padded blank?)",
+    "string-rindex": "(string-rindex text (lambda (c) #f))",
+    "string-split": "(string-split words (lambda (c) (char=? c #\\,)))",
+    "string-index-10": "(string-index t10 (lambda (c) #f))",
+    "string-index-char": "(string-index text #\\b)",
+    "vector-for-each": "(vector-for-each p v1000)", "vector-for-each-10": "(vector-for-each p v10)",
+    "vector-map": "(vector-map p v1000)", "vector-map-10": "(vector-map p v10)",
+    "string-for-each": "(string-for-each up text)", "string-for-each-10": "(string-for-each up t10)",
+    "string-map": "(string-map up text)", "string-map-10": "(string-map up t10)",
     "parameterize": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pp i)) (pp)))",
     "param-converter": "(do ((i 0 (+ i 1))) ((= i 1000)) (parameterize ((pc i)) (pc)))",
     "delete-duplicates": "(delete-duplicates s50 same)",
@@ -97,6 +121,13 @@ PROGRAMS = {
     "list-sorted?": "(list-sorted? lt up)", "vector-sorted?": "(vector-sorted? lt vup)",
     "find-median": "(vector-find-median lt vshuffled 0)",
     "neighbor-dups": "(list-delete-neighbor-dups same l)",
+    "vector-merge": "(vector-merge lt vup vup)", "vector-merge!": "(vector-merge! lt vdst vup vup)",
+    "find-median!": "(vector-find-median! lt (vector-copy vshuffled) 0)",
+    "vector-select!": "(vector-select! lt (vector-copy vshuffled) 1000)",
+    "vector-separate!": "(vector-separate! lt (vector-copy vshuffled) 1000)",
+    "vector-neighbor-dups": "(vector-delete-neighbor-dups same vdups)",
+    "vector-neighbor-dups!": "(vector-delete-neighbor-dups! same (vector-copy vdups))",
+    "comparator-if<=>": "(do ((i 0 (+ i 1))) ((= i 1000)) (comparator-if<=> sc i 500 1 2 3))",
     "char-set-unfold": "(char-set-unfold (lambda (x) (> x 999)) integer->char "
                        "(lambda (x) (+ x 1)) 0)",
     "ht-own-ref": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-ref/default hc i #f))",
@@ -124,7 +155,9 @@ for line in sys.stdin:
 
 
 def _repeat(name: str) -> int:
-    return 5000 if name.startswith(("guard", "handler")) else 100
+    if name.startswith(("guard", "handler")):
+        return 5000
+    return 10_000 if name.endswith(("-10", "-char")) else 100
 
 
 def run_tree(tree: str, names: list[str]) -> dict[str, float]:
@@ -150,7 +183,8 @@ def main() -> None:
         for tree in (args.old, args.new):
             for name, t in run_tree(tree, names).items():
                 best[tree][name] = min(t, best[tree].get(name, t))
-    print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
+    print(f"best of {args.rounds} (CPU ms; 5,000 runs of a guard or handler, 10,000 of a -10 "
+          f"or -char, 100 of the rest)\n{'program':18} {'old':>8} {'new':>8}"
           f" {'new/old':>8}")
     for name in names:
         old, new = best[args.old][name] * 1000, best[args.new][name] * 1000

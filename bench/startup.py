@@ -1,6 +1,6 @@
 """Start-up: a home with 50 .scm files and 20 plugins, time to the first dispatch.
 
-    python bench/startup.py [--base TREE]
+    python bench/startup.py [--guards-only] [--base TREE]...
 
 Runs each measurement in a fresh Python process (so nothing is cached in memory):
 cold = nothing in the home's .cache/ (every plugin runs --schema, every file is read by
@@ -11,10 +11,11 @@ installed package has its .pyc files; the last row has bytecode off
 compiled from source at each start. Prints the median of 5 runs of each.
 
 A second table is a home of the shipped guards (tools/guards/*.scm, which call any, every,
-find and fold of SRFI 1, written in Scheme): warm starts of this tree and, with ``--base
-TREE`` (a checkout of another commit, e.g. ``git worktree add /tmp/startup-base 7931fac``),
-of that tree on PYTHONPATH, in turns, each run once untimed first; with the child's CPU
-time (user + system), steadier than wall time on a shared machine.
+find and fold of SRFI 1, written in Scheme): warm starts of this tree and, with each
+``--base TREE`` (a checkout of another commit, e.g. ``git worktree add /tmp/startup-base
+7931fac``), of that tree on PYTHONPATH, in turns, each run once untimed first (so its
+parse cache holds the files read and the scheme_lib procedures compiled); with the
+child's CPU time (user + system), steadier than wall time on a shared machine.
 """
 
 from __future__ import annotations
@@ -104,10 +105,11 @@ def run_with_cpu(home: Path, env: dict[str, str]) -> list[float]:
     return times + [(usage.ru_utime + usage.ru_stime) * 1000]
 
 
-def guards_table(with_pyc: dict[str, str], base: Path | None) -> None:
-    """Warm starts of a home of the shipped guards: this tree, and ``base`` in turns."""
+def guards_table(with_pyc: dict[str, str], bases: list[Path]) -> None:
+    """Warm starts of a home of the shipped guards: this tree, and each of ``bases``, in
+    turns."""
     home = make_guards_home()
-    trees = {"this tree": ROOT} | ({f"base {base.name}": base} if base else {})
+    trees = {"this tree": ROOT} | {f"base {base.name}": base for base in bases}
     envs = {name: {**with_pyc, "PYTHONPATH": str(tree)} for name, tree in trees.items()}
     try:
         for env in envs.values():
@@ -123,9 +125,10 @@ def guards_table(with_pyc: dict[str, str], base: Path | None) -> None:
             cols = medians[name] = [statistics.median(c) for c in zip(*runs)]
             print(f"{name:18} {cols[0]:7.1f} {cols[1]:10.1f} {cols[2]:11.1f} {cols[3]:8.1f}"
                   f" {cols[4]:10.1f}")
-        if base:
+        for base in bases:
             this, other = medians["this tree"], medians[f"base {base.name}"]
-            print(f"this/base          {this[0] / other[0]:7.2f} {this[1] / other[1]:10.2f}"
+            label = f"this/{base.name}"[:18]
+            print(f"{label:18} {this[0] / other[0]:7.2f} {this[1] / other[1]:10.2f}"
                   f" {'':11} {this[3] / other[3]:8.2f} {this[4] / other[4]:10.2f}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
@@ -142,7 +145,8 @@ def child_environments(pycache: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, help="another harness source tree to compare")
+    parser.add_argument("--base", type=Path, action="append", default=[],
+                        help="another harness source tree to compare (may be repeated)")
     parser.add_argument("--guards-only", action="store_true", help="only the guards table")
     args = parser.parse_args()
     home = make_home()

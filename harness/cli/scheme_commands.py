@@ -86,7 +86,7 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
     tier only those given."""
     from harness.host_libraries import offer_to_scheme
     from harness.scheme.errors import ResourceLimitExceeded, SchemeError
-    from harness.scheme.interpreter import Interpreter, libraries_read_with, run_file
+    from harness.scheme.interpreter import Interpreter, libraries_cached_in, run_file
     from harness.scheme.limits import Budget
     from harness.scheme.primitives import system
     from harness.scheme.reader import read_all
@@ -109,7 +109,7 @@ def _execute(source_kind: str, text_or_path: str, unsandboxed: bool, steps=None,
                 cache = _parse_cache()
                 read = read_all if cache is None else cache.read
                 try:
-                    with libraries_read_with(read):
+                    with libraries_cached_in(cache):
                         value = run_file(interp.env, text_or_path, read)
                 finally:
                     if cache is not None and cache.misses:

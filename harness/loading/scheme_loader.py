@@ -13,7 +13,7 @@ from harness.loading.registry import FileRegistration, SchemeHook, SchemeTool, s
 from harness.sandbox.scheme_calls import Limits, call_scheme, describe_error
 from harness.sandbox.thread_context import current_context_name, loading
 from harness.scheme.datatypes import NIL, String, Symbol, Vector, list_to_py
-from harness.scheme.interpreter import libraries_read_with, make_environment, run_source
+from harness.scheme.interpreter import libraries_cached_in, make_environment, run_source
 from harness.scheme.libraries import PRELUDE_LIBRARIES
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.reader import read_all
@@ -173,7 +173,7 @@ def load_scheme_source(path: str, text: str, tier: str, limits: Limits,
     """Evaluate ``text`` (the contents of ``path``) and return what it registered. With
     ``parse_cache`` an unchanged text is not read again (its evaluation still runs)."""
     read = read_all if parse_cache is None else parse_cache.read
-    with libraries_read_with(read):  # the prelude's .sld files too
+    with libraries_cached_in(parse_cache):  # the prelude's .sld files too
         # code counts steps when its tier has a step budget (always, by default, when
         # sandboxed)
         env = make_environment(tier, "steps" if limits.steps is not None else "flag",

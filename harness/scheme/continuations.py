@@ -37,7 +37,6 @@ from harness.scheme.errors import ErrorObject, SchemeError, error, wrong_type
 from harness.scheme.limits import CHUNK, charge
 from harness.scheme.parameters import pop_binding, push_binding
 from harness.scheme.primitives import (
-    comparators,
     hashtables,
     hashtables_srfi125,
     lists,
@@ -639,24 +638,6 @@ class _OutputTo:
         return String(self.port.getvalue())
 
 
-class _VectorForEach:
-    """vector-for-each waiting for the call on element ``i`` of its ``columns``."""
-
-    __slots__ = ("columns", "f", "i", "n")
-
-    def __init__(self, f, columns: list, n: int, i: int) -> None:
-        self.f, self.columns, self.n, self.i = f, columns, n, i
-
-    def resume(self, thunk):
-        value = thunk()  # noqa: F841 - bound: the frame is past its waiting call
-        f, columns = self.f, self.columns
-        for j in range(self.i + 1, self.n):
-            if len(columns) == 1:
-                f(columns[0][j])
-            else:
-                rt.call_n(f, [c[j] for c in columns])
-
-
 class _Converting:
     """parameterize waiting for the converter of ``params[len(done)]``."""
 
@@ -730,19 +711,6 @@ class _UnfoldRight(_Waiting):
         else:
             seed, at = value, 0
         return lists.unfold_right_then(stop, mapper, successor, seed, result, at)
-
-
-class _Index(_Waiting):
-    """index_then (strings.py) waiting for the predicate on the character at ``k``."""
-
-    __slots__ = ()  # state: pred, text, k, stop, step, want
-
-    def resume(self, thunk):
-        pred, text, k, stop, step, want = self.state
-        value = thunk()
-        if (value is not False) is want:
-            return k
-        return strings.index_then(pred, text, k + step, stop, step, want)
 
 
 class _MapEntries(_Waiting):
@@ -1022,17 +990,6 @@ def _map_resume_record(v):
     return _Map(m.f, m.items, list(v["out"]), m.rows, m.finish)
 
 
-def _vector_for_each_record(v):
-    return _VectorForEach(v["f"], v["columns"], v["n"], v["i"]) if "i" in v else None
-
-
-def _vector_for_each_resume_record(v):
-    if "j" not in v:
-        return _after_call(v)
-    r = v["self"]
-    return _VectorForEach(r.f, r.columns, r.n, v["j"])
-
-
 def _values_record(v):
     return _PASS if "v" in v else _Around(rt.call_with_values, 0, v["consumer"])
 
@@ -1108,17 +1065,6 @@ def _keyed_sort_record(v):
     if v["key"] is DEFAULT or "keys" in v:
         return _PASS  # sorting: sort_then's frame has the state
     return _Then(partial(sorting.sort_by_keys, v["ordering"], v["items"], v["made"]))
-
-
-def _index_record(v):
-    return _Index((v["pred"], v["text"], v["k"], v["stop"], v["step"], v["want"]))
-
-
-def _trim_record(v):
-    if v["a"] is None:  # in the search from the left
-        return _Then(partial(strings.trim_then, v["pred"], v["text"], v["from_left"],
-                             v["from_right"]))
-    return _Then(partial(strings.trim_end, v["text"], v["a"]))
 
 
 def _update_record(v):
@@ -1208,14 +1154,10 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     lists.list_eq, vectors.vector_map, strings.string_map, sorting.stable_sorted,
     sorting.keyed(None, None), sorting.list_sort,
     sorting.vector_sort, sorting.vector_sort_x,
-    strings.string_for_each,
-    rt.parameterize, sorting.list_merge,
-    sorting.vector_merge, sorting.vector_merge_x, sorting.vector_select_x,
-    sorting.vector_separate_x, sorting.sort_by_keys,
+    rt.parameterize,
+    sorting.vector_merge, sorting.vector_merge_x, sorting.sort_by_keys,
     hashtables.hash_table_walk, hashtables.hash_table_fold,
-    strings.string_split, strings.string_count, strings.string_trim,
-    sorting.median_of, sorting.put_median, sorting.list_sorted_p,
-    sorting.vector_sorted_p, sorting.list_delete_neighbor_dups,
+    sorting.vector_sorted_p,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
     hashtables_srfi125.alist_to_hash_table,
@@ -1241,11 +1183,6 @@ _RECORDS = {
     sorting.merge_then.__code__: _locals_record(_merge_record),
     _Merge.resume.__code__: _locals_record(_after_call),
     sorting.sort.__code__: _locals_record(_keyed_sort_record),
-    strings.index_then.__code__: _locals_record(_index_record),
-    _Index.resume.__code__: _locals_record(_after_call),
-    strings.string_index.__code__: lambda frame: _Then(strings.found),
-    strings.string_rindex.__code__: lambda frame: _Then(strings.found),
-    strings.trim_then.__code__: _locals_record(_trim_record),
     hashtables.updated_with.__code__: _locals_record(_updated_with_record),
     hashtables.map_entries.__code__: _locals_record(
         lambda v: _PASS if len(v["out"]) == len(v["entries"])  # in finish
@@ -1282,12 +1219,10 @@ _RECORDS = {
         lambda v: _PASS if v["lists"] else _for_each_record(v)),
     lists._member.__code__: _locals_record(_search_record(_member_found)),
     lists._assoc.__code__: _locals_record(_search_record(_assoc_found)),
-    vectors.vector_for_each.__code__: _locals_record(_vector_for_each_record),
     ports.call_with_port.__code__: _locals_record(lambda v: _Then(_closing(v["port"]))),
     ports.call_with_output_string.__code__: _locals_record(
         lambda v: _Then(_output_string(v["port"]))),
     ports.with_output_to_string.__code__: _locals_record(lambda v: _OutputTo(v["port"])),
-    _VectorForEach.resume.__code__: _locals_record(_vector_for_each_resume_record),
     SchemeFrame.resume.__code__: _locals_record(_after_call),
     _Trampoline.resume.__code__: _locals_record(
         lambda v: _PASS if "value" in v else _TRAMPOLINE),
@@ -1307,20 +1242,9 @@ _RECORDS = {
     sorting.without_neighbor_dups.__code__: _locals_record(
         lambda v: _NeighborDups((v["same"], v["items"], v["finish"], list(v["kept"]),
                                  _next_index(v["walk"])))),
-    # the medians: in the sort (its frames have the state), then in the mean
-    sorting.vector_find_median.__code__: _locals_record(
-        lambda v: _PASS if "ordered" in v else _Then(
-            partial(sorting.median_of, "vector-find-median", v["knil"], v["mean"]))),
-    sorting.vector_find_median_x.__code__: _locals_record(
-        lambda v: _PASS if "ordered" in v else _Then(
-            partial(sorting.put_median, v["items"], v["knil"], v["mean"]))),
     **{cls.resume.__code__: _locals_record(_after_call)
        for cls in (_SortedCheck, _NeighborDups, _TableUnfold,
                    _Rerun, _BucketScan, _EachPair, _DeleteKeys, _ListsEqual)},
-    comparators.order_after.__code__: lambda frame: _Then(comparators.equal_order),
-    comparators.order_of.__code__: _locals_record(
-        lambda v: _PASS if "less" in v
-        else _Then(partial(comparators.order_after, v["c"], v["a"], v["b"]))),
     # a hash table's own equality and hash procedures: the lookup, then what waits for it
     hashtables.HashTable.slot.__code__: _locals_record(_slot_record),
     hashtables.HashTable.slot_in_bucket.__code__: _locals_record(

@@ -28,8 +28,9 @@ __all__ = ["Deferred", "bind_deferred"]
 
 class Deferred:
     """The definition of ``name`` in the library environment ``env``, not evaluated yet;
-    ``evaluate`` (the interpreter's eval_form) evaluates it under ``lock`` (the library
-    lock), both given by the interpreter, which this module does not import."""
+    ``evaluate(env, name, form, smap, scope)`` (compiled_definitions.py) evaluates it under
+    ``lock`` (the library lock), both given by the interpreter, which this module does not
+    import."""
 
     __slots__ = ("_evaluate", "_form", "_lock", "_scope", "_smap", "env", "name")
 
@@ -52,7 +53,7 @@ class Deferred:
             if form is None:
                 return
             try:
-                self._evaluate(self.env, form, self._smap, self._scope)
+                self._evaluate(self.env, self.name, form, self._smap, self._scope)
             except BaseException:
                 self._form = form
                 raise

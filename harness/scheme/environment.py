@@ -160,11 +160,11 @@ class Environment:
             return False
         return self.may_import(key) and (key in self.libraries or find_library(key) is not None)
 
-    def load_pending(self, wanted: str | None = None) -> None:
+    def load_pending(self, name: str | None = None) -> None:
         """Bind the names of the pending prelude libraries this environment has not bound,
-        until ``wanted`` is (libraries.load_pending; the expander calls it and imports
+        until ``name`` is bound (libraries.load_pending; the expander calls it and imports
         nothing of libraries)."""
-        load_pending(self, wanted)
+        load_pending(self, name)
 
     def may_import(self, key: tuple) -> bool:
         return self.allowed_libraries is None or key in self.allowed_libraries

@@ -12,9 +12,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from types import CodeType
 
 import harness.scheme.forms
 from harness.scheme.ast_nodes import Const
+from harness.scheme.compiled_definitions import LibraryDefinitions
 from harness.scheme.compiler import Compiler
 from harness.scheme.continuations import prompt
 from harness.scheme.datatypes import NIL, String, Symbol, list_to_py, py_to_list
@@ -46,9 +48,11 @@ from harness.scheme.libraries import (
     register_library,
 )
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
+from harness.scheme.parse_cache import ParseCache
 from harness.scheme.primitives import primitive
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.run_support import NATIVE_ERRORS
+from harness.scheme.sites import CompiledUnit
 from harness.scheme.source_text import BYTE_ORDER_MARK, decode_source
 from harness.scheme.syntax import Rewriter, Scope, Special, base_symbol, is_identifier, resolve
 from harness.scheme.syntax_rules import Macro
@@ -80,7 +84,8 @@ def make_environment(tier: str = "unsandboxed", budget_check: str | None = None,
     env.table.update(values)
     env.syntax.update(syntax)
     env.lazy.update(lazy)
-    env.pending = tuple(key for key in LAZY_PRELUDE if key in imports and env.may_import(key))
+    env.pending = tuple(key for key in LAZY_PRELUDE  # (in its order: see there)
+                        if key in imports and env.may_import(key))
     return env
 
 
@@ -130,11 +135,29 @@ def prescan(env: Environment, forms: list) -> None:
 _nesting = threading.local()
 
 
+#: what ``eval_form`` may be given to see a form's compiled code before it runs: called
+#: with the compiled unit (sites.py), the code object and its constants
+CompiledHook = Callable[[CompiledUnit, CodeType, list], None]
+
+
 def eval_form(env: Environment, form: object, smap: SourceMap | None,
-              scope: Scope | None = None) -> object:
+              scope: Scope | None = None, compiled: CompiledHook | None = None) -> object:
     """Expand, compile and run one top-level form (with the recursion window open: see
     limits.py). A form evaluated inside another (``eval``, ``load``, an import) starts its
     code through C calls: that nesting is bounded like any other C-level recursion."""
+    with _nested():
+        return _eval_form(env, form, smap, scope, compiled)
+
+
+def run_compiled(env: Environment, code: CodeType, constants: list) -> object:
+    """Run the code object of a top-level form compiled earlier (as ``eval_form`` runs the
+    code it compiles)."""
+    with _nested():
+        return _run_code(env, code, constants)
+
+
+@contextmanager
+def _nested() -> Iterator[None]:
     depth = getattr(_nesting, "depth", 0)
     if depth >= MAX_C_NESTING:
         raise DepthLimitExceeded(f"recursion too deep: eval, load or import nested more "
@@ -142,13 +165,13 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
     _nesting.depth = depth + 1
     try:
         with deep_recursion:
-            return _eval_form(env, form, smap, scope)
+            yield
     finally:
         _nesting.depth = depth
 
 
 def _eval_form(env: Environment, form: object, smap: SourceMap | None,
-               scope: Scope | None) -> object:
+               scope: Scope | None, compiled: CompiledHook | None) -> object:
     exp = Expander(env, smap)
     try:
         node = exp.expand_toplevel(form, scope or Scope(None, env))
@@ -160,7 +183,14 @@ def _eval_form(env: Environment, form: object, smap: SourceMap | None,
     if node.__class__ is Const:  # (define-syntax, import, a literal): nothing to compile
         return node.value
     filename = smap.name if smap is not None else "<eval>"
-    code, constants = Compiler(env, filename, env.budget_check).compile(node)
+    compiler = Compiler(env, filename, env.budget_check)
+    code, constants = compiler.compile(node)
+    if compiled is not None:
+        compiled(compiler.unit, code, constants)
+    return _run_code(env, code, constants)
+
+
+def _run_code(env: Environment, code: CodeType, constants: list) -> object:
     namespace: dict = {}
     exec(code, env.table, namespace)  # noqa: S102 - code the compiler generated
     try:
@@ -214,19 +244,21 @@ def interaction_environment() -> Environment:
     return _interaction
 
 
-# How a library file imported by the code being loaded is read (tool loading sets its parse
-# cache here: the first tool file of a start imports (harness tools) from a .sld file).
-_library_reader: ContextVar[Reader] = ContextVar("library_reader", default=read_all)
+# The parse cache through which library files that imports load are read and their
+# definitions compiled when first referenced (tool loading sets it: the first tool file
+# of a start imports (harness tools) from a .sld file).
+_library_cache: ContextVar[ParseCache | None] = ContextVar("library_cache", default=None)
 
 
 @contextmanager
-def libraries_read_with(read: Reader) -> Iterator[None]:
-    """Within this block, scheme_lib files that imports load are read with ``read``."""
-    token = _library_reader.set(read)
+def libraries_cached_in(cache: ParseCache | None) -> Iterator[None]:
+    """Within this block, scheme_lib files that imports load are read through ``cache``
+    and their definitions compiled through it (compiled_definitions.py)."""
+    token = _library_cache.set(cache)
     try:
         yield
     finally:
-        _library_reader.reset(token)
+        _library_cache.reset(token)
 
 
 def load_library_file(path: Path) -> None:
@@ -236,7 +268,8 @@ def load_library_file(path: Path) -> None:
     checks the deadline)."""
     env = make_environment("unsandboxed", budget_check="steps", imports=(), name=str(path))
     env.trusted = True
-    run_file(env, path, read=_library_reader.get())
+    cache = _library_cache.get()
+    run_file(env, path, read=read_all if cache is None else cache.read)
 
 
 LIBRARY_FILES.run = load_library_file
@@ -351,6 +384,7 @@ def _define_library(exp: Expander, x, scope, where):
     env.syntax[Symbol.intern("import")] = SPECIALS["import"]
     exports: list[tuple[str, str]] = []
     lib_scope = Scope(None, env)
+    definitions: LibraryDefinitions | None = None
     decls = parts[1:]
     while decls:
         decl = decls.pop(0)
@@ -384,11 +418,14 @@ def _define_library(exp: Expander, x, scope, where):
                 forms = list_to_py(new[1])
             prescan(env, forms)
             deferrable = _deferrable(env, forms, lib_scope) if parent.trusted else {}
+            if deferrable and definitions is None:
+                definitions = LibraryDefinitions(key, exp.smap, _library_cache.get,
+                                                 eval_form, run_compiled)
             for form in forms:
                 name = deferrable.get(id(form))
                 if name is not None:
                     env.lazy[name] = Deferred(env, name, form, exp.smap, lib_scope,
-                                              eval_form, library_lock)
+                                              definitions.evaluate, library_lock)
                 else:
                     eval_form(env, form, exp.smap, lib_scope)
         else:
@@ -404,7 +441,7 @@ def _define_library(exp: Expander, x, scope, where):
             values[external] = env.lazy[internal]  # compiled when a program refers to it
         else:
             raise syntax_error(f"define-library: exported name {internal} is not defined", where)
-    library = Library(key, values)
+    library = Library(key, values, env)
     if parent.trusted:
         register_library(library)
     else:

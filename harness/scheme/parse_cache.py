@@ -14,6 +14,10 @@ A missing, truncated, corrupt or foreign entry is a miss: the text is read again
 the entry rewritten. Read errors are never cached. Data with shared structure (datum
 labels) or deeper than ``MAX_CACHED_DEPTH`` is read each time. Entries are written to a
 temporary file and renamed, so concurrent writers never leave half an entry.
+
+The same directory keeps other derived data under the same rules (``load_blob`` and
+``store_blob``: a digest-checked payload per key): the compiled code of scheme_lib
+definitions (compiled_definitions.py).
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ PRUNE_AFTER = 24 * 3600.0
 _MAGIC = b"harness-read 1\n"
 _DIGEST_SIZE = 16
 _SUFFIX = ".read"
+_BLOB_MAGIC = b"harness-blob 1\n"
+_BLOB_SUFFIX = ".blob"
 # tags of the encoded compound values (atoms marshal as themselves; a symbol is its name)
 _PAIRS, _STRING, _CHAR, _VECTOR, _FRACTION, _EXACT_COMPLEX = range(6)
 _HERE = Path(__file__).parent
@@ -92,6 +98,33 @@ class ParseCache:
                 pass  # a read-only or full disk only costs the next start a read
         return forms, smap
 
+    def load_blob(self, key: str) -> bytes | None:
+        """The payload stored under ``key`` (a hex digest), or None when there is none or
+        it is truncated, corrupt or foreign (a damaged entry is never trusted)."""
+        self.used.add(key)
+        try:  # (os.path, not pathlib: a start reads ~20 of these)
+            with open(os.path.join(self.directory, key + _BLOB_SUFFIX), "rb") as f:
+                blob = f.read()
+        except OSError:
+            return None
+        header = len(_BLOB_MAGIC) + _DIGEST_SIZE
+        if not blob.startswith(_BLOB_MAGIC):
+            return None
+        payload = blob[header:]
+        if blake2b(payload, digest_size=_DIGEST_SIZE).digest() != blob[len(_BLOB_MAGIC):header]:
+            return None
+        return payload
+
+    def store_blob(self, key: str, payload: bytes) -> None:
+        """Keep ``payload`` under ``key`` (written whole or not at all; a disk that refuses
+        only costs the next start the work again)."""
+        self.used.add(key)
+        blob = _BLOB_MAGIC + blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+        try:
+            write_atomically(self.directory / (key + _BLOB_SUFFIX), blob)
+        except OSError:
+            pass
+
     def prune(self, min_age: float = PRUNE_AFTER) -> None:
         """Delete the entries this cache did not read that are older than ``min_age`` seconds
         (older versions of files; the age spares what another runtime of the process read,
@@ -102,7 +135,8 @@ class ParseCache:
             return
         too_old = time.time() - min_age
         for name in names:
-            if not name.endswith(_SUFFIX) or name[:-len(_SUFFIX)] in self.used:
+            stem, dot, suffix = name.rpartition(".")
+            if "." + suffix not in (_SUFFIX, _BLOB_SUFFIX) or not dot or stem in self.used:
                 continue
             path = self.directory / name
             try:
@@ -140,7 +174,8 @@ def _load(path: Path, text: str, name: str) -> tuple[list, SourceMap] | None:
     smap = SourceMap(name, text)
     try:
         positions = smap.entries
-        forms = [_decode(x, positions) for x in marshal.loads(payload)]
+        symbols = _Symbols()
+        forms = [_decode(x, positions, symbols) for x in marshal.loads(payload)]
     except Exception:  # noqa: BLE001 - whatever a damaged entry does, it is only a miss
         return None
     return forms, smap
@@ -199,24 +234,34 @@ def _visit(x: object, seen: set[int]) -> None:
     seen.add(id(x))
 
 
-def _decode(x: object, positions: dict) -> object:
+class _Symbols(dict):
+    """The symbols of one entry by name: a name met again (most are) costs a dict lookup,
+    not an interning (~10% of reading srfi/1.sld back)."""
+
+    def __missing__(self, name: str) -> Symbol:
+        value = self[name] = _intern(name)
+        return value
+
+
+def _decode(x: object, positions: dict, symbols: _Symbols) -> object:
     cls = x.__class__
     if cls is str:
-        return _intern(x)
+        return symbols[x]
     if cls is tuple:
         tag = x[0]
         if tag == _PAIRS:
-            return _decode_pairs(x, positions)
+            return _decode_pairs(x, positions, symbols)
         if tag == _STRING:
             return String(x[1])
         if tag == _CHAR:
             return Char.of(x[1])
         if tag == _VECTOR:
-            return Vector([_decode(v, positions) for v in x[1]])
+            return Vector([_decode(v, positions, symbols) for v in x[1]])
         if tag == _FRACTION:
             return Fraction(x[1], x[2])
         if tag == _EXACT_COMPLEX:
-            return ExactComplex(_decode(x[1], positions), _decode(x[2], positions))
+            return ExactComplex(_decode(x[1], positions, symbols),
+                                _decode(x[2], positions, symbols))
         raise ValueError(f"unknown tag {tag!r}")
     if x is None:
         return NIL
@@ -227,14 +272,13 @@ def _decode(x: object, positions: dict) -> object:
     raise ValueError(f"unexpected {cls.__name__} in a cache entry")
 
 
-def _decode_pairs(x: tuple, positions: dict) -> list:
+def _decode_pairs(x: tuple, positions: dict, symbols: _Symbols) -> list:
     _, items, where, tail = x
-    result = NIL if tail is None else _decode(tail, positions)
-    intern = _intern
+    result = NIL if tail is None else _decode(tail, positions, symbols)
     for i in range(len(items) - 1, -1, -1):
         item = items[i]
         # symbols are most of the atoms: decoded here, not by a call
-        value = intern(item) if item.__class__ is str else _decode(item, positions)
+        value = symbols[item] if item.__class__ is str else _decode(item, positions, symbols)
         result = [value, result]
         line = where[2 * i]
         if line >= 0:

@@ -11,12 +11,16 @@ The unit also records which ``Lambda`` each Python function of the form was comp
 and which calls the compiler wrote inline, so that analyses of a procedure's code read the
 core AST it came from (``procedure_of``; hook_bounds.py, payload_use.py), never CPython's
 bytecode, whose instructions change with every Python version.
+
+Code read back from the compiled-definition cache (compiled_definitions.py) is registered
+with a ``UnitLoader``: its unit is rebuilt from the cache entry when first asked for.
 """
 
 from __future__ import annotations
 
 import itertools
 import weakref
+from collections.abc import Callable
 from types import CodeType, FrameType
 
 #: a site where a procedure's body calls something (the rest is derived from ``node``)
@@ -63,10 +67,31 @@ class CompiledUnit:
             self.procedures[name] = None
 
 
-_units: dict[int, tuple[weakref.ref, CompiledUnit]] = {}
+class UnitLoader:
+    """The unit of code compiled in an earlier process, made by ``load`` when first asked
+    for (most such code never needs its unit)."""
+
+    __slots__ = ("_load", "_unit")
+
+    def __init__(self, load: Callable[[], CompiledUnit]) -> None:
+        self._load = load
+        self._unit: CompiledUnit | None = None
+
+    def unit(self) -> CompiledUnit:
+        if self._unit is None:
+            self._unit = self._load()
+        return self._unit
 
 
-def register(code: CodeType, unit: CompiledUnit) -> None:
+_units: dict[int, tuple[weakref.ref, CompiledUnit | UnitLoader]] = {}
+
+
+def _unit_of(entry: tuple) -> CompiledUnit:
+    unit = entry[1]
+    return unit.unit() if unit.__class__ is UnitLoader else unit
+
+
+def register(code: CodeType, unit: CompiledUnit | UnitLoader) -> None:
     """Remember ``unit`` for ``code`` and every code object nested in it."""
     stack = [code]
     while stack:
@@ -85,7 +110,7 @@ def site_of(frame: FrameType) -> tuple[CompiledUnit, int] | None:
     _, _, col, end_col = _position(frame)
     if col is None or end_col is None or end_col <= col:
         return None
-    unit = entry[1]
+    unit = _unit_of(entry)
     index = end_col - col - 1
     return (unit, index) if index < len(unit.sites) else None
 
@@ -98,8 +123,9 @@ def procedure_of(proc: object) -> tuple[CompiledUnit, object] | None:
     entry = _units.get(id(code))
     if entry is None or entry[0]() is not code:
         return None
-    lam = entry[1].procedures.get(code.co_name)
-    return None if lam is None else (entry[1], lam)
+    unit = _unit_of(entry)
+    lam = unit.procedures.get(code.co_name)
+    return None if lam is None else (unit, lam)
 
 
 def is_compiled(code: CodeType) -> bool:

@@ -5,7 +5,9 @@
 ;; comparator's procedures from Python. The default comparator, comparator-if<=> and the
 ;; parameters each importing environment has its own of are added to this library's
 ;; exports at each import (libraries.OWN_STATE: comparator_syntax.py,
-;; default_comparator.py). The procedures that call a comparator's procedures (=?, <?,
+;; default_comparator.py); comparator-if<=> expands into code that calls the comparator's
+;; procedures itself, so it too counts their steps and resumes a continuation captured in
+;; them. The procedures that call a comparator's procedures (=?, <?,
 ;; >?, <=?, >=?, comparator-test-type, -check-type, -hash) are here, in Scheme, so they
 ;; count their steps, run in the sandbox and resume a continuation captured in the
 ;; procedure they call with nothing written for it.

@@ -21,6 +21,7 @@ from harness.scheme.datatypes import (
 )
 from harness.scheme.errors import ErrorObject, SchemeError, SizeLimitExceeded
 from harness.scheme.parameters import make_parameter
+from harness.scheme import primitives
 from harness.scheme.primitives import define
 from harness.scheme.printer import (
     char_literal,
@@ -244,10 +245,12 @@ def test_long_atom_is_capped():
 
 # -- opaque values -------------------------------------------------------------------------
 
-def test_procedures_show_their_scheme_name_and_nothing_of_python():
+def test_procedures_show_their_scheme_name_and_nothing_of_python(monkeypatch):
     def helper_proc(x):
         return x
 
+    # a library of this test's own, gone afterwards (the library list is global)
+    monkeypatch.setattr(primitives, "LIBRARIES", {**primitives.LIBRARIES})
     define("test printer", "my-proc", helper_proc)
     assert write_string(helper_proc) == "#<procedure my-proc>"
 

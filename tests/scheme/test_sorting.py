@@ -1,4 +1,5 @@
-"""SRFI 132 sorting and chibi's ``sort``."""
+"""SRFI 132 sorting and chibi's ``sort``: the native sorts (sorting.py) called directly, the
+rest of scheme_lib/srfi/132.sld from Scheme."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import pytest
 
 from harness.scheme.datatypes import NIL, String, Vector, sym
 from harness.scheme.errors import SchemeError, error
+from harness.scheme.interpreter import make_environment, run_source
+from harness.scheme.libraries import LAZY_PRELUDE, PRELUDE_LIBRARIES
 from harness.scheme.primitives import LIBRARIES, load_all
 from harness.scheme.primitives import sorting as S
 from harness.scheme.primitives.lists import from_items
 from harness.scheme.printer import write_string
 
 load_all()
-SRFI132 = LIBRARIES[("srfi", "132")]
+SRFI132 = LIBRARIES[("srfi", "132", "core")]
 
 
 def lst(*items):
@@ -37,6 +40,17 @@ def car_less(a, b):
     return a[0] < b[0]
 
 
+def run(text: str) -> str:
+    """What ``text`` gives (written) in a sandboxed environment with the prelude."""
+    return w(run_source(make_environment("sandboxed", imports=PRELUDE_LIBRARIES), text))
+
+
+def run_error(text: str) -> str:
+    with pytest.raises(SchemeError) as info:
+        run(text)
+    return str(info.value)
+
+
 def raises(message, fn, *args):
     """Call fn(*args) expecting a SchemeError whose message starts with ``message``."""
     with pytest.raises(SchemeError) as info:
@@ -47,13 +61,20 @@ def raises(message, fn, *args):
 def test_registered():
     for name in ("list-sort", "list-stable-sort", "list-sort!", "list-stable-sort!",
                  "vector-sort", "vector-stable-sort", "vector-sort!", "vector-stable-sort!",
-                 "list-sorted?", "vector-sorted?", "list-merge", "list-merge!", "vector-merge",
-                 "vector-merge!", "list-delete-neighbor-dups", "list-delete-neighbor-dups!",
-                 "vector-delete-neighbor-dups", "vector-delete-neighbor-dups!",
-                 "vector-find-median", "vector-find-median!", "vector-select!",
-                 "vector-separate!", "sort"):
+                 "sort", "vector-sorted?", "vector-merge", "vector-merge!",
+                 "vector-delete-neighbor-dups", "vector-delete-neighbor-dups!"):
         assert callable(SRFI132[name]), name
     assert LIBRARIES[("harness", "sort")]["sort"] is S.sort
+    assert LAZY_PRELUDE[("srfi", "132")] == ("srfi", "132", "core")
+
+
+@pytest.mark.parametrize("library", ["(srfi 132)", "(scheme sort)"])
+def test_the_sandboxed_tier_imports_the_whole_library(library):
+    env = make_environment("sandboxed", imports=())
+    run_source(env, f"(import (scheme base) {library})")
+    assert w(run_source(env, "(list (list-sort < '(2 1)) (list-merge < '(1 3) '(2))"
+                             " (vector-find-median < #(3 1 2) 0) (list-sorted? < '(1 2)))")) \
+        == "((1 2) (1 2 3) 2 #t)"
 
 
 def test_list_sort_is_stable():
@@ -85,7 +106,7 @@ def test_sort_errors():
 
 def test_large_sort():
     items = list(range(50_000, 0, -1))
-    assert S.stable_sorted(less, items) == sorted(items)
+    assert S.stable_sorted(less, items, list) == sorted(items)
 
 
 def test_vector_sorts():
@@ -100,69 +121,72 @@ def test_vector_sorts():
 
 
 def test_sorted_predicates():
-    assert S.list_sorted_p(less, lst(1, 2, 2, 3)) and not S.list_sorted_p(less, lst(2, 1))
-    assert S.list_sorted_p(less, NIL)
-    assert S.vector_sorted_p(less, vec(1, 2)) and not S.vector_sorted_p(less, vec(3, 1, 2))
-    assert S.vector_sorted_p(less, vec(3, 1, 2), 1)
-    raises("list-sorted?: expected a procedure", S.list_sorted_p, NIL, NIL)
-    raises("vector-sorted?: expected a vector", S.vector_sorted_p, less, NIL)
+    assert run("(list (list-sorted? < '(1 2 2 3)) (list-sorted? < '(2 1)) (list-sorted? < '())"
+               " (vector-sorted? < #(1 2)) (vector-sorted? < #(3 1 2))"
+               " (vector-sorted? < #(3 1 2) 1) (vector-sorted? < #(3 1 2) 0 1))") \
+        == "(#t #f #t #t #f #t #t)"
+    assert run_error("(list-sorted? '() '())").startswith(
+        "list-sorted?: expected a procedure, got ()")
+    assert run_error("(vector-sorted? < '())").startswith(
+        "vector-sorted?: expected a vector, got ()")
+    assert run_error("(vector-sorted? < #(1) 0 2)").startswith(
+        "vector-sorted?: end index out of range")
+    assert run_error("(vector-sorted? < #(1) 'a)").startswith(
+        "vector-sorted?: expected an exact integer index, got a")
+    assert run_error("(vector-sorted? < #(1) 0 1 2)").startswith(
+        "vector-sorted?: expected 2 to 4 arguments, got 5")  # as a native procedure says
 
 
 def test_merges():
-    a = lst(lst(1, sym("a")), lst(3, sym("a")))
-    b = lst(lst(1, sym("b")), lst(2, sym("b")))
-    assert w(S.list_merge(car_less, a, b)) == "((1 a) (1 b) (2 b) (3 a))"
-    assert w(SRFI132["list-merge!"](less, lst(1, 4), lst(2, 3, 5))) == "(1 2 3 4 5)"
-    assert w(S.vector_merge(less, vec(1, 3), vec(2))) == "#(1 2 3)"
-    assert w(S.vector_merge(less, vec(0, 1, 3), vec(2, 9), 1, 3, 0, 1)) == "#(1 2 3)"
-    to = vec(0, 0, 0, 0)
-    S.vector_merge_x(less, to, vec(1, 3), vec(2), 1)
-    assert w(to) == "#(0 1 2 3)"
-    raises("vector-merge!: end index out of range", S.vector_merge_x, less, to, vec(1, 3),
-           vec(2), 2)
-    raises("list-merge: expected a proper list", S.list_merge, less, lst(1), 2)
-    raises("vector-merge: expected a procedure", S.vector_merge, 1, vec(), vec())
+    assert run("(list-merge (lambda (a b) (< (car a) (car b))) '((1 a) (3 a)) '((1 b) (2 b)))") \
+        == "((1 a) (1 b) (2 b) (3 a))"
+    assert run("(list (list-merge! < (list 1 4) (list 2 3 5)) (vector-merge < #(1 3) #(2))"
+               " (vector-merge < #(0 1 3) #(2 9) 1 3 0 1) (list-merge < '() '(1)))") \
+        == "((1 2 3 4 5) #(1 2 3) #(1 2 3) (1))"
+    assert run("(let ((to (vector 0 0 0 0))) (vector-merge! < to #(1 3) #(2) 1) to)") \
+        == "#(0 1 2 3)"
+    assert run_error("(vector-merge! < (vector 0 0 0 0) #(1 3) #(2) 2)").startswith(
+        "vector-merge!: end index out of range")
+    assert run_error("(list-merge < '(1) 2)").startswith(
+        "list-merge: expected a proper list, got 2")
+    assert run_error("(vector-merge 1 #() #())").startswith(
+        "vector-merge: expected a procedure, got 1")
 
 
 def test_delete_neighbor_dups():
-    def same(a, b):
-        return a == b
-    x = lst(1, 1, 2, 7, 7, 7, 0, -2, -2)
-    assert w(S.list_delete_neighbor_dups(same, x)) == "(1 2 7 0 -2)"
-    assert w(SRFI132["list-delete-neighbor-dups!"](same, x)) == "(1 2 7 0 -2)"
-    v = vec(1, 1, 2, 7, 7, 7, 0, -2, -2)
-    assert w(S.vector_delete_neighbor_dups(same, v)) == "#(1 2 7 0 -2)"
-    assert w(S.vector_delete_neighbor_dups(same, v, 3, 7)) == "#(7 0)"
-    v = vec(0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
-    assert S.vector_delete_neighbor_dups_x(same, v, 3) == 9
-    assert w(v) == "#(0 0 0 1 2 3 4 5 6 4 4 5 5 6 6)"
-    raises("list-delete-neighbor-dups: expected a procedure", S.list_delete_neighbor_dups,
-           1, NIL)
+    x = "'(1 1 2 7 7 7 0 -2 -2)"
+    assert run(f"(list (list-delete-neighbor-dups = {x}) (list-delete-neighbor-dups! = {x}))") \
+        == "((1 2 7 0 -2) (1 2 7 0 -2))"
+    v = "#(1 1 2 7 7 7 0 -2 -2)"
+    assert run(f"(list (vector-delete-neighbor-dups = {v})"
+               f" (vector-delete-neighbor-dups = {v} 3 7))") == "(#(1 2 7 0 -2) #(7 0))"
+    assert run("(let* ((v (vector 0 0 0 1 1 2 2 3 3 4 4 5 5 6 6))"
+               "       (end (vector-delete-neighbor-dups! = v 3)))"
+               " (list end v))") == "(9 #(0 0 0 1 2 3 4 5 6 4 4 5 5 6 6))"
+    assert run_error("(list-delete-neighbor-dups 1 '())").startswith(
+        "list-delete-neighbor-dups: expected a procedure, got 1")
 
 
 def test_median_and_selection():
-    assert S.vector_find_median(less, vec(), sym("none")) is sym("none")
-    assert S.vector_find_median(less, vec(5, 1, 3), 0) == 3
-    assert S.vector_find_median(less, vec(4, 1, 3, 2), 0) == Fraction(5, 2)
-    assert S.vector_find_median(less, vec(4, 1, 2, 5), 0) == 3
-    assert type(S.vector_find_median(less, vec(4, 1, 2, 5), 0)) is int
-    assert S.vector_find_median(less, vec(1.0, 2.0), 0) == 1.5
-    assert S.vector_find_median(less, vec(1, 2), 0, lambda a, b: (a, b)) == (1, 2)
-    v = vec(3, 1, 2)
-    assert S.vector_find_median_x(less, v, 0) == 2 and w(v) == "#(1 2 3)"
-    raises("vector-find-median: expected a number", S.vector_find_median,
-           lambda a, b: a.name < b.name, vec(sym("a"), sym("b")), 0)
-    v = vec(9, 5, 1, 7)
-    assert S.vector_select_x(less, v, 0) == 1 and S.vector_select_x(less, v, 3) == 9
-    assert S.vector_select_x(less, vec(9, 5, 1, 7), 0, 1) == 1
-    raises("vector-select!: expected an index below 4", S.vector_select_x, less, v, 4)
-    raises("vector-select!: expected a non-negative exact integer", S.vector_select_x, less,
-           v, -1)
-    v = vec(9, 5, 1, 7, 0)
-    S.vector_separate_x(less, v, 2, 1, 4)
-    assert v.items[0] == 9 and sorted(v.items[1:3]) == [1, 5] and v.items[4] == 0
-    raises("vector-separate!: expected a count of at most 2", S.vector_separate_x, less,
-           vec(1, 2), 3)
+    assert run("(list (vector-find-median < #() 'none) (vector-find-median < #(5 1 3) 0)"
+               " (vector-find-median < #(4 1 3 2) 0) (vector-find-median < #(4 1 2 5) 0)"
+               " (vector-find-median < #(1. 2.) 0) (vector-find-median < #(1 2) 0 cons))") \
+        == "(none 3 5/2 3 1.5 (1 . 2))"
+    assert run("(let ((v (vector 3 1 2))) (list (vector-find-median! < v 0) v))") \
+        == "(2 #(1 2 3))"
+    assert run_error("(vector-find-median (lambda (a b) (string<? (symbol->string a)"
+                     " (symbol->string b))) #(a b) 0)").startswith(
+        "vector-find-median: expected a number (or pass a mean procedure), got a")
+    assert run("(let ((v (vector 9 5 1 7))) (list (vector-select! < v 0) (vector-select! < v 3)"
+               " (vector-select! < (vector 9 5 1 7) 0 1)))") == "(1 9 1)"
+    assert run_error("(vector-select! < (vector 9 5 1 7) 4)").startswith(
+        "vector-select!: expected an index below 4, got 4")
+    assert run_error("(vector-select! < (vector 9 5 1 7) -1)").startswith(
+        "vector-select!: expected a non-negative exact integer, got -1")
+    assert run("(let ((v (vector 9 5 1 7 0))) (vector-separate! < v 2 1 4) v)") \
+        == "#(9 1 5 7 0)"
+    assert run_error("(vector-separate! < (vector 1 2) 3)").startswith(
+        "vector-separate!: expected a count of at most 2, got 3")
 
 
 def test_chibi_sort():
@@ -213,3 +237,19 @@ def test_scheme_cases(expect_written, src, expected):
 @pytest.mark.parametrize("src, message", ERROR_CASES)
 def test_scheme_errors(expect_error, src, message):
     expect_error(src, message)
+
+
+@pytest.mark.parametrize("call", ["(list-merge < l l)", "(list-sorted? < (append l l))",
+                                  "(list-delete-neighbor-dups eqv? (append l l))"])
+def test_the_scheme_procedures_count_a_step_an_element(call):
+    from harness.scheme.errors import StepLimitExceeded
+    from harness.scheme.interpreter import Interpreter
+    from harness.scheme.limits import Budget
+    interp = Interpreter(tier="sandboxed")
+    interp.eval_string("(import (srfi 1) (srfi 132)) (define l (iota 20000))")
+    interp.eval_string(call)  # compiled outside the budget
+    # 40,000 elements with a primitive (which costs no step of its own)
+    with Budget(steps=30_000, seconds=20), pytest.raises(StepLimitExceeded):
+        interp.eval_string(call)
+    with Budget(steps=300_000, seconds=20):
+        interp.eval_string(call)

@@ -1,4 +1,4 @@
-"""SRFI 14, 125, 128 and 151 as scheme_lib/srfi/N.sld files over a native (srfi N core):
+"""SRFI 14, 125, 128, 130 and 151 as scheme_lib/srfi/N.sld files over a native (srfi N core):
 the names a program imports, the core it cannot, the argument errors of the procedures
 written in Scheme, and their steps, counted as any Scheme loop's."""
 
@@ -19,6 +19,9 @@ LIBRARIES = {
     "128": (("(srfi 128)", "(scheme comparator)"),
             "(list (<? (make-default-comparator) 1 2 3) (=? (make-eqv-comparator) 'a 'b))",
             "(#t #f)"),
+    "130": (("(srfi 130)", "(harness strings)"),
+            "(list (string-index \"ab1\" (lambda (c) (char=? c #\\1))) (string-trim \"xaxx\" (lambda (c) (char=? c #\\x))))",
+            "(2 \"a\")"),
     "151": (("(srfi 151)", "(scheme bitwise)"),
             "(bitwise-fold (lambda (b acc) (if b (+ acc 1) acc)) 0 13)", "3"),
 }
@@ -58,6 +61,19 @@ def test_the_native_core_is_not_importable_from_the_sandbox(number):
     ("(srfi 128)", "(comparator-check-type (make-eqv-comparator) 1)", None),
     ("(srfi 151)", "(bitwise-fold cons 0 1.5)", "bitwise-fold: expected an exact integer, got 1.5"),
     ("(srfi 151)", "(bitwise-unfold 1 odd? odd? 0)", "bitwise-unfold: expected a procedure, got 1"),
+    ("(srfi 130)", "(string-index 'x char?)", "string-index: expected a string, got x"),
+    ("(srfi 130)", "(string-rindex \"abc\" char? 2 1)",
+     "string-rindex: range [2, 1) out of bounds for length 3 2 1"),
+    ("(srfi 130)", "(string-count \"abc\" char? 0 1 2)",
+     "string-count: expected 2 to 4 arguments, got 5"),
+    ("(srfi 130)", "(string-trim-left \"abc\" char? 'x)",
+     "string-trim-left: expected an exact integer start index, got x"),
+    ("(srfi 130)", "(string-split \"abc\" char? 0)",
+     "string-split: expected a positive exact integer limit, got 0"),
+    ("(srfi 130)", "(string-split \"abc\" char? 1 2)",
+     "string-split: expected 1 to 3 arguments, got 4"),
+    ("(srfi 130)", "(string-index \"abc\" 'x)",
+     "string-index: expected a character or a predicate, got x"),
 ])
 def test_errors_name_the_procedure_the_program_called(imports, program, message):
     if message is None:  # the type test passes: no error
@@ -74,6 +90,8 @@ def test_errors_name_the_procedure_the_program_called(imports, program, message)
     ("(srfi 125)", ("(define t (make-hash-table eqv?))"
                    " (do ((i 0 (+ i 1))) ((= i 20000)) (hash-table-set! t i i))"),
      "(hash-table-count (lambda (k v) #f) t)"),
+    ("(srfi 130)", "(define s (make-string 20000 #\\a))", "(string-count s (lambda (c) #f))"),
+    ("(srfi 130)", "(define s (make-string 20000 #\\a))", "(string-trim s (lambda (c) #t))"),
 ])
 def test_a_walk_with_a_procedure_that_counts_no_steps_still_counts_its_own(
         imports, setup, program):

@@ -16,7 +16,8 @@ calls against the Python versions (side by side, best of 7, busy machine): ``=?`
 ``<?`` with the default comparator 1.3-1.4x, ``<=?`` with Scheme procedures 1.25-1.3x,
 ``<?`` over 5 objects 1.5-1.7x, ``comparator-check-type`` 2.2x (0.9 us more a call): the
 price of a Scheme call around a native one, paid per call, not per element.
-``comparator-if<=>`` still calls ``order_of`` (its resume record stays in continuations.py).
+``comparator-if<=>`` (comparator_syntax.py) expands into Scheme that calls the comparator's
+procedures itself.
 """
 
 from __future__ import annotations
@@ -86,12 +87,6 @@ def check_comparator(who: str, x: object) -> Comparator:
     if type(x) is not Comparator:
         raise wrong_type(who, "a comparator", x)
     return x
-
-
-def _ordering_of(who: str, c: Comparator) -> Callable:
-    if not c.ordered:
-        raise error(f"{who}: the comparator has no ordering predicate", c)
-    return c.ordering
 
 
 def hash_value(who: str, h: object) -> int:
@@ -397,24 +392,3 @@ def number_hash(obj: object, bound: object = DEFAULT) -> int:
 # procedures, so importing both libraries binds each name to one value.
 define(SRFI128, "string-hash", string_hash_)
 define(SRFI128, "string-ci-hash", string_ci_hash)
-
-
-# -- comparison predicates ----------------------------------------------------------------
-
-def order_of(comparator: object, a: object, b: object) -> int:
-    """-1, 0 or 1 as ``comparator`` orders a before, with or after b (comparator-if<=>)."""
-    c = check_comparator("comparator-if<=>", comparator)
-    less = _ordering_of("comparator-if<=>", c)(a, b)
-    return order_after(c, a, b, less)
-
-
-def order_after(c: Comparator, a: object, b: object, less: object) -> int:
-    """order_of once the ordering said ``less`` (a continuation captured in either
-    procedure resumes it: continuations.py)."""
-    if less is not False:
-        return -1
-    return equal_order(c.equality(a, b))
-
-
-def equal_order(same: object) -> int:
-    return 0 if same is not False else 1

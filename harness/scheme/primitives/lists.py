@@ -40,7 +40,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from itertools import repeat
-from operator import is_not
 
 from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
@@ -713,11 +712,6 @@ def fold_then(kons: object, items: list, acc: object, rows: bool) -> object:
         for x in walk:
             acc = call_n(kons, (*x, acc))
     return acc
-
-
-def count_true(values: list) -> int:
-    """How many of ``values`` are true (the ``finish`` of a native count)."""
-    return sum(map(is_not, values, repeat(False)))
 
 
 def unspecified(results: list) -> None:

@@ -6,6 +6,26 @@ Python's list sort (C code), each level of a Scheme recursion through the sort w
 the C stack, and a continuation captured in ``less`` could not be resumed. A primitive
 ``less`` (``<``, ``string<?``…) cannot recurse, so it keeps the faster list sort. Merging
 and the other scans are plain loops.
+
+SRFI 132 is ``scheme_lib/srfi/132.sld``: this module registers its native part as the
+library ``(srfi 132 core)``, which that file imports and re-exports. Measured with
+``bench/resumable_primitives.py`` (a Scheme ``less``, time in Scheme / time here, two
+runs of best of 3 on a busy machine):
+
+* in Scheme: ``list-sorted?`` 1.26-1.33 (2,000 elements), ``list-merge`` 1.68-2.04 (two
+  of 2,000), ``list-delete-neighbor-dups`` 1.44-2.17 (1,000: a third of it the reverse
+  of the kept elements, which a loop that calls a procedure of the program cannot build
+  in place), and the medians and selections, which sort here and pick in Scheme:
+  ``vector-find-median`` 1.01-1.07, ``-find-median!`` 1.00-1.10, ``vector-select!``
+  1.05-1.23, ``vector-separate!`` 1.06-1.12 (2,000); SRFI 128's ``comparator-if<=>``
+  (comparator_syntax.py) went from a call of a primitive to code that calls the
+  comparator itself: 0.66-0.70.
+* kept here: the sorts (a merge sort in Scheme measured 3.5x), ``vector-sorted?`` 2.4-3.5
+  (an index loop pays two ``vector-ref``s and a call a step, where the loop here walks a
+  slice), ``vector-merge`` / ``vector-merge!`` 4.4-9.8 (the fastest Scheme merge of two
+  vector ranges, a loop of ``vector-ref``s and a list turned into a vector at the end,
+  4.4x: the loop here merges Python lists by slices), ``vector-delete-neighbor-dups``
+  and its ``!`` form 3.6-3.7. These keep their resume records in continuations.py.
 """
 
 from __future__ import annotations
@@ -20,7 +40,6 @@ from harness.scheme.errors import wrong_type
 from harness.scheme.limits import charge
 from harness.scheme.primitives import PROCEDURE_NAMES, primitive
 from harness.scheme.primitives.lists import (
-    check_count,
     check_procedure,
     from_items,
     map_then,
@@ -28,11 +47,12 @@ from harness.scheme.primitives.lists import (
 )
 from harness.scheme.primitives.vectors import check_vector, index_range
 
-SRFI132 = "srfi 132"
+#: the native part of SRFI 132: scheme_lib/srfi/132.sld imports and re-exports it
+SRFI132 = "srfi 132 core"
 
 
-def stable_sorted(less: Callable, items: list, key: Callable | None = None,
-                  finish: Callable[[list], object] = list) -> object:
+def stable_sorted(less: Callable, items: list, finish: Callable[[list], object],
+                  key: Callable | None = None) -> object:
     """``finish`` of a new list of ``items`` in the order of the Scheme procedure ``less``
     (stable); the caller has checked that less is a procedure. With ``key`` (a Python
     function that cannot run Scheme code), less compares ``key(item)``s."""
@@ -201,28 +221,7 @@ def _vector_range(who: str, v: object, start: object, end: object) -> tuple[list
 def list_sort(less: object, lst: object) -> object:
     """(list-sort < list): a new sorted list (stable)."""
     check_procedure("list-sort", less)
-    return stable_sorted(less, proper_items("list-sort", lst), finish=from_items)
-
-
-@primitive(SRFI132)
-def list_sorted_p(less: object, lst: object) -> bool:
-    check_procedure("list-sorted?", less)
-    return sorted_then(less, proper_items("list-sorted?", lst))
-
-
-@primitive(SRFI132)
-def list_merge(less: object, lst1: object, lst2: object) -> object:
-    """(list-merge < list1 list2): stable merge of two sorted lists."""
-    check_procedure("list-merge", less)
-    return merge_then(less, proper_items("list-merge", lst1), proper_items("list-merge", lst2),
-                      from_items)
-
-
-@primitive(SRFI132)
-def list_delete_neighbor_dups(same: object, lst: object) -> object:
-    check_procedure("list-delete-neighbor-dups", same)
-    items = proper_items("list-delete-neighbor-dups", lst)
-    return without_neighbor_dups(same, items, from_items)
+    return stable_sorted(less, proper_items("list-sort", lst), from_items)
 
 
 # -- vectors ------------------------------------------------------------------------------
@@ -233,7 +232,7 @@ def vector_sort(less: object, v: object, start: object = DEFAULT,
     """(vector-sort < v [start [end]]): a new vector of the sorted range."""
     check_procedure("vector-sort", less)
     items, s, e = _vector_range("vector-sort", v, start, end)
-    return stable_sorted(less, items[s:e], finish=Vector)
+    return stable_sorted(less, items[s:e], Vector)
 
 
 @primitive(SRFI132)
@@ -245,7 +244,7 @@ def vector_sort_x(less: object, v: object, start: object = DEFAULT,
 
     def put_back(result: list) -> None:
         items[s:e] = result
-    return stable_sorted(less, items[s:e], finish=put_back)
+    return stable_sorted(less, items[s:e], put_back)
 
 
 @primitive(SRFI132)
@@ -307,87 +306,6 @@ def _packed(items: list, s: int, kept: list) -> int:
     return s + len(kept)
 
 
-def _mean(a: object, b: object) -> object:
-    """(/ (+ a b) 2) for the numbers Python represents directly, exact when a, b are."""
-    for x in (a, b):
-        if type(x) not in (int, Fraction, float, complex):
-            raise wrong_type("vector-find-median", "a number (or pass a mean procedure)", x)
-    total = a + b
-    if type(total) is int or type(total) is Fraction:
-        half = Fraction(total, 2)
-        return int(half) if half.denominator == 1 else half
-    return total / 2
-
-
-def median_of(who: str, knil: object, mean: object, items: list) -> object:
-    """The middle element of the sorted ``items`` (``mean`` of the middle two; ``knil``
-    if there is none)."""
-    if not items:
-        return knil
-    mid = len(items) // 2
-    if len(items) % 2:
-        return items[mid]
-    if mean is DEFAULT:
-        return _mean(items[mid - 1], items[mid])
-    check_procedure(who, mean)
-    return mean(items[mid - 1], items[mid])
-
-
-def put_median(items: list, knil: object, mean: object, ordered: list) -> object:
-    """vector-find-median!'s end: ``items`` (the vector's) become ``ordered``."""
-    items[:] = ordered
-    return median_of("vector-find-median!", knil, mean, items)
-
-
-# A continuation captured in ``less`` resumes the sort, then the median (continuations.py).
-@primitive(SRFI132)
-def vector_find_median(less: object, v: object, knil: object, mean: object = DEFAULT) -> object:
-    """The middle element of the sorted vector (mean of the middle two; knil if empty)."""
-    check_procedure("vector-find-median", less)
-    ordered = stable_sorted(less, check_vector("vector-find-median", v))
-    return median_of("vector-find-median", knil, mean, ordered)
-
-
-@primitive(SRFI132)
-def vector_find_median_x(less: object, v: object, knil: object,
-                         mean: object = DEFAULT) -> object:
-    """Like vector-find-median, leaving v sorted."""
-    check_procedure("vector-find-median!", less)
-    items = check_vector("vector-find-median!", v)
-    ordered = stable_sorted(less, items[:])  # a copy: a re-entered sort reads it again
-    return put_median(items, knil, mean, ordered)
-
-
-@primitive(SRFI132)
-def vector_select_x(less: object, v: object, k: object, start: object = DEFAULT,
-                    end: object = DEFAULT) -> object:
-    """The k-th smallest (0-based) element of v[start, end); the range may be reordered."""
-    check_procedure("vector-select!", less)
-    items, s, e = _vector_range("vector-select!", v, start, end)
-    n = check_count("vector-select!", k)
-    if n >= e - s:
-        raise wrong_type("vector-select!", f"an index below {e - s}", k)
-    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, n))
-
-
-def _put_sorted(items: list, s: int, e: int, k: int | None, result: list) -> object:
-    """Puts the sorted ``result`` in ``items[s:e]``; the k-th element (k None: nothing)."""
-    items[s:e] = result
-    return None if k is None else items[s + k]
-
-
-@primitive(SRFI132)
-def vector_separate_x(less: object, v: object, k: object, start: object = DEFAULT,
-                      end: object = DEFAULT) -> None:
-    """Moves the k smallest elements of v[start, end) to its first k places."""
-    check_procedure("vector-separate!", less)
-    items, s, e = _vector_range("vector-separate!", v, start, end)
-    n = check_count("vector-separate!", k)
-    if n > e - s:
-        raise wrong_type("vector-separate!", f"a count of at most {e - s}", k)
-    return stable_sorted(less, items[s:e], finish=partial(_put_sorted, items, s, e, None))
-
-
 # -- chibi's sort -------------------------------------------------------------------------
 
 def _default_less(a: object, b: object) -> bool:
@@ -414,21 +332,20 @@ def sort(seq: object, less: object = DEFAULT, key: object = DEFAULT) -> object:
         raise wrong_type("sort", "a list or a vector", seq)
     made = Vector if type(seq) is Vector else from_items
     if key is DEFAULT:
-        return stable_sorted(ordering, items, finish=made)
+        return stable_sorted(ordering, items, made)
     keys = map_then(key, items, False, list)
     return sort_by_keys(ordering, items, made, keys)
 
 
 def sort_by_keys(less: Callable, items: list, made: Callable, keys: list) -> object:
     """``made`` of ``items`` sorted by their ``keys`` (``sort``'s key procedure's values)."""
-    return stable_sorted(less, list(zip(keys, items)), itemgetter(0),
-                         lambda pairs: made([x for _, x in pairs]))
+    return stable_sorted(less, list(zip(keys, items)),
+                         lambda pairs: made([x for _, x in pairs]), itemgetter(0))
 
 
 _ALIASES = {
     "list-stable-sort": list_sort, "list-sort!": list_sort, "list-stable-sort!": list_sort,
     "vector-stable-sort": vector_sort, "vector-stable-sort!": vector_sort_x,
-    "list-merge!": list_merge, "list-delete-neighbor-dups!": list_delete_neighbor_dups,
 }
 for _name, _fn in _ALIASES.items():
     primitive(SRFI132, name=_name)(_fn)

@@ -1,17 +1,36 @@
 """Strings and symbols: (scheme base) and (scheme char) string procedures, plus SRFI 130
-style utilities (``string-index``, ``string-split``, ``string-join``…) registered in
-(srfi 130) and (harness strings).
+style utilities (``string-index``, ``string-split``, ``string-join``…): the native part of
+(srfi 130) (also named (harness strings)).
 
 A ``String`` holds its text in ``.s`` (a Python ``str``), so ``string-ref`` is O(1) and
 the whole-string operations run at C speed; the mutators rebuild ``.s``. Indexes returned
 by the SRFI 130 procedures are plain integers (``#f`` when nothing is found).
+
+The procedures that call a procedure of the program are Scheme where it measured close
+enough, so that they count their steps and re-enter with nothing written for them here
+or in continuations.py (issue 28). Measured side by side with ``bench/resumable_primitives.py``
+(sandboxed, a Scheme procedure argument; time in Scheme / time of the loop that was here):
+
+* ``string-for-each`` is scheme_lib/scheme/base/walks.sld, which (scheme base) exports:
+  1.42-1.50 over 1,000 characters (with ``char-upcase``), 1.21-1.24 over 10;
+* the searches, counts, splits and trims with a predicate are scheme_lib/srfi/130.sld,
+  over ``chars-in-range`` and the native searches by a character here (in (srfi 130
+  private)): over 1,000 characters ``string-index`` 1.12-1.14, ``string-rindex``
+  1.08-1.09, ``string-count`` 1.09-1.10, ``string-trim`` 0.98-1.01, ``-left``/``-right``
+  1.08-1.11, a ``string-split`` of 600 characters 1.30-1.34; over 10 characters
+  ``string-index`` 1.6-1.8 (the call of a Scheme procedure and the vector of characters),
+  and by a character (native still, through the Scheme procedure) 1.44-1.45. The first
+  use in a process also loads scheme_lib/srfi/130.sld (~7 ms with a warm parse cache) and
+  compiles what it uses (a few ms);
+* kept here: ``string-map``, 1.4-2.3 in Scheme (over 10 and 1,000 characters, with
+  ``char-upcase``; 2.5 with the identity): each result is checked to be a character and
+  the string built from a list of them.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import partial
 
 from harness.scheme.datatypes import (
     DEFAULT,
@@ -30,17 +49,17 @@ from harness.scheme.primitives import primitive
 from harness.scheme.primitives.chars import WHITESPACE, char_arg
 from harness.scheme.primitives.lists import (
     PAIR_BYTES,
-    count_true,
     map_then,
     proper_items,
-    unspecified,
 )
 from harness.scheme.primitives.numbers import as_int
 
 BASE = "scheme base"
 CHAR = "scheme char"
-SRFI_130 = "srfi 130"
-HARNESS = "harness strings"
+#: the native part of (srfi 130): scheme_lib/srfi/130.sld imports and re-exports it
+SRFI_130 = "srfi 130 core"
+#: what scheme_lib/srfi/130.sld builds its walks on (not re-exported as such)
+SRFI_130_PRIVATE = "srfi 130 private"
 
 
 # -- argument checks -----------------------------------------------------------------------
@@ -218,9 +237,8 @@ def string_to_list(s: object, start: object = DEFAULT, end: object = DEFAULT) ->
     i, j = _bounds("string->list", len(text), start, end)
     charge_alloc(j - i, PAIR_BYTES)
     result = NIL
-    of = Char.of
-    for c in reversed(text[i:j]):
-        result = [of(c), result]
+    for c in reversed(Char.of_each(text[i:j])):
+        result = [c, result]
     return result
 
 
@@ -237,7 +255,7 @@ def list_to_string(lst: object) -> String:
 def string_to_vector(s: object, start: object = DEFAULT, end: object = DEFAULT) -> Vector:
     text = _text("string->vector", s)
     i, j = _bounds("string->vector", len(text), start, end)
-    return Vector(list(map(Char.of, text[i:j])))
+    return Vector(Char.of_each(text[i:j]))
 
 
 @primitive(BASE)
@@ -394,72 +412,58 @@ def _char_rows(who: str, s: object, more: tuple) -> list:
     return [[of(c) for c in cs] for cs in zip(*texts)]
 
 
-@primitive(BASE)
-def string_for_each(proc: object, s: object, *more: object) -> None:
-    """R7RS ``string-for-each``: proc over the characters, stopping at the shortest."""
-    if not callable(proc):
-        raise wrong_type("string-for-each", "a procedure", proc)
-    return map_then(proc, _char_rows("string-for-each", s, more), bool(more), unspecified)
-
-
 # -- SRFI 130 style utilities --------------------------------------------------------------
 
-def _predicate(who: str, x: object) -> object:
-    """``x``, a Scheme predicate on characters (callers handle a char argument themselves,
-    with str methods)."""
-    if callable(x):
-        return x
-    raise wrong_type(who, "a character or a predicate", x)
-
-
-def index_then(pred: object, text: str, start: int, stop: int, step: int, want: bool) -> int:
-    """The first of the indexes ``start``, ``start + step`` … before ``stop`` whose
-    character ``pred`` answers true of (``want``) or #f of (not ``want``), else -1. The
-    loop of the string searches and trims: a continuation captured inside ``pred`` (asked
-    about the index ``k``) resumes it (continuations.py)."""
-    of = Char.of
-    if want:
-        for k in range(start, stop, step):
-            if pred(of(text[k])) is not False:
-                return k
-    else:
-        for k in range(start, stop, step):
-            if pred(of(text[k])) is False:
-                return k
-    return -1
-
-
-def _chars_of(text: str) -> list:
-    return list(map(Char.of, text))
+def _not_a_char(who: str, x: object) -> Exception:
+    """The error for a search argument that is neither a character nor (the Scheme half
+    of the procedure handles those) a predicate."""
+    return wrong_type(who, "a character or a predicate", x)
 
 
 def found(i: int) -> int | bool:
     return False if i < 0 else i
 
 
-@primitive(SRFI_130, HARNESS)
-def string_index(s: object, pred: object, start: object = DEFAULT,
+@primitive(SRFI_130_PRIVATE)
+def chars_in_range(who: Symbol, least: int, s: object, rest: object) -> Vector:
+    """The characters of ``s`` from the optional start and end in the list ``rest`` (the
+    arguments of WHO after its string and predicate: WHO takes ``least`` to 4), as a
+    vector: what the walks of scheme_lib/srfi/130.sld search."""
+    name = who.name
+    text = _text(name, s)
+    bounds = () if rest is NIL else _list_items(name, rest, "a list of indexes")
+    if len(bounds) > 2:
+        raise error(f"{name}: expected {least} to 4 arguments, got {2 + len(bounds)}")
+    i, j = _bounds(name, len(text), *bounds, *(DEFAULT,) * (2 - len(bounds)))
+    return Vector(Char.of_each(text[i:j]))
+
+
+# The searches, counts, splits and trims by a character (or whitespace): with a predicate
+# they are the Scheme procedures of scheme_lib/srfi/130.sld, which call these otherwise.
+
+@primitive(SRFI_130_PRIVATE)
+def string_index(s: object, char: object, start: object = DEFAULT,
                  end: object = DEFAULT) -> int | bool:
-    """The index of the first character matching ``pred`` (a char or predicate), or #f."""
+    """The index of the first ``char`` in s[start:end], or #f."""
     text = _text("string-index", s)
     i, j = _bounds("string-index", len(text), start, end)
-    if type(pred) is Char:
-        return found(text.find(pred.c, i, j))
-    return found(index_then(_predicate("string-index", pred), text, i, j, 1, True))
+    if type(char) is not Char:
+        raise _not_a_char("string-index", char)
+    return found(text.find(char.c, i, j))
 
 
-@primitive(SRFI_130, HARNESS)
-def string_rindex(s: object, pred: object, start: object = DEFAULT,
+@primitive(SRFI_130_PRIVATE)
+def string_rindex(s: object, char: object, start: object = DEFAULT,
                   end: object = DEFAULT) -> int | bool:
-    """The index of the last character matching ``pred`` (a char or predicate), or #f."""
+    """The index of the last ``char`` in s[start:end], or #f."""
     text = _text("string-rindex", s)
     i, j = _bounds("string-rindex", len(text), start, end)
-    if type(pred) is Char:
-        return found(text.rfind(pred.c, i, j))
-    return found(index_then(_predicate("string-rindex", pred), text, j - 1, i - 1, -1, True))
+    if type(char) is not Char:
+        raise _not_a_char("string-rindex", char)
+    return found(text.rfind(char.c, i, j))
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_contains(s1: object, s2: object, start1: object = DEFAULT, end1: object = DEFAULT,
                     start2: object = DEFAULT, end2: object = DEFAULT) -> int | bool:
     """The index in s1 where s2 (or its [start2, end2) part) first occurs, or #f."""
@@ -470,7 +474,7 @@ def string_contains(s1: object, s2: object, start1: object = DEFAULT, end1: obje
     return found(text.find(pattern[p:q], i, j))
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_search_forward(pattern: object, s: object, start: object = DEFAULT) -> int | bool:
     """MIT/chibi ``string-search-forward``: index of ``pattern`` in s from ``start``, or #f."""
     needle = _text("string-search-forward", pattern)
@@ -483,7 +487,7 @@ def string_search_forward(pattern: object, s: object, start: object = DEFAULT) -
 _JOIN_GRAMMARS = ("infix", "strict-infix", "prefix", "suffix")
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_join(strings: object, delimiter: object = DEFAULT,
                 grammar: object = DEFAULT) -> String:
     """SRFI 130 ``string-join``: the strings with ``delimiter`` (default " ") between
@@ -507,11 +511,11 @@ def string_join(strings: object, delimiter: object = DEFAULT,
     return String(joined)
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130_PRIVATE)
 def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT) -> object:
     """chibi ``string-split``: the pieces of s between delimiters (a char, default space;
-    a non-empty string; or a predicate). Adjacent delimiters give empty strings; "" gives
-    (). With ``limit``, at most that many pieces, split from the left."""
+    or a non-empty string). Adjacent delimiters give empty strings; "" gives (). With
+    ``limit``, at most that many pieces, split from the left."""
     text = _text("string-split", s)
     if limit is DEFAULT:
         max_splits = -1
@@ -522,91 +526,49 @@ def string_split(s: object, delimiter: object = DEFAULT, limit: object = DEFAULT
         max_splits = limit - 1
     if not text:
         return NIL
-    charge_bulk(len(text), len(text))
     if delimiter is DEFAULT:
-        parts = text.split(" ", max_splits)
+        sep = " "
     elif type(delimiter) is Char:
-        parts = text.split(delimiter.c, max_splits)
+        sep = delimiter.c
     elif type(delimiter) is String:
         if not delimiter.s:
             raise error("string-split: the delimiter string is empty")
-        parts = text.split(delimiter.s, max_splits)
-    else:  # the predicate asked of every character, then the pieces cut
-        return map_then(_predicate("string-split", delimiter), _chars_of(text), False,
-                        partial(_split_at, text, max_splits))
-    return _pieces(parts)
-
-
-def _pieces(parts: list[str]) -> object:
+        sep = delimiter.s
+    else:
+        raise _not_a_char("string-split", delimiter)
+    charge_bulk(len(text), len(text))
+    parts = text.split(sep, max_splits)
     charge_alloc(len(parts), PAIR_BYTES + 64)  # a pair and a String per piece
     return py_to_list(map(String, parts))
 
 
-def _split_at(text: str, max_splits: int, answers: list) -> object:
-    """The pieces of ``text`` between the characters whose answer is true (at most
-    ``max_splits`` cuts, from the left; -1: no limit)."""
-    parts = []
-    begin = 0
-    for k, answer in enumerate(answers):
-        if len(parts) == max_splits:
-            break
-        if answer is not False:
-            parts.append(text[begin:k])
-            begin = k + 1
-    parts.append(text[begin:])
-    return _pieces(parts)
-
-
-def _trimmer(who: str, strip: Callable[[str, str], str], from_left: bool,
-             from_right: bool) -> Callable:
-    def trim(s: object, pred: object = DEFAULT, start: object = DEFAULT,
+def _trimmer(who: str, strip: Callable[[str, str], str]) -> Callable:
+    def trim(s: object, char: object = DEFAULT, start: object = DEFAULT,
              end: object = DEFAULT) -> String:
         text = _text(who, s)
         i, j = _bounds(who, len(text), start, end)
-        text = text[i:j]
-        if pred is DEFAULT:
-            return String(strip(text, WHITESPACE))
-        if type(pred) is Char:
-            return String(strip(text, pred.c))
-        return trim_then(_predicate(who, pred), text, from_left, from_right)
-    trim.__doc__ = (f"SRFI 130 ``{who}``: remove whitespace, a char or the characters "
-                    "satisfying a predicate.")
+        if char is DEFAULT:
+            return String(strip(text[i:j], WHITESPACE))
+        if type(char) is not Char:
+            raise _not_a_char(who, char)
+        return String(strip(text[i:j], char.c))
+    trim.__doc__ = f"SRFI 130 ``{who}`` of whitespace (the default) or of a character."
     return trim
 
 
-def trim_then(pred: object, text: str, from_left: bool, from_right: bool,
-              a: int | None = None) -> String:
-    """``text`` without its first and (or) last characters that satisfy ``pred``; ``a``,
-    once known, is where the kept part starts. Resumable (continuations.py) in either
-    search."""
-    if a is None:
-        a = index_then(pred, text, 0, len(text), 1, False) if from_left else 0
-    if a < 0:  # every character satisfies pred
-        return String("")
-    if not from_right:
-        return String(text[a:])
-    return trim_end(text, a, index_then(pred, text, len(text) - 1, a - 1, -1, False))
+string_trim = primitive(SRFI_130_PRIVATE, name="string-trim")(_trimmer("string-trim", str.strip))
+string_trim_left = primitive(SRFI_130_PRIVATE, name="string-trim-left")(
+    _trimmer("string-trim-left", str.lstrip))
+string_trim_right = primitive(SRFI_130_PRIVATE, name="string-trim-right")(
+    _trimmer("string-trim-right", str.rstrip))
 
 
-def trim_end(text: str, a: int, last: int) -> String:
-    """``text[a:]`` up to its character ``last`` (-1: up to ``a``)."""
-    return String(text[a:max(a, last + 1)])
-
-
-string_trim = primitive(SRFI_130, HARNESS, name="string-trim")(
-    _trimmer("string-trim", str.strip, True, True))
-string_trim_left = primitive(SRFI_130, HARNESS, name="string-trim-left")(
-    _trimmer("string-trim-left", str.lstrip, True, False))
-string_trim_right = primitive(SRFI_130, HARNESS, name="string-trim-right")(
-    _trimmer("string-trim-right", str.rstrip, False, True))
-
-
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_prefix_p(prefix: object, s: object) -> bool:
     return _text("string-prefix?", s).startswith(_text("string-prefix?", prefix))
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_suffix_p(suffix: object, s: object) -> bool:
     return _text("string-suffix?", s).endswith(_text("string-suffix?", suffix))
 
@@ -631,53 +593,53 @@ def _padder(who: str, on_left: bool) -> Callable:
     return pad
 
 
-string_pad = primitive(SRFI_130, HARNESS, name="string-pad")(_padder("string-pad", True))
-string_pad_right = primitive(SRFI_130, HARNESS, name="string-pad-right")(
+string_pad = primitive(SRFI_130, name="string-pad")(_padder("string-pad", True))
+string_pad_right = primitive(SRFI_130, name="string-pad-right")(
     _padder("string-pad-right", False))
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_null_p(s: object) -> bool:
     return not _text("string-null?", s)
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_reverse(s: object, start: object = DEFAULT, end: object = DEFAULT) -> String:
     text = _text("string-reverse", s)
     i, j = _bounds("string-reverse", len(text), start, end)
     return String(text[i:j][::-1])
 
 
-@primitive(SRFI_130, HARNESS)
-def string_count(s: object, pred: object, start: object = DEFAULT,
+@primitive(SRFI_130_PRIVATE)
+def string_count(s: object, char: object, start: object = DEFAULT,
                  end: object = DEFAULT) -> int:
-    """The number of characters in s[start:end] matching ``pred`` (a char or predicate)."""
+    """The number of ``char`` in s[start:end]."""
     text = _text("string-count", s)
     i, j = _bounds("string-count", len(text), start, end)
-    if type(pred) is Char:
-        return text.count(pred.c, i, j)
-    return map_then(_predicate("string-count", pred), _chars_of(text[i:j]), False, count_true)
+    if type(char) is not Char:
+        raise _not_a_char("string-count", char)
+    return text.count(char.c, i, j)
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_take(s: object, n: object) -> String:
     text = _text("string-take", s)
     return String(text[:_count("string-take", n, len(text))])
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_drop(s: object, n: object) -> String:
     text = _text("string-drop", s)
     return String(text[_count("string-drop", n, len(text)):])
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_take_right(s: object, n: object) -> String:
     text = _text("string-take-right", s)
     return String(text[len(text) - _count("string-take-right", n, len(text)):])
 
 
-@primitive(SRFI_130, HARNESS)
+@primitive(SRFI_130)
 def string_drop_right(s: object, n: object) -> String:
     text = _text("string-drop-right", s)
     return String(text[:len(text) - _count("string-drop-right", n, len(text))])
