@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.scheme import primitives
 from harness.scheme.datatypes import (
     EOF,
     NIL,
@@ -21,7 +22,6 @@ from harness.scheme.datatypes import (
 )
 from harness.scheme.errors import ErrorObject, SchemeError, SizeLimitExceeded
 from harness.scheme.parameters import make_parameter
-from harness.scheme import primitives
 from harness.scheme.primitives import define
 from harness.scheme.printer import (
     char_literal,
