@@ -16,8 +16,8 @@ against the Python versions (side by side, best of 7, busy machine): ``-find`` 1
 ``-intern!`` 1.15-1.4x, ``hash-table=?`` 1.3-1.6x, ``-count`` 1.45x, ``-for-each`` 1.7x,
 ``-map->list`` 1.8-2x (0.2-0.4 us more an entry). Kept native by measurement:
 ``hash-table-unfold`` (12x slower in Scheme: its mapper's two values through
-``call-with-values``; with a ``case-lambda`` consumer, 120x, as one is made anew on each
-call), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
+``call-with-values``; with a ``case-lambda`` consumer, 120x when each evaluation of a
+case-lambda compiled its dispatcher, before issue 28), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
 """
 
 from __future__ import annotations
