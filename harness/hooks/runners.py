@@ -60,7 +60,8 @@ class RunShare:
 
 
 class PythonRunner:
-    """Python hooks: the payload dict itself, the unsandboxed tier's wall clock."""
+    """Python hooks: the payload dict itself, the unsandboxed tier's wall clock (they
+    share nothing: ``share`` goes unused)."""
 
     __slots__ = ("runtime",)
 
