@@ -57,6 +57,17 @@ def _holds_tool_files(folder: Path) -> bool:
                for name in _names(folder))
 
 
+def not_a_tool_file(path: Path) -> str:
+    """Why the file ``path`` in ``tools/`` is not loaded, with the ``mv`` that makes it a
+    tool file when it is Scheme under another suffix: the words of every dispatch's errors,
+    the commands' stderr and ``harness check`` alike."""
+    kinds = ", ".join(TOOL_SUFFIXES[:-1]) + f" or {TOOL_SUFFIXES[-1]}"
+    why = f"is not loaded: tool files end in {kinds}"
+    if path.name.endswith(_NEAR_SUFFIXES):
+        why += f" (mv {path} {path.with_suffix('.scm')})"
+    return why
+
+
 def _near_misses(tools: Path, home: Path) -> list[tuple[str, str]]:
     """``tools/guard.sch``: Scheme under another suffix, in ``tools/`` or a folder of it."""
     found = []
@@ -65,9 +76,7 @@ def _near_misses(tools: Path, home: Path) -> list[tuple[str, str]]:
         for name in files:
             if name.endswith(_NEAR_SUFFIXES):
                 path = Path(root) / name
-                found.append((str(path.relative_to(home)),
-                              (f"is not loaded: tool files end in {', '.join(TOOL_SUFFIXES)} "
-                              f"(mv {path} {path.with_suffix('.scm')})")))
+                found.append((str(path.relative_to(home)), not_a_tool_file(path)))
     return found
 
 

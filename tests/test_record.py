@@ -178,3 +178,37 @@ def test_a_process_that_exits_writes_what_it_recorded(tmp_path):
     subprocess.run([sys.executable, "-c", program, str(home)], check=True)  # no close()
     [line] = _lines(home / "audit.jsonl")
     assert line["outcome"]["blocked"] is True
+
+
+def test_a_dispatch_is_written_as_it_was_when_the_caller_changes_it_later(tmp_path):
+    home = _home(tmp_path)
+    with Runtime(home) as runtime:
+        arguments = {"path": "a.txt"}
+        result = runtime.fire("pre_tool", {"tool_name": "fine", "arguments": arguments})
+        arguments["path"] = "changed.txt"  # before the writer thread wrote the line
+        result["outcome"]["arguments"]["path"] = "changed too"
+        runtime.recorder.flush()
+        [line] = _lines(home / "audit.jsonl")
+    assert line["payload"]["arguments"] == {"path": "a.txt"}
+    assert line["outcome"]["arguments"] == {"path": "a.txt"}
+
+
+def test_only_the_lines_of_a_batch_that_hold_a_secret_are_redacted(tmp_path):
+    home = _home(tmp_path)
+    commands = ["ls", "export GITHUB_TOKEN=abc123", "make", "curl -H 'Authorization: x'"]
+    with Runtime(home) as runtime:
+        for command in commands:
+            runtime.fire("pre_tool", {"tool_name": "Bash", "arguments": {"command": command}})
+        runtime.recorder.flush()  # the four go to the writer thread as one batch
+        written = [line["payload"]["arguments"]["command"]
+                   for line in _lines(home / "audit.jsonl")]
+    assert written == ["ls", "export GITHUB_TOKEN=[redacted]", "make",
+                       "curl -H 'Authorization: [redacted]"]
+
+
+def test_the_markers_of_a_batch_are_found_line_by_line():
+    redact = Redactor(("customer_id",))
+    lines = [b'{"a":"ls"}', b'{"Customer_ID":7}', b'{"b":"make"}', b'{"c":"sk-"}', b'{}']
+    assert redact.may_hold_secrets(lines) == [1, 3]
+    assert Redactor(defaults=False).may_hold_secrets(lines) == []
+    assert Redactor(patterns=("x",)).may_hold_secrets(lines[:2]) == [0, 1]

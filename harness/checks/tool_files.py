@@ -5,9 +5,10 @@ unloaded, and no tool name is defined twice (across files, or by a file and a pl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from harness.checks.finding import ERROR, OK, WARNING, Finding, HomeUnderCheck
-from harness.loading.loader import TOOL_SUFFIXES
+from harness.home_layout import not_a_tool_file
 from harness.reload.files import files_under, is_tool_path
 
 
@@ -33,12 +34,10 @@ def _stray_files(subject: HomeUnderCheck) -> Iterator[Finding]:
     tools_dir = subject.runtime.tools_dir
     if not tools_dir.is_dir():
         return
-    kinds = ", ".join(TOOL_SUFFIXES[:-1]) + f" or {TOOL_SUFFIXES[-1]}"
     for path in files_under(str(tools_dir)):
         relative = path[len(str(tools_dir)) + 1:]
         if not is_tool_path(relative):
-            yield Finding(WARNING, subject.relative(path),
-                          f"is not a tool file (those end in {kinds}), so it is not loaded")
+            yield Finding(WARNING, subject.relative(path), not_a_tool_file(Path(path)))
 
 
 def _tools_defined_twice(subject: HomeUnderCheck) -> Iterator[Finding]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from harness.runtime import Runtime
+
 # -- files --------------------------------------------------------------------------------------
 
 
@@ -117,8 +119,8 @@ def test_every_problem_of_a_home_is_reported(harness, fresh_home):
             "the one in tools/twin.scm is used (the first by path)") in out
     assert ("tools/shout.scm: warning: tool shout shadows the tool shout of plugin:guard "
             "(Scheme tools come first)") in out
-    assert ("tools/guard.scm.txt: warning: is not a tool file (those end in .scm, .hy or .py), "
-            "so it is not loaded") in out
+    assert ("tools/guard.scm.txt: warning: is not loaded: tool files end in .scm, .hy or .py"
+            in out)
     assert f"plugins/audit: warning: is not executable, so it is not a plugin (chmod +x " \
            f"{plugins}/audit" in out
     assert ("plugin:lint: error:\n  --schema exited with code 3; stderr: lint: missing config"
@@ -138,9 +140,24 @@ def test_a_home_check_as_json(harness, fresh_home):
     report = json.loads(out)
     assert (report["home"], report["errors"], report["warnings"]) == (str(fresh_home), 0, 1)
     assert {"severity": "warning", "where": "tools/notes.md",
-            "message": "is not a tool file (those end in .scm, .hy or .py), so it is not "
-                       "loaded"} \
+            "message": "is not loaded: tool files end in .scm, .hy or .py"} \
         in report["findings"]
+
+
+def test_check_words_a_misplaced_tool_file_as_the_dispatch_errors_do_with_the_mv(
+        harness, fresh_home):
+    misplaced = fresh_home / "tools" / "guard.sch"
+    misplaced.write_text("(import (harness hooks))\n")
+    code, out, _ = harness("check", "--home", str(fresh_home))
+    assert code == 1
+    why = (f"is not loaded: tool files end in .scm, .hy or .py "
+           f"(mv {misplaced} {fresh_home / 'tools' / 'guard.scm'})")
+    assert f"tools/guard.sch: warning: {why}\n" in out
+    _, _, err = harness("fire", "pre_tool", "{}", "--home", str(fresh_home))
+    assert f"tools/guard.sch {why}" in err  # what fire says on stderr, word for word
+    with Runtime(fresh_home) as runtime:
+        errors = [e["message"] for e in runtime.fire("pre_tool", {})["errors"]]
+    assert f"tools/guard.sch {why}" in errors
 
 
 def test_a_malformed_harness_toml_is_an_error_and_the_rest_is_still_checked(harness,

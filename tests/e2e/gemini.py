@@ -9,46 +9,24 @@ the ``hooks`` object of ``~/.gemini/settings.json`` (user hooks need no trust).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from gemini_server import GeminiServer
-from npm_host import installed
+from host_driver import HostRun, run_host
+from npm_host import npm_command
 
-__all__ = ["GEMINI_VERSION", "GeminiRun", "gemini_binary", "run_gemini"]
+__all__ = ["GEMINI_VERSION", "gemini_binary", "run_gemini"]
 
 GEMINI_VERSION = "0.61.0"
 
 
 def gemini_binary() -> Path:
     """The pinned Gemini CLI (installed on first use)."""
-    return installed("@google/gemini-cli", GEMINI_VERSION) / "node_modules" / ".bin" / "gemini"
-
-
-@dataclass
-class GeminiRun:
-    returncode: int
-    stdout: str
-    stderr: str
-    requests: list[dict]
-
-    def tool_outputs(self) -> list[str]:
-        """What each function call returned to the model, in order (as JSON text)."""
-        seen: list[str] = []
-        for request in self.requests:
-            for content in request.get("contents", []):
-                for part in content.get("parts", []):
-                    if "functionResponse" in part:
-                        text = json.dumps(part["functionResponse"].get("response"))
-                        if text not in seen:
-                            seen.append(text)
-        return seen
+    return npm_command("@google/gemini-cli", GEMINI_VERSION, "gemini")
 
 
 def run_gemini(binary: Path, root: Path, project: Path, turns: list[list[dict]],
-               hooks: dict) -> GeminiRun:
+               hooks: dict) -> HostRun:
     """Run ``gemini -p`` in `project` with `hooks` against a server that plays `turns`."""
     home = root / "gemini-home"
     (home / ".gemini").mkdir(parents=True, exist_ok=True)
@@ -58,10 +36,7 @@ def run_gemini(binary: Path, root: Path, project: Path, turns: list[list[dict]],
         "hooks": hooks, "telemetry": {"enabled": False},
         "privacy": {"usageStatisticsEnabled": False}}))
     with GeminiServer(turns) as server:
-        env = {"PATH": os.environ["PATH"], "HOME": str(home), "GEMINI_API_KEY": "offline",
-               "GOOGLE_GEMINI_BASE_URL": server.url}
-        done = subprocess.run([str(binary), "-p", "run the commands", "--yolo",
-                               "--output-format", "json"], cwd=project, env=env,
-                              capture_output=True, text=True, timeout=180,
-                              stdin=subprocess.DEVNULL, check=False)
-        return GeminiRun(done.returncode, done.stdout, done.stderr, list(server.requests))
+        return run_host([str(binary), "-p", "run the commands", "--yolo", "--output-format",
+                         "json"], server,
+                        {"HOME": str(home), "GEMINI_API_KEY": "offline",
+                         "GOOGLE_GEMINI_BASE_URL": server.url}, cwd=project)

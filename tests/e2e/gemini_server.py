@@ -3,17 +3,21 @@ CLI offline through ``GOOGLE_GEMINI_BASE_URL``.
 
 Every ``POST /v1beta/models/MODEL:streamGenerateContent`` (or ``:generateContent``) gets the
 next scripted turn; ``:countTokens`` gets a count. A turn is a list of parts, made with
-`shell_call` (a ``run_shell_command`` function call) or `text`. Every request body is kept.
+`shell_call` (a ``run_shell_command`` function call) or `text`. Every request body that
+took a turn is kept (scripted_server.py).
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Self
+
+from scripted_server import JSON, ScriptedServer
 
 __all__ = ["GeminiServer", "shell_call", "text"]
+
+#: the dullest answer to a side question (model routing, next speaker)
+_SIDE_ANSWER = json.dumps({"complexity_reasoning": "simple", "complexity_score": 1,
+                           "reasoning": "done", "next_speaker": "user"})
 
 
 def shell_call(command: str) -> dict:
@@ -25,68 +29,39 @@ def text(words: str) -> dict:
     return {"text": words}
 
 
-class GeminiServer:
-    """Serves `turns` in order to the main conversation (the last one again once they run
-    out); side requests (JSON-schema'd ones: routing, next-speaker checks) get ``{}``."""
+class GeminiServer(ScriptedServer):
+    """Serves `turns` in order to the main conversation; side requests (JSON-schema'd
+    ones: routing, next-speaker checks) get a fixed answer and take no turn."""
 
-    def __init__(self, turns: list[list[dict]]) -> None:
-        self.turns = list(turns)
-        self.requests: list[dict] = []
-        self._lock = threading.Lock()
-        server = self
+    listing = b'{"models": []}'
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+    def answer(self, path: str, request: dict) -> tuple[bytes, str]:
+        if ":countTokens" in path:
+            return b'{"totalTokens": 10}', JSON
+        config = request.get("generationConfig") or {}
+        if config.get("responseMimeType") == "application/json":
+            parts = [text(_SIDE_ANSWER)]
+        else:
+            parts = self.next_turn(request)
+        chunk = {"candidates": [{"content": {"role": "model", "parts": parts},
+                                 "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                   "totalTokenCount": 15},
+                 "modelVersion": "gemini-2.5-pro"}
+        if "streamGenerateContent" in path:
+            return f"data: {json.dumps(chunk)}\r\n\r\n".encode(), "text/event-stream"
+        return json.dumps(chunk).encode(), JSON
 
-            def log_message(self, *args) -> None:
-                pass
-
-            def _send(self, body: bytes, kind: str) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                self._send(b'{"models": []}', "application/json")
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                request = json.loads(self.rfile.read(length) or b"{}")
-                if ":countTokens" in self.path:
-                    self._send(b'{"totalTokens": 10}', "application/json")
-                    return
-                config = request.get("generationConfig") or {}
-                if config.get("responseMimeType") == "application/json":
-                    # a side question (model routing, next speaker): the dullest answer
-                    parts = [text(json.dumps({"complexity_reasoning": "simple",
-                                              "complexity_score": 1, "reasoning": "done",
-                                              "next_speaker": "user"}))]
-                else:
-                    with server._lock:
-                        server.requests.append(request)
-                        turns = server.turns
-                        parts = turns.pop(0) if len(turns) > 1 else turns[0]
-                chunk = {"candidates": [{"content": {"role": "model", "parts": parts},
-                                         "finishReason": "STOP", "index": 0}],
-                         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
-                                           "totalTokenCount": 15},
-                         "modelVersion": "gemini-2.5-pro"}
-                if "streamGenerateContent" in self.path:
-                    self._send(f"data: {json.dumps(chunk)}\r\n\r\n".encode(),
-                               "text/event-stream")
-                else:
-                    self._send(json.dumps(chunk).encode(), "application/json")
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    @staticmethod
+    def tool_outputs(requests: list[dict]) -> list[str]:
+        """Each function response the CLI sent (as JSON text), once, in order: every
+        request repeats the conversation so far."""
+        seen: list[str] = []
+        for request in requests:
+            for content in request.get("contents", []):
+                for part in content.get("parts", []):
+                    if "functionResponse" in part:
+                        said = json.dumps(part["functionResponse"].get("response"))
+                        if said not in seen:
+                            seen.append(said)
+        return seen

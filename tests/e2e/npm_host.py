@@ -3,7 +3,8 @@
 ``installed(package, version)`` installs ``package@version`` into
 ``~/.cache/harness-e2e/<package with / as +>@<version>`` (``npm install --prefix``) under an
 fcntl lock beside that folder, so two processes never install at once, and returns the
-folder. It skips the test (pytest.skip) only when npm itself is missing.
+folder; ``npm_command(package, version, name)`` is the path of its command ``name``. It
+skips the test (pytest.skip) only when npm itself is missing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["CACHE", "installed"]
+__all__ = ["CACHE", "installed", "npm_command"]
 
 CACHE = Path.home() / ".cache" / "harness-e2e"
 
@@ -36,3 +37,8 @@ def installed(package: str, version: str) -> Path:
             if done.returncode != 0:
                 raise RuntimeError(f"npm install {package}@{version} failed:\n{done.stderr}")
     return folder
+
+
+def npm_command(package: str, version: str, name: str) -> Path:
+    """The command `name` of ``package@version`` (installing it the first time)."""
+    return installed(package, version) / "node_modules" / ".bin" / name

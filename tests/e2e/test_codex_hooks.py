@@ -6,18 +6,10 @@ from __future__ import annotations
 
 import pytest
 from codex import codex_binary, run_codex
-from daemon import CLIENTS, HttpDaemon, client_command, harness_command
-from guard_home import assert_rm_stopped_and_ls_ran, make_guard_home, make_victim_project
+from daemon import CLIENTS, harness_command
+from guard_home import make_victim_project
+from guarded_host import GuardedHost, assert_guarded
 from responses_server import message, shell_call
-
-TURNS = [[shell_call("rm -rf victim", "call_rm")], [shell_call("ls > listing.txt", "call_ls")],
-         [message("done")]]
-
-
-@pytest.fixture(scope="module")
-def codex():
-    return codex_binary()
-
 
 
 def hooks(command: str) -> dict:
@@ -25,34 +17,28 @@ def hooks(command: str) -> dict:
                                                          "command": command}]}]}
 
 
-def check(run, folder):
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert_rm_stopped_and_ls_ran(folder)
-    outputs = run.tool_outputs()
-    assert "rm -rf is not allowed" in outputs[0]
+CODEX = GuardedHost("codex", run_codex, hooks,
+                    [[shell_call("rm -rf victim", "call_rm")],
+                     [shell_call("ls > listing.txt", "call_ls")], [message("done")]])
+
+
+@pytest.fixture(scope="module")
+def codex():
+    return codex_binary()
 
 
 def test_the_command_hook_stops_rm_rf_and_lets_ls_run(codex, tmp_path):
-    home = make_guard_home(tmp_path)
-    folder = make_victim_project(tmp_path)
-    run = run_codex(codex, tmp_path, folder, TURNS,
-                    hooks(harness_command("hook", "codex", "--home", str(home))))
-    check(run, folder)
+    assert_guarded(*CODEX.through_command(codex, tmp_path))
 
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(codex, tmp_path, client):
-    home = make_guard_home(tmp_path)
-    folder = make_victim_project(tmp_path)
-    with HttpDaemon(home) as daemon:
-        run = run_codex(codex, tmp_path, folder, TURNS, hooks(client_command(
-            client, "codex", daemon.url, home)))
-    check(run, folder)
+    assert_guarded(*CODEX.through_daemon(codex, tmp_path, client))
 
 
 def test_a_missing_home_denies_instead_of_letting_rm_rf_through(codex, tmp_path):
     folder = make_victim_project(tmp_path)
-    run = run_codex(codex, tmp_path, folder, TURNS[:1] + [[message("done")]],
+    run = run_codex(codex, tmp_path, folder, CODEX.turns[:1] + [[message("done")]],
                     hooks(harness_command("hook", "codex", "--home", str(tmp_path / "no"))))
     assert run.returncode == 0, run.stderr[-2000:]
     assert (folder / "victim" / "keep.txt").exists()

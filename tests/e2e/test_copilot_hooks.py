@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import pytest
 from copilot import copilot_binary, run_copilot
-from daemon import CLIENTS, HttpDaemon, client_command, harness_command
-from guard_home import assert_rm_stopped_and_ls_ran, make_guard_home, make_victim_project
+from daemon import CLIENTS
+from guarded_host import GuardedHost, assert_guarded
 from responses_server import message, shell_call
 
-TURNS = [[shell_call("rm -rf victim", "call_rm")], [shell_call("ls > listing.txt", "call_ls")],
-         [message("done")]]
+
+def hooks(command: str) -> dict:
+    return {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 30}]}
+
+
+COPILOT = GuardedHost("copilot", run_copilot, hooks,
+                      [[shell_call("rm -rf victim", "call_rm")],
+                       [shell_call("ls > listing.txt", "call_ls")], [message("done")]],
+                      hook_args=("--event", "preToolUse"))
 
 
 @pytest.fixture(scope="module")
@@ -19,30 +26,10 @@ def copilot():
     return copilot_binary()
 
 
-
-def hooks(command: str) -> dict:
-    return {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 30}]}
-
-
-def check(run, folder):
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    assert_rm_stopped_and_ls_ran(folder)
-    assert "rm -rf is not allowed" in run.tool_outputs()[0]
-
-
 def test_the_command_hook_stops_rm_rf_and_lets_ls_run(copilot, tmp_path):
-    home = make_guard_home(tmp_path)
-    folder = make_victim_project(tmp_path)
-    run = run_copilot(copilot, tmp_path, folder, TURNS, hooks(harness_command(
-        "hook", "copilot", "--event", "preToolUse", "--home", str(home))))
-    check(run, folder)
+    assert_guarded(*COPILOT.through_command(copilot, tmp_path))
 
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_the_http_daemon_stops_rm_rf_and_lets_ls_run(copilot, tmp_path, client):
-    home = make_guard_home(tmp_path)
-    folder = make_victim_project(tmp_path)
-    with HttpDaemon(home) as daemon:
-        run = run_copilot(copilot, tmp_path, folder, TURNS, hooks(client_command(
-            client, "copilot", daemon.url, home, "--event", "preToolUse")))
-    check(run, folder)
+    assert_guarded(*COPILOT.through_daemon(copilot, tmp_path, client))

@@ -29,45 +29,49 @@ def test_claude_code(claude_code, tmp_path):
     assert "SECRET" not in json.dumps(result["content"])
 
 
+def rewritten_output(run_host, binary, tmp_path, turns: list, hooks: dict) -> str:
+    """What the one tool call of `turns` returned, `run_host` (run_codex and the like)
+    having run with `hooks`: it must not hold SECRET (see the asserts)."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    run = run_host(binary, tmp_path, folder, turns, hooks)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    [output] = run.tool_outputs()
+    return output
+
+
+def hook_command(tmp_path, host: str, *extra: str) -> str:
+    return harness_command("hook", host, *extra, "--home", str(rewriting_home(tmp_path)))
+
+
 def test_codex(tmp_path):
     from codex import codex_binary, run_codex
     from responses_server import message, shell_call
-    folder = tmp_path / "project"
-    folder.mkdir()
-    run = run_codex(codex_binary(), tmp_path, folder,
-                    [[shell_call("echo SECRET", "call_1")], [message("done")]],
-                    {"PreToolUse": [{"hooks": [{"type": "command", "command": harness_command(
-                        "hook", "codex", "--home", str(rewriting_home(tmp_path)))}]}]})
-    assert run.returncode == 0, run.stderr[-2000:]
-    [output] = run.tool_outputs()
+    output = rewritten_output(
+        run_codex, codex_binary(), tmp_path,
+        [[shell_call("echo SECRET", "call_1")], [message("done")]],
+        {"PreToolUse": [{"hooks": [{"type": "command",
+                                    "command": hook_command(tmp_path, "codex")}]}]})
     assert "[redacted]" in output and "SECRET" not in output
 
 
 def test_gemini(tmp_path):
     from gemini import gemini_binary, run_gemini
     from gemini_server import shell_call, text
-    folder = tmp_path / "project"
-    folder.mkdir()
-    run = run_gemini(gemini_binary(), tmp_path, folder, [[shell_call("echo SECRET")],
-                                                         [text("done")]],
-                     {"BeforeTool": [{"matcher": ".*", "hooks": [{
-                         "type": "command", "name": "harness", "command": harness_command(
-                             "hook", "gemini", "--home", str(rewriting_home(tmp_path)))}]}]})
-    assert run.returncode == 0, run.stderr[-2000:]
-    [output] = run.tool_outputs()
+    output = rewritten_output(
+        run_gemini, gemini_binary(), tmp_path, [[shell_call("echo SECRET")], [text("done")]],
+        {"BeforeTool": [{"matcher": ".*", "hooks": [{
+            "type": "command", "name": "harness",
+            "command": hook_command(tmp_path, "gemini")}]}]})
     assert "[redacted]" in output and "SECRET" not in output
 
 
 def test_copilot(tmp_path):
     from copilot import copilot_binary, run_copilot
     from responses_server import message, shell_call
-    folder = tmp_path / "project"
-    folder.mkdir()
-    run = run_copilot(copilot_binary(), tmp_path, folder,
-                      [[shell_call("echo SECRET", "call_1")], [message("done")]],
-                      {"preToolUse": [{"type": "command", "bash": harness_command(
-                          "hook", "copilot", "--event", "preToolUse", "--home",
-                          str(rewriting_home(tmp_path)))}]})
-    assert run.returncode == 0, run.stderr[-2000:]
-    [output] = run.tool_outputs()
+    output = rewritten_output(
+        run_copilot, copilot_binary(), tmp_path,
+        [[shell_call("echo SECRET", "call_1")], [message("done")]],
+        {"preToolUse": [{"type": "command", "bash": hook_command(
+            tmp_path, "copilot", "--event", "preToolUse")}]})
     assert "[redacted]" in output and "SECRET" not in output

@@ -26,7 +26,7 @@ def home(tmp_path):
     ("py/guard.py", "py/ holds tool files that are not loaded"),
     ("scm/guard.scm", "scm/ holds tool files that are not loaded"),
     ("tool/guard.scm", "tool/ is not read by harness; did you mean tools?"),
-    ("tools/guard.sch", "tools/guard.sch is not loaded: tool files end in .scm, .hy, .py"),
+    ("tools/guard.sch", "tools/guard.sch is not loaded: tool files end in .scm, .hy or .py"),
     ("tools/sub/guard.ss", "tools/sub/guard.ss is not loaded"),
     ("plugins/guard.scm", "plugins/guard.scm is a tool file, not a plugin"),
 ])
