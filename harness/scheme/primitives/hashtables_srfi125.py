@@ -18,8 +18,8 @@ against the Python versions (side by side, best of 7, busy machine): ``-find`` 1
 procedures passed to the native ``hash-table-fold``/``-walk`` (0.26x, 0.56x, 0.6x those
 loops: building the alist was most of their time). Kept native by measurement:
 ``hash-table-unfold`` (12x slower in Scheme: its mapper's two values through
-``call-with-values``; with a ``case-lambda`` consumer, 120x, as one is made anew on each
-call), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
+``call-with-values``; with a ``case-lambda`` consumer, 120x when each evaluation of a
+case-lambda compiled its dispatcher, before issue 28), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
 A second round moved ``-intersection!`` and ``-difference!`` (1.27-1.29x, a Scheme
 procedure passed to the native ``hash-table-walk``; 1.4-1.55x as a loop over a snapshot)
 and kept ``-union!`` (1.7-2.07x), ``-xor!`` (1.8-2.13x: a lookup, then a store by a
