@@ -8,8 +8,10 @@ for ``--rounds`` rounds; the best CPU time of each program in each tree is print
 ratio new/old. The programs: guards with and without else (catching and not), a handler
 of raise-continuable, SRFI 1 filters and searches over 1,000 elements with a Scheme
 predicate, sorts of 2,000 numbers with a Scheme ordering (shuffled, sorted, reversed) and
-with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries and
-1,000 hash-table-update!s, SRFI 14 walks over 1,000 characters, SRFI 130 searches and
+with a key, a merge, the unfolds and list-tabulate, SRFI 69 walks over 1,000 entries,
+1,000 hash-table-update!s and -update!/defaults, a merge of 1,000 entries into a copy of
+500 and SRFI 125's intersection and difference of the two, SRFI 14 walks over 1,000
+characters, SRFI 130 searches and
 trims of 1,000-character strings (and 10,000 searches of 10 characters, and by a
 character), a split of 600 characters by a predicate, the R7RS vector and string walks
 (vector-map, vector-for-each, string-map, string-for-each) over 1,000 and (10,000 times)
@@ -41,9 +43,12 @@ SETUP = """(import (srfi 1) (srfi 132) (srfi 151) (srfi 128))
 (define shuffled (let loop ((i 0) (s 7) (acc '())) (if (= i 2000) acc
   (loop (+ i 1) (modulo (+ (* s 1103515245) 12345) 2147483648) (cons s acc)))))
 (define up (iota 2000)) (define down (reverse up))
-(import (srfi 14) (srfi 69) (only (srfi 125) hash-table-unfold))
+(import (srfi 14) (srfi 69)
+        (only (srfi 125) hash-table-unfold hash-table-intersection! hash-table-difference!))
 (define ht (make-hash-table equal?))
 (for-each (lambda (i) (hash-table-set! ht i i)) (iota 1000))
+(define half (make-hash-table equal?))
+(for-each (lambda (i) (hash-table-set! half i i)) (iota 500))
 (define cs (ucs-range->char-set 0 1000))
 (define text (make-string 1000 #\\a)) (define padded (string-append (make-string 500 #\\space)
   "x" (make-string 500 #\\space)))
@@ -84,6 +89,11 @@ PROGRAMS = {
     "ht-walk": "(hash-table-walk ht (lambda (k v) v))",
     "ht-fold": "(hash-table-fold ht (lambda (k v acc) acc) 0)",
     "ht-update!": "(do ((i 0 (+ i 1))) ((= i 1000)) (hash-table-update! ht i (lambda (v) v)))",
+    "ht-update!/default": "(do ((i 0 (+ i 1))) ((= i 1000)) "
+                          "(hash-table-update!/default ht i (lambda (v) v) 0))",
+    "ht-merge!": "(hash-table-merge! (hash-table-copy half) ht)",
+    "ht-intersection!": "(hash-table-intersection! (hash-table-copy ht) half)",
+    "ht-difference!": "(hash-table-difference! (hash-table-copy ht) half)",
     "char-set-count": "(char-set-count (lambda (c) #t) cs)",
     "char-set-fold": "(char-set-fold (lambda (c acc) acc) 0 cs)",
     "string-index": "(string-index text (lambda (c) #f))",

@@ -354,7 +354,10 @@ class Recorder:
             # every record handed over before `asked` flushes is in the deque by now
             batch = [pending.popleft() for _ in range(len(pending))]
             if batch:
-                self._write_lines(batch)
+                try:
+                    self._write_lines(batch)
+                except Exception as exc:  # noqa: BLE001  (a dead writer would hang flush())
+                    self._failed(f"cannot record to {self.path}: {type(exc).__name__}: {exc}")
             with self._state:
                 self._served = asked
                 self._state.notify_all()
@@ -388,9 +391,13 @@ class Recorder:
                     size += len(line)
                 self._append(fd, chunk, size)
             except OSError as exc:  # the audit log never breaks a dispatch
-                if self.failure is None:
-                    self.failure = f"cannot write the audit log {self.path}: {exc}"
-                    sys.stderr.write(f"harness: {self.failure}\n")
+                self._failed(f"cannot write the audit log {self.path}: {exc}")
+
+    def _failed(self, why: str) -> None:
+        """Say the first failure to record on stderr; the records it lost are gone."""
+        if self.failure is None:
+            self.failure = why
+            sys.stderr.write(f"harness: {why}\n")
 
     def _append(self, fd: int, chunk: list[bytes], size: int) -> int:
         if chunk:

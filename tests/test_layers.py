@@ -30,6 +30,8 @@ ONCE_IN_A_CIRCLE = (
     "harness.scheme.translate",
     "harness.scheme.primitives", "harness.host_libraries.harness_procedures",
     "harness.host_libraries.vfs_procedures", "harness.host_libraries.line_stream",
+    # the per-event client and the command it hands over to (harness.cli.answer_here)
+    "harness.cli.hook_client", "harness.cli.host_command",
 )
 
 

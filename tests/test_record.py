@@ -212,3 +212,22 @@ def test_the_markers_of_a_batch_are_found_line_by_line():
     assert redact.may_hold_secrets(lines) == [1, 3]
     assert Redactor(defaults=False).may_hold_secrets(lines) == []
     assert Redactor(patterns=("x",)).may_hold_secrets(lines[:2]) == [0, 1]
+
+
+def test_a_writer_that_breaks_says_so_once_and_flush_still_returns(tmp_path, capfd):
+    recorder = Recorder(RecordConfig(path=str(tmp_path / "audit.jsonl")))
+
+    def broken_scan(lines):
+        raise RuntimeError("scan broke")
+
+    recorder.redact.may_hold_secrets = broken_scan
+    for _ in range(2):
+        recorder.dispatched("pre_tool", {}, {"outcome": {}, "errors": []}, [], 0.0, False)
+        flushing = threading.Thread(target=recorder.flush, daemon=True)
+        flushing.start()
+        flushing.join(10)
+        assert not flushing.is_alive(), "flush waits for a writer that died"
+    recorder.close()
+    said = capfd.readouterr().err
+    assert said.count("RuntimeError: scan broke") == 1
+    assert recorder.failure.startswith("cannot record to ")

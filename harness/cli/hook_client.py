@@ -314,7 +314,7 @@ def _with_harness(host: str, options: dict, data: bytes, failure: Exception) -> 
     site.main()
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
-    from harness.cli.host_command import after_client
+    from harness.cli.answer_here import after_client
     reason = f"bad option: {failure}" if isinstance(failure, ValueError) else str(failure)
     timeout = options.get("timeout")
     args = SimpleNamespace(home=options.get("home"), event=options.get("event"),

@@ -16,13 +16,17 @@ blocks nothing). ``HARNESS_FAIL_OPEN=1`` turns those denies into exit 1, loudly.
 
 The client paths (1, 2) import only the standard library (harness.cli.hook_client), which
 also runs as a script of its own without harness's package, the lightest per-event client:
-``python3 -S -I .../harness/cli/hook_client.py HOST --http URL`` (bench/hosts.py).
+``python3 -S -I .../harness/cli/hook_client.py HOST --http URL`` (bench/hosts.py). Path 3
+and the denies are harness.cli.answer_here's, which that script loads when the daemon
+cannot answer (so neither client module imports this one: no import circle).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+from harness.cli.answer_here import after_client, answer_here, emit
 
 __all__ = ["DESCRIPTION", "main", "register", "run"]
 
@@ -103,83 +107,10 @@ def run(args) -> int:
         except (client.Unreachable, client.ClientFailure) as exc:
             return after_client(host, args, data, str(exc),
                                 isinstance(exc, client.Unreachable))
-        return _emit(reply["exit_code"], reply["stdout"], reply["stderr"])
-    return _answer_here(host, args, data)
-
-
-def after_client(host: str, args, data: bytes, reason: str, unreachable: bool) -> int:
-    """What to answer when the daemon could not, for `reason`: the event answered here
-    when nothing listens there (`unreachable`), else an edge failure (a deny on a guard
-    event)."""
-    if unreachable:
-        return _answer_here(host, args, data)
-    return _edge(host, data, reason, args.event)
+        return emit(reply["exit_code"], reply["stdout"], reply["stderr"])
+    return answer_here(host, args, data)
 
 
 def _token(home: str | None) -> str | None:
     from harness.cli.hook_client import token
     return token(home)
-
-
-def _answer_here(host: str, args, data: bytes) -> int:
-    from harness import hosts
-    try:
-        hosts.adapter(host)
-    except hosts.UnknownHost as exc:
-        print(f"harness hook: {exc}", file=sys.stderr)
-        return 1
-    if args.timeout:
-        _deadline(host, data, args.event, args.timeout)
-    try:
-        from harness.cli.frozen_imports import freeze_imports
-        from harness.config import ConfigError
-        from harness.runtime import Runtime, resolve_home
-        freeze_imports()
-        path = resolve_home(args.home)
-        if not path.is_dir():
-            return _edge(host, data, f"the home {path} does not exist (--home DIR, "
-                                     "$HARNESS_HOME or ~/.harness)", args.event)
-        try:
-            runtime = Runtime(path)
-        except ConfigError as exc:
-            return _edge(host, data, str(exc), args.event)
-    except Exception as exc:  # noqa: BLE001 - never open: see the module docstring
-        return _edge(host, data, f"internal error: {type(exc).__name__}: {exc}", args.event)
-    runtime.handlers.pool.defer()  # async handlers outlive us in a process of their own
-    try:
-        reply = hosts.answer(runtime, host, data, args.event)
-    finally:
-        runtime.handlers.pool.detach(str(runtime.home))
-        runtime.close()
-    return _emit(reply.exit_code, reply.stdout, reply.stderr)
-
-
-def _deadline(host: str, data: bytes, event: str | None, seconds: float) -> None:
-    """After `seconds`, answer as an edge failure (a deny on a guard event) and exit: the
-    host must hear our "no" before its own timeout reads our silence as "yes"."""
-    import signal
-
-    def expire(*_) -> None:
-        code = _edge(host, data, f"no answer within --timeout {seconds:g} s", event)
-        os._exit(code)  # the dispatch still running must not write a second answer
-
-    signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-
-
-def _edge(host: str, data: bytes, reason: str, event: str | None) -> int:
-    from harness import hosts
-    reply = hosts.edge_failure(host, data, reason, event)
-    if hosts.fail_open():
-        print(f"harness hook {host}: WARNING: HARNESS_FAIL_OPEN=1: {reason}", file=sys.stderr)
-    return _emit(reply.exit_code, reply.stdout, reply.stderr)
-
-
-def _emit(code: int, stdout: str, stderr: str) -> int:
-    if stdout:
-        sys.stdout.write(stdout)
-        sys.stdout.flush()
-    if stderr:
-        sys.stderr.write(stderr)
-        sys.stderr.flush()
-    return code

@@ -1,15 +1,17 @@
 """What one dispatch collects: the answers, the errors and the sources that failed, in
-dispatch order (and, traced, one trace entry per source), and what its runs of hooks
-share.
+dispatch order (and, traced, one trace entry per source).
 
-The runners (harness.hooks.runners) report only what a hook did that matters: an answer
-or a failure. A hook with no answer costs the record nothing, so ``DispatchRecord`` has no
-trace at all; ``TracedRecord`` is the one a traced dispatch uses (``Dispatcher.fire``
-picks the class once, with its runners).
+The record is made by the first source that has something to report (an answer, an
+error, a failure): most dispatches of a guard report nothing, and making a record for them
+was most of the cost the runners added to a dispatch (bench/hooks.py, issue 28). So a
+dispatch holds ``None`` until then, and the runners (harness.hooks.runners) hand back the
+record they were given or made. ``TracedRecord``, the one a traced dispatch uses, is made
+up front (``Dispatcher.fire`` picks it, with the traced runners).
 
-Errors stay in dispatch order (issue 24): the load failures and standing notices first,
-then each source's errors where it ran; a combine problem about an answer goes where that
-answer's source ran (``place_problems``), not after every hook's errors.
+Errors stay in dispatch order (issue 24): the load failures and standing notices first
+(the dispatcher's, before any record), then each source's errors where it ran; a combine
+problem about an answer goes where that answer's source ran (``place_problems``), not
+after every hook's errors.
 """
 
 from __future__ import annotations
@@ -21,43 +23,26 @@ from harness.bridge import NO_ANSWER
 
 class DispatchRecord:
     """The answers (``(source, answer)``), errors (``{"source", "message"}``) and failed
-    sources of one dispatch of ``hook``, in dispatch order; and what the runs of its
-    in-process hooks share (harness.hooks.runners): the payload converted per file, the
-    budget left to a file whose hooks share one, the output capture of the last Scheme
-    run (for the trace)."""
+    sources that the hooks of one dispatch of ``hook`` reported, in dispatch order."""
 
-    __slots__ = ("_marks", "answers", "capture", "converted", "errors", "failed", "hook",
-                 "pool", "trace")
+    __slots__ = ("_marks", "answers", "errors", "failed", "hook", "trace")
 
-    def __init__(self, hook: str, errors: list[dict]) -> None:
-        """``errors``: what the dispatch lists before any hook runs (load failures)."""
-        # (made on every dispatch with hooks, and most hooks answer nothing: the lists
-        # are made by the first answer or failure; () until then)
+    def __init__(self, hook: str) -> None:
         self.hook = hook
-        self.errors = errors
-        self.answers: list[tuple[str, object]] | tuple = ()
-        self.failed: list[str] | tuple = ()
+        self.answers: list[tuple[str, object]] = []
+        self.errors: list[dict] = []
+        self.failed: list[str] = []
         self.trace: list[dict] | None = None
-        #: file -> the payload as its Scheme hooks see it (payload_use.py), once made
-        self.converted: dict[str, object] | None = None
-        #: [steps, deadline] left to the file whose hooks share one budget, or None
-        self.pool: list | None = None
-        #: the output capture of the last Scheme run, None after a leaf run
-        self.capture = None
         # per answer, how many errors preceded it: where a problem with it goes
-        self._marks: list[int] | tuple = ()
+        self._marks: list[int] = []
 
     def answer(self, source: str, answer: object) -> None:
-        if type(self.answers) is tuple:
-            self.answers, self._marks = [], []
         self.answers.append((source, answer))
         self._marks.append(len(self.errors))
 
     def fail(self, source: str, message: str) -> None:
         """``source`` failed: an error, and a failure its policy may close on."""
         self.errors.append({"source": source, "message": message})
-        if type(self.failed) is tuple:
-            self.failed = []
         self.failed.append(source)
 
     def warn(self, source: str, message: str) -> None:
@@ -79,8 +64,6 @@ class DispatchRecord:
 
     def insert_answer(self, index: int, source: str, answer: object) -> None:
         """An answer standing for a failed hook, at ``index`` of the answers."""
-        if type(self.answers) is tuple:
-            self.answers, self._marks = [], []
         marks = self._marks
         self.answers.insert(index, (source, answer))
         marks.insert(index, marks[index] if index < len(marks) else len(self.errors))
@@ -99,8 +82,8 @@ class TracedRecord(DispatchRecord):
 
     __slots__ = ()
 
-    def __init__(self, hook: str, errors: list[dict]) -> None:
-        super().__init__(hook, errors)
+    def __init__(self, hook: str) -> None:
+        super().__init__(hook)
         self.trace = []
 
     def results(self, results: list) -> None:

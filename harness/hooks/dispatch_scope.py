@@ -21,25 +21,26 @@ from harness.loading.registry import LEAF_RUNNER, SCHEME_RUNNER
 from harness.sandbox.thread_context import contexts, thread_context
 
 
-def run_in_scope(runtime, runs: tuple, runners: tuple, record: DispatchRecord,
-                 payload: dict) -> None:
-    """Run ``runs`` (the in-process hooks of ``record.hook``, in order), each with its
-    runner of ``runners`` (indexed by ``HookRun.runner``), in the dispatch scope."""
-    hook = record.hook
+def run_in_scope(runtime, hook: str, runs: tuple, runners: tuple,
+                 record: DispatchRecord | None, payload: dict) -> DispatchRecord | None:
+    """Run ``runs`` (the in-process hooks of ``hook``, in order), each with its runner of
+    ``runners`` (indexed by ``HookRun.runner``), in the dispatch scope; return ``record``,
+    or the record the first answer or failure made (None: the hooks reported nothing)."""
     try:  # thread_context(), inline
         context = contexts.context
     except AttributeError:
         context = thread_context()
     if hook in context.points:
-        record.skipped("in-process", "re-entrant dispatch")
-        return
+        if record is not None:  # (a traced dispatch says so)
+            record.skipped("in-process", "re-entrant dispatch")
+        return record
     first = runs[0]
     if first.runner == LEAF_RUNNER and (first.leaf.holds() if len(runs) == 1
                                         else leaf_only(runs)):
         leaf = runners[LEAF_RUNNER]
         for run in runs:
-            leaf.run(record, context, run, run.hooks, payload)
-        return
+            record = leaf.run(hook, record, context, run, run.hooks, payload)
+        return record
     # enter the scope
     saved = context.runtime, context.context_name, context.tier, context.code_file
     context.runtime = runtime
@@ -51,7 +52,8 @@ def run_in_scope(runtime, runs: tuple, runners: tuple, record: DispatchRecord,
             kind = run.runner
             if kind == LEAF_RUNNER and not run.leaf.holds():
                 kind = SCHEME_RUNNER  # its file redefined what a hook calls
-            runners[kind].run(record, context, run, run.hooks, payload)
+            record = runners[kind].run(hook, record, context, run, run.hooks, payload)
     finally:  # leave it
         context.runtime, context.context_name, context.tier, context.code_file = saved
         context.points.discard(hook)
+    return record

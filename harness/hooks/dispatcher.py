@@ -6,8 +6,10 @@ settings files, in declaration order; they run at the same time, their answers a
 that order), then the in-process hooks — the tool files' (Scheme, Hy and Python alike) by
 file path, then registration order, then the Python hooks the host registered — run by
 run, each run by the runner the registry chose for it (harness.hooks.runners), inside the
-dispatch scope (harness.hooks.dispatch_scope). Everything goes into one ``DispatchRecord``; then the fail-closed
-answers are added and the answers combined (harness.hooks.combine).
+dispatch scope (harness.hooks.dispatch_scope). What they report goes into one
+``DispatchRecord``, made by the first source with something to report (most dispatches of
+a guard have nothing, and make none); then the fail-closed answers are added and the
+answers combined (harness.hooks.combine).
 
 A hook that fails is reported and skipped; the others still run. Permission hooks fail
 closed (a failed hook denies), all others fail open. While the in-process hooks of a point
@@ -72,36 +74,39 @@ class Dispatcher:
         recorder = runtime.recorder  # the audit log (harness.record) needs the trace
         traced = self.trace_enabled or recorder is not None
         start = time.perf_counter() if recorder is not None else 0.0
-        runs = registry.runs.get(hook)
+        # made by the first source with something to report (traced: up front)
+        record = TracedRecord(hook) if traced else None
+        runners = self._traced_runners if traced else self._runners
         # Each source is asked only when it has something for this point: most dispatches
-        # find no plugin, no declared handler and no in-process hook, and cost ~nothing.
-        if runs is None and handlers.idle and not registry.unguarded and \
-                hook not in plugins.by_hook:
+        # find no plugin, no declared handler and few in-process hooks, and cost ~nothing.
+        if hook in plugins.by_hook:
+            record = record or DispatchRecord(hook)
+            record.results(runtime.plugins.call_hooks(hook, payload))
+        if not handlers.idle:
+            problems = handlers.dispatch_errors(hook)  # never silent when broken
+            results = handlers.call_hooks(hook, payload)
+            if problems or results:
+                record = record or DispatchRecord(hook)
+                record.errors.extend(problems)
+                record.results(results)
+        runs = registry.runs.get(hook)
+        if runs:
+            record = run_in_scope(runtime, hook, runs, runners, record, payload)
+        if registry.unguarded:  # a guard that does not load never opens: SPEC §14
+            record = record or DispatchRecord(hook)
+            self._unguarded_answers(point, registry.unguarded, record)
+        if record is None:  # nothing answered, nothing failed: the usual dispatch
             outcome, _ = combine_placed(point, payload, (), self.permission_handler)
             result = {"hook": hook, "outcome": outcome, "answers": [], "errors": errors}
-            trace = [] if traced else None
+            trace = None
         else:
-            if traced:
-                record, runners = TracedRecord(hook, errors), self._traced_runners
-            else:
-                record, runners = DispatchRecord(hook, errors), self._runners
-            if hook in plugins.by_hook:
-                record.results(runtime.plugins.call_hooks(hook, payload))
-            if not handlers.idle:
-                errors.extend(handlers.dispatch_errors(hook))  # never silent when broken
-                results = handlers.call_hooks(hook, payload)
-                if results:
-                    record.results(results)
-            if runs:
-                run_in_scope(runtime, runs, runners, record, payload)
-            if registry.unguarded:  # a guard that does not load never opens: SPEC §14
-                self._unguarded_answers(point, registry.unguarded, record)
             closed = self._failed_closed(point, record) if record.failed else ()
             answers = record.answers
             outcome, problems = combine_placed(point, payload, answers,
                                                self.permission_handler, closed)
             if problems:
                 record.place_problems(problems)
+            errors.extend(record.errors)
             result = {"hook": hook, "outcome": outcome,
                       "answers": [{"source": s, "answer": a} for s, a in answers] if answers
                       else [],

@@ -15,10 +15,13 @@ registry reindexes (``HookRun.runner``), and a tracing wrapper chosen when traci
   one's trace entry (``TracedRecord.hook_ran``), so the runners themselves never ask
   whether tracing is on.
 
-``run(record, context, run, hooks, payload)`` runs ``hooks`` (``run.hooks``, or a part
-of it) on this thread (``context``) and reports each answer or failure to ``record``.
-What the hooks of a run share across calls lives on the record (``DispatchRecord``), so
-running them one at a time changes nothing.
+``run(hook, record, context, run, hooks, payload)`` runs ``hooks`` (``run.hooks``, or a
+part of it) of hook point ``hook`` on this thread (``context``), reports each answer or
+failure to ``record`` and returns it: the record is made by the first answer or failure
+(``None`` until then; most dispatches of a guard have none: dispatch_record.py). What the
+hooks of a run share (the payload converted per file, the budget left to a file whose
+hooks share one, the output capture) is the run's own, or ``share``'s (a ``RunShare``)
+when ``TracedRunner`` runs it one hook at a time, so running it in parts changes nothing.
 """
 
 from __future__ import annotations
@@ -43,16 +46,30 @@ from harness.scheme.datatypes import NIL
 from harness.scheme.errors import ResourceLimitExceeded
 
 
+class RunShare:
+    """What the hooks of one run share when it is run in parts (``TracedRunner``): the
+    payload converted per file (payload_use.py), the [steps, deadline] left to the file
+    whose hooks share one budget, the output capture of the last Scheme part."""
+
+    __slots__ = ("capture", "converted", "pool")
+
+    def __init__(self) -> None:
+        self.converted: dict[str, object] = {}
+        self.pool: list | None = None
+        self.capture = None
+
+
 class PythonRunner:
-    """Python hooks: the payload dict itself, the unsandboxed tier's wall clock."""
+    """Python hooks: the payload dict itself, the unsandboxed tier's wall clock (they
+    share nothing: ``share`` goes unused)."""
 
     __slots__ = ("runtime",)
 
     def __init__(self, runtime) -> None:
         self.runtime = runtime
 
-    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
-        hook = record.hook
+    def run(self, hook: str, record: DispatchRecord | None, context, run, hooks: tuple,
+            payload: dict, share: RunShare | None = None) -> DispatchRecord | None:
         context.tier, context.code_file = "unsandboxed", None  # (SPEC §12)
         slot = context.calls
         seconds = self.runtime.config.limits["unsandboxed"].seconds
@@ -62,18 +79,21 @@ class PythonRunner:
             except BaseException as exc:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
+                record = record or DispatchRecord(hook)
                 record.fail(h.source, f"{hook} hook failed: "
                                       f"{describe_python_error(exc, h.file or None)}")
                 continue
             if value is not None:  # None: no answer (the usual case)
+                record = record or DispatchRecord(hook)
                 try:  # a private JSON copy: the hook may keep and change what it returned
                     record.answer(h.source, loads(dumps(value)))
                 except (TypeError, ValueError) as exc:
                     record.fail(h.source, f"{hook} hook {h.source}: the answer has no JSON "
                                           f"form: {exc}")
+        return record
 
     @staticmethod
-    def output(record: DispatchRecord, context) -> tuple[str, str]:
+    def output(share: RunShare, context) -> tuple[str, str]:
         """What the last hook run printed (for the trace)."""
         return context.calls.printed_text()
 
@@ -86,33 +106,32 @@ class SchemeRunner:
     def __init__(self, runtime) -> None:
         self.runtime = runtime
 
-    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
-        hook, runtime = record.hook, self.runtime
+    def run(self, hook: str, record: DispatchRecord | None, context, run, hooks: tuple,
+            payload: dict, share: RunShare | None = None) -> DispatchRecord | None:
+        runtime = self.runtime
         limits = runtime.config.limits
-        converted = record.converted
-        if converted is None:
-            converted = record.converted = {}
-        capture = record.capture = pooled_capture(limits["sandboxed"].max_output,
-                                                 run.watch_deadline)
+        converted, pool = ({}, None) if share is None else (share.converted, share.pool)
+        capture = pooled_capture(limits["sandboxed"].max_output, run.watch_deadline)
         budget = capture.budget
         # a file's hooks share its budget; most runs have no file with two hooks
         shares = budget_shares(run.hooks) if run.shared else None
-        pool, share = record.pool, 0
+        part = 0  # how many hooks of its file share the budget left (budget_shares)
         with capture:
             for h in hooks:
                 bounds = limits[h.env.tier]
                 if shares is not None:
-                    share = shares[id(h)]
-                    if share > 1 and pool is None:
+                    part = shares[id(h)]
+                    if part > 1 and pool is None:
                         pool = [bounds.steps, None if bounds.seconds is None
                                 else time.monotonic() + bounds.seconds]
-                    if share and pool is not None:
-                        bounds = budget_share(bounds, pool[0], pool[1], share)
+                    if part and pool is not None:
+                        bounds = budget_share(bounds, pool[0], pool[1], part)
                         if bounds is None:
+                            record = record or DispatchRecord(hook)
                             record.fail(h.source, f"{hook} hook skipped: the hooks of "
                                         f"{h.file} share one budget per dispatch, and its "
                                         "earlier hooks spent it")
-                            if share == 1:
+                            if part == 1:
                                 pool = None
                             continue
                 scheme_payload = _scheme_payload(h, payload, converted, run.file_keys)
@@ -131,8 +150,8 @@ class SchemeRunner:
                     if value is not NIL and value is not None:  # '(): no answer
                         answer, message = _answer_of(value, f"{hook} hook at {h.file}:"
                                                             f"{h.line}")
-                if share and pool is not None:  # what it spent leaves the file's budget
-                    if share == 1:
+                if part and pool is not None:  # what it spent leaves the file's budget
+                    if part == 1:
                         pool = None
                     elif pool[0] is not None:
                         pool[0] -= bounds.steps - max(budget.steps, 0)
@@ -143,16 +162,19 @@ class SchemeRunner:
                         runtime.drop_file(h.file, dropped)
                         message = f"{hook} hook failed: {dropped}"
                 if message is not None:
+                    record = record or DispatchRecord(hook)
                     record.fail(h.source, message)
                 elif answer is not NO_ANSWER:
+                    record = record or DispatchRecord(hook)
                     record.answer(h.source, answer)
-        if shares is not None:
-            record.pool = pool
+        if share is not None:
+            share.pool, share.capture = pool, capture
+        return record
 
     @staticmethod
-    def output(record: DispatchRecord, context) -> tuple[str, str]:
+    def output(share: RunShare, context) -> tuple[str, str]:
         """What the last hook run printed (for the trace)."""
-        capture = record.capture
+        capture = share.capture
         return ("", "") if capture is None else capture.output((0, 0))
 
 
@@ -166,8 +188,8 @@ class LeafRunner:
     def __init__(self, runtime) -> None:
         self.runtime = runtime
 
-    def run(self, record: DispatchRecord, context, run, hooks: tuple, payload: dict) -> None:
-        hook = record.hook
+    def run(self, hook: str, record: DispatchRecord | None, context, run, hooks: tuple,
+            payload: dict, share: RunShare | None = None) -> DispatchRecord | None:
         limits = self.runtime.config.limits
         # straight-line hooks run with no budget while their tiers' limits leave room
         # (Limits.leave_room; a loop, not _leave_room(): this sits on every dispatch)
@@ -186,9 +208,8 @@ class LeafRunner:
             else:
                 budget.watch = run.watch_deadline
             budget.enter_shallow()
-        converted, file_keys = record.converted, run.file_keys
-        if converted is None:
-            converted = record.converted = {}
+        converted = {} if share is None else share.converted
+        file_keys = run.file_keys
         try:
             for h in hooks:
                 # _scheme_payload, inline for a leaf hook (whose keys hold: see there)
@@ -207,21 +228,25 @@ class LeafRunner:
                 except BaseException as exc:
                     if isinstance(exc, KeyboardInterrupt):
                         raise
+                    record = record or DispatchRecord(hook)
                     record.fail(h.source, f"{hook} hook failed: {describe_error(exc)}")
                     continue
                 if value is not NIL and value is not None:  # '(): no answer
                     # (still under the budget: converting a huge answer is charged)
                     answer, message = _answer_of(value, f"{hook} hook at {h.file}:{h.line}")
                     if message is not None:
+                        record = record or DispatchRecord(hook)
                         record.fail(h.source, message)
                     elif answer is not NO_ANSWER:
+                        record = record or DispatchRecord(hook)
                         record.answer(h.source, answer)
         finally:
             if budget is not None:
                 budget.exit_shallow()
+        return record
 
     @staticmethod
-    def output(record: DispatchRecord, context) -> tuple[str, str]:
+    def output(share: RunShare, context) -> tuple[str, str]:
         """What the last hook run printed: nothing."""
         return "", ""
 
@@ -234,14 +259,18 @@ class TracedRunner:
     def __init__(self, runner: PythonRunner | SchemeRunner | LeafRunner) -> None:
         self.runner = runner
 
-    def run(self, record: TracedRecord, context, run, hooks: tuple, payload: dict) -> None:
+    def run(self, hook: str, record: TracedRecord, context, run, hooks: tuple,
+            payload: dict) -> TracedRecord:
+        """(A traced dispatch makes its record up front: ``record`` is never None.)"""
         runner = self.runner
+        share = RunShare()
         for h in hooks:
             answers, failures = len(record.answers), len(record.failed)
             start = time.perf_counter()
-            runner.run(record, context, run, (h,), payload)
-            record.hook_ran(h.source, start, runner.output(record, context), answers,
+            runner.run(hook, record, context, run, (h,), payload, share)
+            record.hook_ran(h.source, start, runner.output(share, context), answers,
                             failures)
+        return record
 
 
 def plain_runners(runtime) -> tuple[PythonRunner, LeafRunner, SchemeRunner]:

@@ -1081,14 +1081,6 @@ def _updated_with_record(v):
     return _Then(partial(hashtables.store_updated, v["t"], v["slot"], v["key"]))
 
 
-def _update_default_record(v):
-    if "value" not in v:
-        return None  # in the lookup: rerun (_reruns)
-    if "new_value" in v:
-        return _PASS  # in the store
-    return _Then(partial(hashtables.store_updated, v["t"], v["k"], v["key"]))
-
-
 # a named iterator's __reduce__ gives the index of the next item: the one after the item
 # whose call the frame waits in
 def _next_index(walk) -> int:
@@ -1132,11 +1124,6 @@ def _hashed(table, key, h):
     return table.slot_in_bucket(key, h, tuple(table.buckets.get(h, ())), 0)
 
 
-def _dropping(v):
-    """drop_unless_in / drop_if_in past their lookup in t2: in t1's."""
-    return _Then(partial(hashtables_srfi125.discard_at, v["t1"])) if "found" in v else None
-
-
 def _describe(frame: FrameType) -> str:
     """Name what stops a capture: the primitive the frame belongs to, else the function."""
     from harness.scheme.primitives import PROCEDURE_NAMES, scheme_name_of
@@ -1173,16 +1160,14 @@ _PASS_THROUGH = frozenset(f.__code__ for f in (
     sorting.vector_sorted_p,
     sorting.vector_delete_neighbor_dups, sorting.vector_delete_neighbor_dups_x,
     hashtables.HashTable.current_slot, hashtables.add_alist, hashtables.alist_to_hash_table,
-    hashtables.hash_table_merge_x, hashtables_srfi125.alist_to_hash_table,
+    hashtables_srfi125.alist_to_hash_table,
     hashtables_srfi125.hash_table_map, hashtables_srfi125.hash_table_map_x,
     hashtables_srfi125.hash_table_prune_x, hashtables_srfi125._stored,
     hashtables_srfi125._restored, hashtables_srfi125._pruned,
     hashtables_srfi125.hash_table_unfold,
     hashtables_srfi125._set_pairs, hashtables_srfi125.hash_table,
     hashtables_srfi125.hash_table_set_x, hashtables_srfi125.hash_table_delete_x,
-    hashtables_srfi125.hash_table_intersection_x, hashtables_srfi125.hash_table_difference_x,
     hashtables_srfi125.hash_table_xor_x, hashtables_srfi125.hash_table_union_x,
-    hashtables_srfi125.hash_table_pop_x,
 ))
 
 _RECORDS = {
@@ -1273,9 +1258,6 @@ _RECORDS = {
         lambda v: _DeleteKeys((v["t"], v["keys"], v["deleted"], _next_index(v["walk"])))),
     **_reruns(hashtables.hash_table_ref, past=lambda v: _PASS if "entry" in v else None),
     **_reruns(hashtables.hash_table_update_x, past=_update_record),
-    **_reruns(hashtables.hash_table_update_x_default, past=_update_default_record),
-    **_reruns(hashtables_srfi125.drop_unless_in, "t2", past=_dropping),
-    **_reruns(hashtables_srfi125.drop_if_in, "t2", past=_dropping),
     **_reruns(hashtables_srfi125._store, "table"),
     **_reruns(hashtables_srfi125._store_pair, "table"),
     **{code: record for fn in (
@@ -1283,7 +1265,7 @@ _RECORDS = {
         hashtables.hash_table_delete_x, hashtables.hash_table_exists_p,
         hashtables.hash_table_contains_p, hashtables.store_updated, hashtables.add_absent,
         hashtables_srfi125.delete_one, hashtables_srfi125.toggle,
-        hashtables_srfi125.discard_if, hashtables_srfi125.popped)
+        hashtables_srfi125.discard_if)
        for code, record in _reruns(fn).items()},
     hashtables_srfi125.unfold_into.__code__: _locals_record(
         lambda v: _TableUnfold((v["table"], v["stop"], v["mapper"], v["successor"],

@@ -577,7 +577,10 @@ def _case_lambda(exp: E, x, scope, where):
         if c.__class__ is not list:
             raise exp.error("case-lambda: bad clause", where)
         lams.append(make_lambda(exp, c[0], c[1], scope, exp.pos(c, where)))
-    return Call(Const(rt.case_lambda), lams, where)
+    # the dispatcher over these arities is made here, once: an evaluation only closes over
+    # the clauses
+    arities = tuple((len(lam.params), lam.rest is not None) for lam in lams)
+    return Call(Const(rt.case_lambda_maker(arities)), lams, where)
 
 
 def _values_binding(exp: E, formals, expr: Node, body_fn, scope: Scope, where) -> Node:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from functools import lru_cache
 from types import CodeType
 
 from harness.scheme.datatypes import (
@@ -556,30 +557,30 @@ def bound(thunk, params: tuple, vals):
 # -- case-lambda ------------------------------------------------------------------------------------
 
 
-def _arity(fn) -> tuple[int, bool]:
-    code = fn.__code__
-    return code.co_argcount, bool(code.co_flags & 0x04)
+@lru_cache(maxsize=256)
+def case_lambda_maker(arities: tuple[tuple[int, bool], ...]):
+    """The function that makes a ``case-lambda`` procedure from its clauses' procedures,
+    for clauses taking ``arities`` (``(required, has_rest)`` each, in order): the made
+    procedure calls the first clause that accepts the arguments given.
 
-
-def case_lambda(*clauses):
-    """A procedure dispatching on argument count to the first clause that accepts it.
-
-    The dispatcher is generated with a direct positional call per fixed arity, so a call
-    through it costs one Python frame (deep recursion through case-lambda stays cheap)."""
-    arities = [_arity(c) for c in clauses]
-    namespace = {"call_n": call_n, "fail": _case_lambda_failure}
-    lines = ["def dispatch(*args):", "    n = len(args)"]
+    The compiler asks for it once per form (forms.py), so evaluating the form only closes
+    over the clauses: generating and compiling the dispatcher on every evaluation made a
+    ``case-lambda`` evaluated in a loop ~80x dearer than a ``lambda`` (issue 28). The
+    dispatcher makes a direct positional call per fixed arity, so a call through it costs
+    one Python frame (deep recursion through case-lambda stays cheap)."""
+    clauses = ", ".join(f"c{i}" for i in range(len(arities)))
+    lines = [f"def make({clauses}):", "    def dispatch(*args):", "        n = len(args)"]
     for i, (required, rest) in enumerate(arities):
-        namespace[f"c{i}"] = clauses[i]
         if rest:
-            lines.append(f"    if n >= {required}:\n        return call_n(c{i}, args)")
+            lines.append(f"        if n >= {required}:\n            return call_n(c{i}, args)")
         else:
             call = ", ".join(f"args[{k}]" for k in range(required))
-            lines.append(f"    if n == {required}:\n        return c{i}({call})")
-    lines.append("    return fail(n)")
+            lines.append(f"        if n == {required}:\n            return c{i}({call})")
+    lines += ["        return fail(n)", "    return dispatch"]
+    namespace = {"call_n": call_n, "fail": _case_lambda_failure}
     # generated from clause arities only
     exec(compile("\n".join(lines), GENERATED_CALLER, "exec"), namespace)  # noqa: S102
-    return namespace["dispatch"]
+    return namespace["make"]
 
 
 def _case_lambda_failure(n: int):

@@ -25,7 +25,7 @@ from harness.scheme.primitives.lists import circular_list, from_items
 from harness.scheme.printer import write_string
 
 load_all()
-SRFI69 = LIBRARIES[("srfi", "69")]
+SRFI69 = LIBRARIES[("srfi", "69", "core")]
 
 
 def lst(*items):
@@ -213,13 +213,9 @@ def test_update():
     t = table((sym("n"), 1))
     H.hash_table_update_x(t, sym("n"), lambda v: v + 1)
     H.hash_table_update_x(t, sym("m"), lambda v: v + 1, lambda: 10)
-    H.hash_table_update_x_default(t, sym("n"), lambda v: v * 10, 0)
-    H.hash_table_update_x_default(t, sym("k"), lambda v: v - 1, 0)
-    assert w(H.hash_table_to_alist(t)) == "((n . 20) (m . 11) (k . -1))"
+    assert w(H.hash_table_to_alist(t)) == "((n . 2) (m . 11))"
     raises("hash-table-update!: no value for key q", H.hash_table_update_x, t, sym("q"), abs)
     raises("hash-table-update!: expected a procedure", H.hash_table_update_x, t, sym("n"), 1)
-    raises("hash-table-update!/default: expected a procedure",
-           H.hash_table_update_x_default, t, sym("n"), 1, 0)
     raises("hash-table-update!: expected a hash table", H.hash_table_update_x, 1, 1, abs)
 
 
@@ -239,15 +235,12 @@ def test_whole_table_operations():
     H.hash_table_set_x(c, sym("c"), 3)
     assert H.hash_table_size(t) == 2 and H.hash_table_size(c) == 3
     assert c.equivalence is t.equivalence
-    m = H.hash_table_merge_x(t, table((sym("b"), 20), (sym("d"), 4)))
-    assert m is t and w(H.hash_table_to_alist(t)) == "((a . 1) (b . 20) (d . 4))"
     H.hash_table_clear_x(t)
     assert H.hash_table_size(t) == 0 and H.hash_table_keys(t) is NIL
     raises("hash-table-walk: expected a procedure", H.hash_table_walk, t, 1)
     raises("hash-table-fold: expected a procedure", H.hash_table_fold, t, 1, 0)
     raises("hash-table-fold: expected a hash table", H.hash_table_fold, 1, abs, 0)
     raises("hash-table-keys: expected a hash table", H.hash_table_keys, NIL)
-    raises("hash-table-merge!: expected a hash table", H.hash_table_merge_x, t, 1)
     raises("hash-table-copy: expected a hash table", H.hash_table_copy, 1)
     raises("hash-table-size: expected a hash table", H.hash_table_size, 1)
     raises("hash-table-clear!: expected a hash table", H.hash_table_clear_x, 1)
@@ -323,6 +316,16 @@ CASES = [
     ("(= (hash '(1 \"a\")) (hash (list 1 (string #\\a))))", "#t"),
     ("(= (string-ci-hash \"AB\") (string-ci-hash \"ab\"))", "#t"),
     ("(< (string-hash \"ab\" 10) 10)", "#t"), ("(exact-integer? (hash-by-identity 'a))", "#t"),
+    # scheme_lib/srfi/69.sld
+    (("(let ((h (alist->hash-table '((n . 1))))) (hash-table-update!/default h 'n "
+      "(lambda (v) (* v 10)) 0) (hash-table-update!/default h 'k (lambda (v) (- v 1)) 0) "
+      "(hash-table->alist h))"), "((n . 10) (k . -1))"),
+    (("(let ((h (make-hash-table)) (k (list 1))) (hash-table-set! h k 1) "
+      "(hash-table-update!/default h (list 1) (lambda (v) (+ v 1)) 0) "
+      "(list (eq? k (car (hash-table-keys h))) (hash-table-values h)))"), "(#t (2))"),
+    (("(let ((h (alist->hash-table '((a . 1) (b . 2))))) (list (eq? h (hash-table-merge! h "
+      "(alist->hash-table '((b . 20) (d . 4))))) (hash-table->alist h)))"),
+     "(#t ((a . 1) (b . 20) (d . 4)))"),
 ]
 
 ERROR_CASES = [
@@ -330,6 +333,12 @@ ERROR_CASES = [
     ("(hash-table-set! '() 1 2)", "hash-table-set!: expected a hash table, got ()"),
     ("(hash-table-update! (make-hash-table) 'k car)", "hash-table-update!: no value for key k"),
     ("(make-hash-table 5)", "make-hash-table: expected a procedure, got 5"),
+    ("(hash-table-update!/default (make-hash-table) 'n 1 0)",
+     "hash-table-update!/default: expected a procedure, got 1"),
+    ("(hash-table-update!/default 2 'n car 0)",
+     "hash-table-update!/default: expected a hash table, got 2"),
+    ("(hash-table-merge! (make-hash-table) 1)", "hash-table-merge!: expected a hash table, got 1"),
+    ("(hash-table-merge! 1 (make-hash-table))", "hash-table-merge!: expected a hash table, got 1"),
 ]
 
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.scheme import primitives
 from harness.scheme.datatypes import (
     EOF,
     NIL,
@@ -244,10 +245,12 @@ def test_long_atom_is_capped():
 
 # -- opaque values -------------------------------------------------------------------------
 
-def test_procedures_show_their_scheme_name_and_nothing_of_python():
+def test_procedures_show_their_scheme_name_and_nothing_of_python(monkeypatch):
     def helper_proc(x):
         return x
 
+    # a library of this test's own, gone afterwards (the library list is global)
+    monkeypatch.setattr(primitives, "LIBRARIES", {**primitives.LIBRARIES})
     define("test printer", "my-proc", helper_proc)
     assert write_string(helper_proc) == "#<procedure my-proc>"
 

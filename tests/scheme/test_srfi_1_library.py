@@ -29,8 +29,8 @@ def test_its_native_core_is_not_importable_from_the_sandbox():
 
 def test_a_prelude_binds_the_scheme_half_when_a_program_first_needs_it():
     env = make_environment("sandboxed", imports=PRELUDE_LIBRARIES)
-    assert env.pending == (("srfi", "130"), ("harness", "strings"), ("srfi", "1"),
-                           ("srfi", "132"))
+    assert env.pending == (("srfi", "69"), ("srfi", "130"), ("harness", "strings"),
+                           ("srfi", "1"), ("srfi", "132"))
     assert not env.is_bound("fold")
     assert env.is_bound("iota")  # the native part is there from the start
     assert run_source(env, "(fold + 0 (iota 4))") == 6
@@ -63,8 +63,9 @@ def test_errors_name_the_procedure_and_the_caller_s_place():
     assert (where.file, where.line, where.col) == ("prog.scm", 1, 18)  # (fold ...)
 
 
-def test_the_lazy_prelude_libraries_are_srfi_130_1_and_132():
-    assert list(LAZY_PRELUDE.items()) == [(("srfi", "130"), ("srfi", "130", "core")),
+def test_the_lazy_prelude_libraries_are_srfi_69_130_1_and_132():
+    assert list(LAZY_PRELUDE.items()) == [(("srfi", "69"), ("srfi", "69", "core")),
+                                          (("srfi", "130"), ("srfi", "130", "core")),
                                           (("harness", "strings"), ("srfi", "130", "core")),
                                           (("srfi", "1"), ("srfi", "1", "core")),
                                           (("srfi", "132"), ("srfi", "132", "core"))]

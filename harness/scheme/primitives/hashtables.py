@@ -9,6 +9,22 @@ predicate (and the given hash function, if any) from a Python loop. Calling them
 the dict's C code (``__eq__``/``__hash__``) would grow the C stack on each level of a
 Scheme recursion through the table. Every procedure argument is called from Python
 frames with plain positional arguments.
+
+SRFI 69 is ``scheme_lib/srfi/69.sld``: this module registers its native part as the
+library ``(srfi 69 core)``, which that file imports and re-exports. Issue 28 asked for the
+procedures that call a procedure of the program in Scheme; by measurement (sandboxed
+library code, 1,000 entries of an ``equal?`` table, a Scheme procedure doing nothing;
+time in Scheme / time here, ``bench/resumable_primitives.py`` and side-by-side runs):
+
+* in Scheme: ``hash-table-update!/default`` 1.5-1.56 (a lookup, then a store by a second
+  lookup, where this module did one), ``hash-table-merge!`` 1.13 (a Scheme procedure
+  passed to ``hash-table-walk``; 1.5-1.95 as a loop over ``hash-table->alist``);
+* kept here: ``hash-table-walk`` 6.6 and ``-fold`` 6.2 over a snapshot by
+  ``hash-table->alist`` (most of it building the alist: 0.2 us an entry against the
+  0.05 us of this module's whole walk), 3.5 over a flat vector of the entries;
+  ``hash-table-update!`` 1.65-1.8 (a lookup, then a store by a second lookup: 1.3 with
+  no argument checks); ``alist->hash-table`` 2.05 (``hash-table-contains?`` then
+  ``hash-table-set!``).
 """
 
 from __future__ import annotations
@@ -34,7 +50,9 @@ from harness.scheme.primitives.lists import (
 )
 from harness.scheme.primitives.numbers import as_int
 
-SRFI69 = "srfi 69"
+#: the native part of (srfi 69): scheme_lib/srfi/69.sld imports and re-exports it and writes
+#: hash-table-update!/default and hash-table-merge! in Scheme
+SRFI69 = "srfi 69 core"
 
 
 class HashTable:
@@ -388,18 +406,6 @@ def store_updated(t: HashTable, slot: object, key: object, new_value: object) ->
     t.store(slot, key if old is None else old[0], new_value)
 
 
-@primitive(SRFI69, name="hash-table-update!/default")
-def hash_table_update_x_default(table: object, key: object, proc: object,
-                                default: object) -> None:
-    """(hash-table-update!/default table key proc default)."""
-    t = check_table("hash-table-update!/default", table)
-    check_procedure("hash-table-update!/default", proc)
-    k = t.slot(key)
-    value = t.entries.get(k, (key, default))[1]
-    new_value = proc(value)
-    return store_updated(t, k, key, new_value)
-
-
 # -- the whole table ----------------------------------------------------------------------
 
 @primitive(SRFI69)
@@ -475,13 +481,6 @@ def hash_table_to_alist(table: object) -> object:
 def hash_table_copy(table: object, _mutable: object = DEFAULT) -> HashTable:
     """A new table with the same entries (always mutable)."""
     return check_table("hash-table-copy", table).copy()
-
-
-@primitive(SRFI69)
-def hash_table_merge_x(table: object, other: object) -> HashTable:
-    """Adds the entries of ``other`` to ``table`` (other's values win) and returns table."""
-    t = check_table("hash-table-merge!", table)
-    return each_pair(hash_table_set_x, t, check_table("hash-table-merge!", other).items(), t)
 
 
 @primitive(SRFI69)

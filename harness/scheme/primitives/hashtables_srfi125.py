@@ -10,14 +10,22 @@ its procedures. harness has no immutable tables: ``hash-table-mutable?`` is alwa
 
 This is ``(srfi 125 core)``: scheme_lib/srfi/125.sld imports and re-exports it with
 (srfi 69) and writes in Scheme ``hash-table=?``, ``-for-each``, ``-map->list``,
-``-count``, ``-find`` and ``-intern!``, which then re-enter and count their steps as any
-Scheme loop (their resume records went). Measured sandboxed over a 1,000-entry table
+``-count``, ``-find``, ``-intern!``, ``-intersection!`` and ``-difference!``, which then
+re-enter and count their steps as any Scheme loop (their resume records went). Measured sandboxed over a 1,000-entry table
 against the Python versions (side by side, best of 7, busy machine): ``-find`` 1.1-1.2x,
-``-intern!`` 1.15-1.4x, ``hash-table=?`` 1.3-1.6x, ``-count`` 1.45x, ``-for-each`` 1.7x,
-``-map->list`` 1.8-2x (0.2-0.4 us more an entry). Kept native by measurement:
+``-intern!`` 1.15-1.4x, ``hash-table=?`` 1.3-1.6x; ``-count``, ``-for-each`` and
+``-map->list`` were 1.45-2x as loops over ``hash-table->alist`` and are now Scheme
+procedures passed to the native ``hash-table-fold``/``-walk`` (0.26x, 0.56x, 0.6x those
+loops: building the alist was most of their time). Kept native by measurement:
 ``hash-table-unfold`` (12x slower in Scheme: its mapper's two values through
-``call-with-values``; with a ``case-lambda`` consumer, 120x, as one is made anew on each
-call), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
+``call-with-values``; with a ``case-lambda`` consumer, 120x when each evaluation of a
+case-lambda compiled its dispatcher, before issue 28), ``-map`` and ``-map!`` (3.3-4x: a store a call from Scheme) and ``-prune!`` (2.4x).
+A second round moved ``-intersection!`` and ``-difference!`` (1.27-1.29x, a Scheme
+procedure passed to the native ``hash-table-walk``; 1.4-1.55x as a loop over a snapshot)
+and kept ``-union!`` (1.7-2.07x), ``-xor!`` (1.8-2.13x: a lookup, then a store by a
+second one, where the loops here do one), ``alist->hash-table`` (2x) and ``-pop!`` (14x
+over a snapshot of the whole table; here it removes the oldest entry at its slot, with
+no lookup, so no procedure of the table runs and nothing resumes).
 """
 
 from __future__ import annotations
@@ -240,42 +248,6 @@ def _restored(table: HashTable, keys: list, values: list) -> None:
 # -- tables as sets ------------------------------------------------------------------------
 
 @primitive(LIB)
-def hash_table_intersection_x(table1: object, table2: object) -> HashTable:
-    """Deletes from table1 the keys table2 lacks; returns table1."""
-    t1 = check_table("hash-table-intersection!", table1)
-    t2 = check_table("hash-table-intersection!", table2)
-    return each_pair(drop_unless_in, t1,
-                     [(key, t2) for key, _ in _snapshot("hash-table-intersection!", t1)], t1)
-
-
-def drop_unless_in(t1: HashTable, key: object, t2: HashTable) -> None:
-    """Deletes ``key`` from ``t1`` unless ``t2`` has it."""
-    found = t2.slot(key) in t2.entries
-    if not found:
-        t1.discard(t1.slot(key))
-
-
-def drop_if_in(t1: HashTable, key: object, t2: HashTable) -> None:
-    """Deletes ``key`` from ``t1`` if ``t2`` has it."""
-    found = t2.slot(key) in t2.entries
-    if found:
-        t1.discard(t1.slot(key))
-
-
-def discard_at(t: HashTable, slot: object) -> None:
-    t.discard(slot)
-
-
-@primitive(LIB)
-def hash_table_difference_x(table1: object, table2: object) -> HashTable:
-    """Deletes from table1 the keys table2 has; returns table1."""
-    t1 = check_table("hash-table-difference!", table1)
-    t2 = check_table("hash-table-difference!", table2)
-    return each_pair(drop_if_in, t1,
-                     [(key, t2) for key, _ in _snapshot("hash-table-difference!", t1)], t1)
-
-
-@primitive(LIB)
 def hash_table_xor_x(table1: object, table2: object) -> HashTable:
     """Keeps in table1 the keys of exactly one of the tables (table2's entries for the
     keys only table2 has); returns table1."""
@@ -321,15 +293,10 @@ def discard_if(t: HashTable, key: object, answer: object) -> None:
 def hash_table_pop_x(table: object) -> Values:
     """Removes some entry and returns its key and value (an error on an empty table)."""
     t = check_table("hash-table-pop!", table)
-    for k, v in t.items():
-        return popped(t, k, v)
+    for slot, (key, value) in t.entries.items():  # the oldest, removed at its slot: no lookup
+        t.discard(slot)
+        return Values((key, value))
     raise error("hash-table-pop!: the table is empty", table)
-
-
-def popped(t: HashTable, key: object, value: object) -> Values:
-    """Removes ``key`` (whose value is ``value``) from ``t``; both."""
-    t.discard(t.slot(key))
-    return Values((key, value))
 
 
 @primitive(LIB)
