@@ -34,16 +34,29 @@
           (proc (car bits))
           (loop (cdr bits)))))
 
-    ;; The integer whose bits, least significant first, are (mapper seed),
-    ;; (mapper (successor seed)) ... until (stop seed). The bits are gathered in a list
-    ;; (fresh pairs: a re-entered continuation sees the bits of its own run) and made an
-    ;; integer once.
+;; The integer whose bits, least significant first, are (mapper seed),
+    ;; (mapper (successor seed)) ... until (stop seed). Made as it goes, in integers the
+    ;; loop passes on (a re-entered continuation goes on from its own run's bits): the
+    ;; bits from BASE on in WORD (under word-bits of them, so adding one is cheap), each
+    ;; full word added to N (adding each bit to N would be quadratic in its length).
+    ;; TOP is the bit past the word: 2^word-bits, less in the word that reaches max-bits.
     (define (bitwise-unfold stop mapper successor seed)
       (check-procedure 'bitwise-unfold stop)
       (check-procedure 'bitwise-unfold mapper)
       (check-procedure 'bitwise-unfold successor)
-      (let loop ((seed seed) (bits '()) (k 0))
-        (cond ((stop seed) (list->bits (reverse bits)))
-              ((= k max-bits) (too-many-bits 'bitwise-unfold))
-              (else (let ((bit (mapper seed)))
-                      (loop (successor seed) (cons bit bits) (+ k 1)))))))))
+      (let loop ((seed seed) (n 0) (word 0) (bit 1) (top (word-top 0)) (base 0))
+        (if (stop seed)
+            (+ n (arithmetic-shift word base))
+            (let ((word (if (mapper seed) (+ word bit) word)) (bit (+ bit bit)))
+              (cond ((not (= bit top)) (loop (successor seed) n word bit top base))
+                    ((< (+ base word-bits) max-bits)
+                     (let ((base (+ base word-bits)))
+                       (loop (successor seed) (+ n (arithmetic-shift word (- base word-bits)))
+                             0 1 (word-top base) base)))
+                    ;; max-bits bits made: one more is too many
+                    ((stop (successor seed)) (+ n (arithmetic-shift word base)))
+                    (else (too-many-bits 'bitwise-unfold)))))))
+
+    (define word-bits 256)
+
+    (define (word-top base) (expt 2 (min word-bits (- max-bits base))))))

@@ -97,3 +97,13 @@ def test_bits_as_booleans_of_long_and_negative_integers(b):
     # a long integer is read in one pass (shifting it per bit was quadratic)
     assert b("(let ((bits (bits->list (- (expt 2 200000) 1)))) "
              "(list (length bits) (car bits) (list-ref bits 199999)))") == "(200000 #t #t)"
+
+
+def test_a_long_unfold_gives_back_every_bit(b):
+    # 1,000 and 1,001 bits: the unfold adds its bits a word at a time, and the words at
+    # their offsets; 3^630 has 999 bits, its top bit set, and a mixed pattern below
+    for n in (999, 1000, 1001):
+        assert b(f"(= (expt 3 630) (bitwise-unfold (lambda (i) (= i {n})) "
+                 "(lambda (i) (bit-set? i (expt 3 630))) (lambda (i) (+ i 1)) 0))") == "#t"
+    assert b("(bitwise-unfold (lambda (i) (= i 600)) (lambda (i) (= i 599)) "
+             "(lambda (i) (+ i 1)) 0)") == b("(expt 2 599)")
