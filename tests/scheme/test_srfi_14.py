@@ -133,6 +133,22 @@ def test_char_set_unfold_x_adds_to_its_base(cs):
                        " (char-set-unfold! null? car cdr '(#\\a) base))") == '"az"'
 
 
+def test_a_long_unfold_keeps_every_character(cs):
+    # 64, 65 and 1,000 characters (gathered 64 at a time), every other code point from
+    # 256 (one range each) and into a base; the base of char-set-unfold (not !) unchanged
+    every_other = ("(lambda (n) (char-set-unfold (lambda (i) (= i n)) "
+                   "(lambda (i) (integer->char (+ 256 (* 2 i)))) (lambda (i) (+ i 1)) 0 base))")
+    cs(f"(define base (char-set #\\a)) (define every-other {every_other})")
+    for n in (63, 64, 65, 1000):
+        assert cs(f"(let ((s (every-other {n}))) (list (char-set-size s) "
+                  f"(char-set-contains? s (integer->char {256 + 2 * (n - 1)})) "
+                  f"(char-set-contains? s (integer->char {257 + 2 * (n - 1)}))))") == \
+            f"({n + 1} #t #f)"
+    assert cs("(char-set-size base)") == "1"
+    assert cs("(let ((b (char-set))) (char-set-unfold! (lambda (i) (= i 200)) integer->char "
+              "(lambda (i) (+ i 1)) 0 b) (char-set-size b))") == "200"
+
+
 def test_char_set_unfold_errors(cs):
     assert cs.error("(char-set-unfold null? (lambda (x) 1) cdr '(1))").startswith(
         "char-set-unfold: expected a character, got 1")
