@@ -332,11 +332,11 @@
         ((key alist) (alist-delete key alist equal?))
         ((key alist =)
          (check-procedure 'alist-delete =)
-         (let loop ((l (check-list 'alist-delete alist)) (acc '()))
-           (cond ((null? l) (reverse acc))
-                 ((not (pair? (car l))) (not-alist 'alist-delete alist))
-                 ((= key (caar l)) (loop (cdr l) acc))
-                 (else (loop (cdr l) (cons (car l) acc))))))))
+         (or (delete-by-key key alist =)  ; eq?, eqv?, equal?: one native pass
+             (let loop ((l (check-alist 'alist-delete alist)) (acc '()))
+               (cond ((null? l) (reverse acc))
+                     ((= key (caar l)) (loop (cdr l) acc))
+                     (else (loop (cdr l) (cons (car l) acc)))))))))
 
     ;; -- lists as sets -------------------------------------------------------------------
     ;; An element x of the first list is in another list when (= x e) for one of its

@@ -575,6 +575,22 @@ def test_alists():
     assert w(SRFI1["alist-delete"](1, al2, lambda k, e: e > k)) == "((1 . a) (1 . c))"
     raises("alist-copy: expected an association list", SRFI1["alist-copy"], lst(1))
     raises("alist-delete: expected an association list", SRFI1["alist-delete"], 1, lst(1))
+    # eq?, eqv? and equal? take a native pass (srfi 1 private: delete-by-key); the
+    # answers are those of the Scheme loop, the entries kept in order, fresh pairs
+    al3 = lst(lst(String("k"), tail=1), lst(2.0, tail=2), lst(String("k"), tail=3),
+              lst(2, tail=4))
+    for same, key, kept in ((is_equal, String("k"), "((2.0 . 2) (2 . 4))"),
+                            (is_eqv, 2.0, '(("k" . 1) ("k" . 3) (2 . 4))'),
+                            (is_eq, sym("x"), '(("k" . 1) (2.0 . 2) ("k" . 3) (2 . 4))')):
+        assert w(SRFI1["alist-delete"](key, al3, same)) == kept
+        assert w(SRFI1["alist-delete"](key, al3, lambda k, e, same=same: same(k, e))) == kept
+    assert w(SRFI1["alist-delete"](String("k"), al3)) == "((2.0 . 2) (2 . 4))"
+    assert SRFI1["alist-delete"](sym("x"), al3, is_eq) is not al3
+    # every entry is checked before = is called on one (as the Python alist-delete did)
+    calls = []
+    raises("alist-delete: expected an association list", SRFI1["alist-delete"], 1,
+           lst(lst(1, tail=2), 3), lambda k, e: calls.append(e) or False)
+    assert calls == []
 
 
 def test_lsets():

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from itertools import repeat
 
-from harness.scheme.datatypes import DEFAULT, NIL, String, Values, is_list, is_number
+from harness.scheme.datatypes import DEFAULT, NIL, String, Symbol, Values, is_list, is_number
 from harness.scheme.errors import SizeLimitExceeded, error, wrong_type
 from harness.scheme.limits import CHUNK, MAX_ALLOC, charge, charge_alloc
 from harness.scheme.primitives import define, primitive
@@ -1154,6 +1154,33 @@ def delete(x: object, lst: object, same: object = DEFAULT) -> object:
 @primitive(SRFI1)
 def alist_cons(key: object, datum: object, alist: object) -> list:
     return [[key, datum], alist]
+
+
+@primitive("srfi 1 private")
+def check_alist(who: Symbol, alist: object) -> object:
+    """``alist`` if it is a proper list of pairs, else the error naming ``who``: checked
+    in one pass before scheme_lib/srfi/1.sld's loop calls the program's procedure on an
+    entry (as the Python alist-delete did), so that the loop need not test each entry."""
+    _entries(who.name, alist)
+    return alist
+
+
+@primitive("srfi 1 private")
+def delete_by_key(key: object, alist: object, same: object) -> object:
+    """``(alist-delete key alist same)`` in one native pass when ``same`` is eq?, eqv? or
+    equal? (which call no Scheme code); #f for any other ``same`` (the Scheme loop of
+    scheme_lib/srfi/1.sld then calls it on each entry)."""
+    if same is not is_equal and same is not is_eqv and same is not is_eq:
+        return False
+    return from_items([e for e in _entries("alist-delete", alist) if same(key, e[0]) is False])
+
+
+def _entries(who: str, alist: object) -> list:
+    entries = proper_items(who, alist)
+    for entry in entries:
+        if entry.__class__ is not list:
+            raise wrong_type(who, "an association list (a list of pairs)", alist)
+    return entries
 
 
 # -- SRFI 1: deletion with a built-in equivalence -------------------------------------------
