@@ -37,12 +37,9 @@ from __future__ import annotations
 
 import io
 import marshal
-import os
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from types import CodeType
 
 try:  # the C pickler alone: the pickle module costs ~2 ms of a start that reads entries
@@ -74,12 +71,11 @@ from harness.scheme.parse_cache import ParseCache
 from harness.scheme.primitives import load_all
 from harness.scheme.reader import SourceMap
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, Site, UnitLoader, register
-from harness.shipped import shipped_dir
+from harness.scheme.sources_fingerprint import sources_fingerprint
 
 __all__ = ["LibraryDefinitions"]
 
 _MAGIC = b"harness-compiled-definitions 2\n"
-_HARNESS = Path(__file__).resolve().parent.parent
 _PROTOCOL = 5  # (pickle.HIGHEST_PROTOCOL of Python 3.8 to 3.13)
 _SITE_KINDS = {CALL: CALL, WRAPPER: WRAPPER}
 _SINGLETONS = {"nil": NIL, "eof": EOF, "default": DEFAULT}
@@ -139,7 +135,7 @@ class LibraryDefinitions:
         if self._smap is None:
             return None
         if self._pack_key is None:
-            digest = blake2b(_MAGIC + _sources_fingerprint(), digest_size=32)
+            digest = blake2b(_MAGIC + sources_fingerprint(), digest_size=32)
             for part in (self._smap.name, self._smap.text, " ".join(self._key)):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             self._pack_key = digest.hexdigest()
@@ -189,27 +185,6 @@ def _read_pack(cache: ParseCache, pack_key: str) -> dict:
             k.__class__ is str and v.__class__ is bytes for k, v in pack.items()):
         return {}
     return pack
-
-
-@cache
-def _sources_fingerprint() -> bytes:
-    """The Python version and the path, size and modification time of every file of what
-    decides a definition's compiled code: harness/scheme/ (reader, expander, compiler,
-    primitives), harness/host_libraries/ (the primitives of the (harness ...) libraries)
-    and scheme_lib/ (bytecode caches aside)."""
-    digest = blake2b(sys.version.encode() + b"\0" + sys.implementation.cache_tag.encode())
-    for root in (_HARNESS / "scheme", _HARNESS / "host_libraries", shipped_dir("scheme_lib")):
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode(
-                    "utf-8", "surrogateescape"))
-    return digest.digest()
 
 
 # -- entries ----------------------------------------------------------------------------------

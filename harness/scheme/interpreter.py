@@ -47,6 +47,7 @@ from harness.scheme.libraries import (
     library_lock,
     register_library,
 )
+from harness.scheme.library_exports import library_exports
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
 from harness.scheme.parse_cache import ParseCache
 from harness.scheme.primitives import primitive
@@ -273,6 +274,7 @@ def load_library_file(path: Path) -> None:
 
 
 LIBRARY_FILES.run = load_library_file
+LIBRARY_FILES.exports = lambda key: library_exports(_library_cache.get(), key)
 
 
 # -- eval, environment, load: the interpreter as Scheme code calls it ----------------------------
