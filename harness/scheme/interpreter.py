@@ -275,6 +275,7 @@ def load_library_file(path: Path) -> None:
 
 LIBRARY_FILES.run = load_library_file
 LIBRARY_FILES.exports = lambda key: library_exports(_library_cache.get(), key)
+LIBRARY_FILES.environment = Environment
 
 
 # -- eval, environment, load: the interpreter as Scheme code calls it ----------------------------
