@@ -18,8 +18,8 @@ temporary file and renamed, so concurrent writers never leave half an entry.
 A scheme_lib file is read through ``read_library``: read back from an entry, each
 definition in the ``(begin ...)`` of its ``define-library`` forms is left encoded
 (``Folded``, with what the interpreter needs to defer it: the name, whether it defines a
-procedure) and decoded when it is evaluated, which a start needs for a few of them (of
-(srfi 1)'s sixty, a guard home compiles none: their code is cached too).
+procedure) and decoded only when it is compiled: a warm start runs the cached code of
+the few it needs (compiled_definitions.py) and decodes none.
 
 The same directory keeps other derived data under the same rules (``load_blob`` and
 ``store_blob``: a digest-checked payload per key): the compiled code of scheme_lib
