@@ -85,9 +85,13 @@ class AnsweredRecord(DispatchRecord):
 
     __slots__ = ("ran",)
 
-    def __init__(self, hook: str) -> None:
-        super().__init__(hook)
+    def __init__(self, hook: str) -> None:  # (DispatchRecord's, inline: made per dispatch)
+        self.hook = hook
+        self.answers = []
+        self.errors = []
+        self.failed = []
         self.trace = []
+        self._marks = []
         self.ran = 0
 
     def answer(self, source: str, answer: object) -> None:

@@ -58,7 +58,7 @@ class Dispatcher:
         self.permission_handler = permission_handler
         #: dispatch results carry a ``"trace"`` (SPEC §9)
         self.trace_enabled = False
-        # indexed by HookRun.runner; the traced ones when tracing or recording
+        # indexed by HookRun.runner; the traced ones when tracing or recording every hook
         self._runners = plain_runners(runtime)
         self._traced_runners = traced_runners(runtime)
 
@@ -103,10 +103,11 @@ class Dispatcher:
         if registry.unguarded:  # a guard that does not load never opens: SPEC §14
             record = record or DispatchRecord(hook)
             self._unguarded_answers(point, registry.unguarded, record)
-        if record is None:  # nothing answered, nothing failed: the usual dispatch
+        if record is None or not (record.answers or record.errors):
+            # nothing answered, nothing failed: the usual dispatch
             outcome, _ = combine_placed(point, payload, (), self.permission_handler)
             result = {"hook": hook, "outcome": outcome, "answers": [], "errors": errors}
-            trace = None
+            trace = None if record is None else record.trace
         else:
             closed = self._failed_closed(point, record) if record.failed else ()
             answers = record.answers
@@ -123,7 +124,7 @@ class Dispatcher:
         if self.trace_enabled:
             result["trace"] = trace
         if recorder is not None:
-            points = _nested_in()
+            points = thread_context().points
             if traced:
                 recorder.dispatched(hook, payload, result, trace, start, bool(points))
             else:  # (a re-entrant dispatch skipped the in-process hooks)
@@ -187,11 +188,6 @@ class Dispatcher:
         if override is not None:
             return override == "closed"
         return runtime.config.failure_default == "closed" or point.combine == "permission"
-
-
-def _nested_in() -> set:
-    """The hook points whose in-process hooks are running on this thread."""
-    return thread_context().points
 
 
 class PayloadError(TypeError):
