@@ -273,6 +273,7 @@ def load_library_file(path: Path) -> None:
 
 
 LIBRARY_FILES.run = load_library_file
+LIBRARY_FILES.environment = Environment
 
 
 # -- eval, environment, load: the interpreter as Scheme code calls it ----------------------------

@@ -215,12 +215,11 @@ def _written_in(part: tuple, name: str) -> Deferred:
     """The procedure ``name`` of the scheme_lib library ``part``, as a Deferred whose
     evaluation loads that library and binds the value it exports in an environment of its
     own (which Deferred's users read it from)."""
-    from harness.scheme.environment import Environment  # (it imports this module)
-
     def load(env, _name, _form, _smap, _scope) -> None:
         env.define(name, find_library(part).value(name))
 
-    return Deferred(Environment(name=" ".join(part)), name, part, None, None, load, _lock)
+    return Deferred(LIBRARY_FILES.environment(name=" ".join(part)), name, part, None, None,
+                    load, _lock)
 
 
 def _library_path(key: tuple) -> Path | None:
@@ -250,10 +249,12 @@ def library_exists(key: tuple) -> bool:
 
 class LibraryFiles:
     """How a scheme_lib ``.sld`` file is run (its define-library forms register
-    themselves): the interpreter's load_library_file, which it puts in ``LIBRARY_FILES``
-    when it loads (it imports this module, so this module does not import it)."""
+    themselves): the interpreter's load_library_file (``run``), and the Environment class
+    that holds a deferred export (``environment``), which the interpreter puts in
+    ``LIBRARY_FILES`` when it loads (it imports this module, so this module does not
+    import it)."""
 
-    __slots__ = ("run",)
+    __slots__ = ("environment", "run")
 
 
 LIBRARY_FILES = LibraryFiles()
