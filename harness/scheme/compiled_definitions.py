@@ -288,10 +288,20 @@ class _NamedObjects:
 
     def dumps(self, obj: object, with_constants: bool) -> bytes:
         out = io.BytesIO()
-        pickler = Pickler(out, protocol=_PROTOCOL)
-        pickler.persistent_id = lambda x: self.name_of(x, with_constants)
-        pickler.dump(obj)
+        _Pickler(out, lambda x: self.name_of(x, with_constants)).dump(obj)
         return out.getvalue()
+
+
+class _Pickler(Pickler):
+    """A pickler that writes live objects by the name ``name_of`` gives them (a method:
+    Python 3.13 no longer lets an instance's ``persistent_id`` be assigned)."""
+
+    def __init__(self, out: io.BytesIO, name_of: Callable[[object], tuple | None]) -> None:
+        super().__init__(out, protocol=_PROTOCOL)
+        self._name_of = name_of
+
+    def persistent_id(self, obj: object) -> tuple | None:
+        return self._name_of(obj)
 
 
 class _Unpickler(Unpickler):
