@@ -92,7 +92,7 @@ KNOWN_SETTINGS: dict = {
               "async_limit": None},
     "guards": {"enable": None},
     "record": {"path": None, "max_bytes": None, "keep": None, "redact": None,
-               "redact_patterns": None, "redact_defaults": None},
+               "redact_patterns": None, "redact_defaults": None, "hooks": None},
 }
 
 
@@ -340,13 +340,13 @@ def _hooks(path: Path, table) -> HooksConfig:
 
 def _record(path: Path, table) -> RecordConfig | None:
     """[record]: path (required; relative to the home), max_bytes, keep, redact,
-    redact_patterns, redact_defaults. ``path = false`` turns recording off."""
+    redact_patterns, redact_defaults, hooks. ``path = false`` turns recording off."""
     import re
 
     from harness.record import RecordConfig
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [record] must be a table with path, max_bytes, keep, "
-                          "redact, redact_patterns, redact_defaults")
+                          "redact, redact_patterns, redact_defaults, hooks")
     target = table.get("path")
     if target is False:
         return None
@@ -372,9 +372,13 @@ def _record(path: Path, table) -> RecordConfig | None:
     defaults = table.get("redact_defaults", True)
     if not isinstance(defaults, bool):
         raise ConfigError(f"{path}: [record] redact_defaults must be true or false")
+    hooks = table.get("hooks", "all")
+    if hooks not in ("all", "answered"):
+        raise ConfigError(f"{path}: [record] hooks must be \"all\" (every hook with its ms) "
+                          f"or \"answered\" (the hooks that answered or failed), not {hooks!r}")
     log = Path(path.parent, os.path.expanduser(target)).resolve()
     return RecordConfig(str(log), max_bytes, keep, lists["redact"], lists["redact_patterns"],
-                        defaults)
+                        defaults, hooks == "all")
 
 
 def _endpoint(path: Path, table) -> Endpoint:

@@ -9,6 +9,7 @@
     redact = ["customer_id"]      # more keys whose values are never written
     redact_patterns = ["ACME-[0-9]+"]   # more secret patterns (regular expressions)
     redact_defaults = true        # the built-in keys and patterns (below)
+    hooks = "all"                 # or "answered": only the hooks that answered or failed
 
 Every front-end that fires through a Runtime gets it: ``serve``, ``serve --http``, ``harness
 mcp``, ``fire``, the host adapters. A host adapter wraps its dispatches of one host event in
@@ -17,7 +18,10 @@ host's ``reply`` and the ``dispatches`` it made); any other dispatch is a line o
 (``host`` null, ``event`` the hook point). A dispatch made from inside another dispatch's
 hooks (``call-tool`` in a hook) is marked ``nested``: replaying the outer one makes it
 again. Each dispatch lists its ``hooks`` in the order they ran with ``source``, ``ms`` and
-their ``answer`` or ``error``. ``harness replay`` reads these files.
+their ``answer`` or ``error``; with ``hooks = "answered"`` only the hooks that answered or
+failed, without ``ms``, and ``ran``, how many hooks ran (the dispatch then runs its hooks
+as an untraced one does: harness.hooks.dispatcher). ``harness replay`` reads these files
+(the payload, host, event, outcome and decision: never the ``hooks``).
 
 Redaction, by default: the value of every key that names a secret (``token``, ``secret``,
 ``password``, ``api_key``, ``authorization``, ``cookie``, ``credentials``, ``private_key``
@@ -97,6 +101,9 @@ class RecordConfig:
     redact: tuple[str, ...] = ()
     redact_patterns: tuple[str, ...] = ()
     redact_defaults: bool = True
+    #: every hook in ``hooks`` with its ``ms`` (``hooks = "all"``), else only the hooks
+    #: that answered or failed
+    hook_trace: bool = True
 
 
 class Redactor:
@@ -242,6 +249,8 @@ class Recorder:
     def __init__(self, config: RecordConfig) -> None:
         self.config = config
         self.path = config.path
+        #: the dispatcher traces every hook for the log (else: only what answered or failed)
+        self.hook_trace = config.hook_trace
         self.redact = Redactor(config.redact, config.redact_patterns, config.redact_defaults)
         self._lock = threading.Lock()  # the log's descriptor and size
         self._scopes = threading.local()
@@ -261,17 +270,23 @@ class Recorder:
         self._at_exit = False
 
     def dispatched(self, hook: str, payload: dict, result: dict, trace: list,
-                   start: float, nested: bool) -> None:
-        """Record one finished dispatch (called by the dispatcher)."""
+                   start: float, nested: bool, ran: int | None = None) -> None:
+        """Record one finished dispatch (called by the dispatcher); ``ran``: how many hooks
+        ran, when ``trace`` lists only those that answered or failed."""
         ms = _ms_since(start)
         scope = getattr(self._scopes, "entry", None)
         if scope is not None:  # the host event's payload is on its line: not again here
-            scope.dispatches.append({"hook": hook, "outcome": result["outcome"],
-                                     "errors": result["errors"], "hooks": trace, "ms": ms})
+            entry = {"hook": hook, "outcome": result["outcome"], "errors": result["errors"],
+                     "hooks": trace, "ms": ms}
+            if ran is not None:
+                entry["ran"] = ran
+            scope.dispatches.append(entry)
             return
         line = {"host": None, "event": hook, "payload": payload, "hook": hook,
                 "outcome": result["outcome"], "errors": result["errors"], "hooks": trace,
                 "ms": ms}
+        if ran is not None:
+            line["ran"] = ran
         if nested:
             line["nested"] = True
         self._submit(line)

@@ -53,6 +53,53 @@ def test_every_dispatch_is_a_line_with_its_hooks(tmp_path):
     assert second["outcome"]["blocked"] is False and "answer" not in second["hooks"][0]
 
 
+FAILING = """(import (harness hooks))
+(register-hook 'pre_tool (lambda (p) (car '())))
+"""
+
+
+def test_hooks_answered_lists_only_the_hooks_that_answered_or_failed(tmp_path):
+    home = _home(tmp_path, 'path = "audit.jsonl"\nhooks = "answered"\n')
+    with Runtime(home) as runtime:
+        runtime.fire("pre_tool", {"tool_name": "danger", "arguments": {}})
+        runtime.fire("pre_tool", {"tool_name": "fine", "arguments": {}})
+    (home / "tools" / "zz_failing.scm").write_text(FAILING)
+    with Runtime(home) as runtime:
+        failed = runtime.fire("pre_tool", {"tool_name": "danger", "arguments": {}})
+    blocked, quiet, failing = _lines(home / "audit.jsonl")
+    assert blocked["outcome"]["blocked"] is True
+    [hook] = blocked["hooks"]
+    assert hook["source"].endswith("guard.scm:2") and hook["answer"]["block"] is True
+    assert "ms" not in hook and blocked["ran"] == 1 and isinstance(blocked["ms"], float)
+    assert quiet["hooks"] == [] and quiet["ran"] == 1  # it ran and said nothing
+    answered, error = failing["hooks"]  # in the order they ran
+    assert answered["source"] == hook["source"] and failing["ran"] == 2
+    assert error["source"].endswith("zz_failing.scm:2")
+    assert error["error"] == failed["errors"][0]["message"]
+
+
+def test_hooks_answered_counts_the_hooks_of_each_dispatch_of_a_host_event(tmp_path):
+    home = _home(tmp_path, 'path = "audit.jsonl"\nhooks = "answered"\n')
+    event = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "danger",
+             "tool_input": {"x": 1}, "cwd": str(tmp_path)}
+    with Runtime(home) as runtime:
+        answer(runtime, "claude-code", json.dumps(event))
+    [line] = _lines(home / "audit.jsonl")
+    assert line["decision"] == "deny"
+    assert [(d["hook"], d["ran"], len(d["hooks"])) for d in line["dispatches"]] == \
+        [("PreToolUse", 0, 0), ("pre_tool", 1, 1)]
+
+
+def test_a_caller_that_traces_gets_every_hook_in_the_log_too(tmp_path):
+    home = _home(tmp_path, 'path = "audit.jsonl"\nhooks = "answered"\n')
+    with Runtime(home) as runtime:
+        runtime.dispatcher.trace_enabled = True
+        result = runtime.fire("pre_tool", {"tool_name": "fine", "arguments": {}})
+    [line] = _lines(home / "audit.jsonl")
+    [hook] = result["trace"]
+    assert line["hooks"] == [hook] and isinstance(hook["ms"], float) and "ran" not in line
+
+
 def test_a_host_event_is_one_line_with_its_reply_and_dispatches(tmp_path):
     home = _home(tmp_path)
     event = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "danger",
@@ -125,6 +172,7 @@ def test_a_log_that_cannot_be_written_never_breaks_a_dispatch(tmp_path, capsys):
     ('path = "a"\nredact_patterns = ["("]', "'(' is not a regular expression"),
     ('path = "a"\nmax_bytes = "big"', "record.max_bytes must be a positive number"),
     ('path = "a"\nredact_defaults = "yes"', "redact_defaults must be true or false"),
+    ('path = "a"\nhooks = "some"', "[record] hooks must be \"all\""),
 ])
 def test_a_malformed_record_table_is_an_error_naming_the_key(tmp_path, table, message):
     toml = tmp_path / "harness.toml"

@@ -76,6 +76,42 @@ class DispatchRecord:
             errors.insert(marks[position] if position < len(marks) else len(errors), problem)
 
 
+class AnsweredRecord(DispatchRecord):
+    """The record of a dispatch the audit log records with ``hooks = "answered"``: its
+    trace has an entry per source that answered or failed (``{"source", "answer" |
+    "error"}``) or was skipped, and ``ran`` counts the plugins' and handlers' results
+    (the dispatcher adds the in-process hooks). The untraced runners fill it: no hook is
+    timed, no run is split."""
+
+    __slots__ = ("ran",)
+
+    def __init__(self, hook: str) -> None:  # (DispatchRecord's, inline: made per dispatch)
+        self.hook = hook
+        self.answers = []
+        self.errors = []
+        self.failed = []
+        self.trace = []
+        self._marks = []
+        self.ran = 0
+
+    def answer(self, source: str, answer: object) -> None:
+        self.answers.append((source, answer))
+        self._marks.append(len(self.errors))
+        self.trace.append({"source": source, "answer": answer})
+
+    def fail(self, source: str, message: str) -> None:
+        self.errors.append({"source": source, "message": message})
+        self.failed.append(source)
+        self.trace.append({"source": source, "error": message})
+
+    def results(self, results: list) -> None:
+        self.ran += len(results)
+        super().results(results)
+
+    def skipped(self, source: str, why: str) -> None:
+        self.trace.append({"source": source, "skipped": why})
+
+
 class TracedRecord(DispatchRecord):
     """A record that also keeps the trace: one entry per source that ran or was skipped
     (``{"source", "ms", "output"?, "answer"? | "error"?, "note"?}``)."""

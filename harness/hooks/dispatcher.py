@@ -20,8 +20,12 @@ its last good version says so), so a broken guard is never silent; a file with n
 version running never opens what it guards (``_unguarded_answers``, SPEC §14). The other
 errors are in dispatch order, a combine problem where the source of its answer ran.
 
-Tracing (``trace_enabled``, or an audit log: harness.record) swaps in a ``TracedRecord``
-and runners wrapped in ``TracedRunner``: the untraced path never asks whether it is on. A
+Tracing (``trace_enabled``, or an audit log that lists every hook: harness.record) swaps
+in a ``TracedRecord`` and runners wrapped in ``TracedRunner``: the untraced path never asks
+whether it is on. An audit log that lists only the hooks that answered or failed
+(``[record] hooks = "answered"``) keeps the untraced runners and an ``AnsweredRecord``,
+made up front: it costs a record and one entry per answer or failure, no timing per hook
+and no run split into single hooks. A
 source with nothing for the hook point costs one lookup: most dispatches have no plugin,
 no declared handler and few hooks.
 """
@@ -33,7 +37,7 @@ from collections.abc import Callable, Mapping
 
 from harness.hooks.catalogue import HOOK_POINTS, hook_point
 from harness.hooks.combine import block_answer, combine_placed
-from harness.hooks.dispatch_record import DispatchRecord, TracedRecord
+from harness.hooks.dispatch_record import AnsweredRecord, DispatchRecord, TracedRecord
 from harness.hooks.dispatch_scope import run_in_scope
 from harness.hooks.runners import plain_runners, traced_runners
 from harness.loading.registry import file_source
@@ -54,7 +58,7 @@ class Dispatcher:
         self.permission_handler = permission_handler
         #: dispatch results carry a ``"trace"`` (SPEC §9)
         self.trace_enabled = False
-        # indexed by HookRun.runner; the traced ones when tracing or recording
+        # indexed by HookRun.runner; the traced ones when tracing or recording every hook
         self._runners = plain_runners(runtime)
         self._traced_runners = traced_runners(runtime)
 
@@ -71,11 +75,15 @@ class Dispatcher:
         registry, plugins, handlers = runtime.registry, runtime.plugins.state, runtime.handlers
         broken, not_loaded = registry.broken, plugins.not_loaded  # failed to load: SPEC §9
         errors = [dict(e) for e in (*not_loaded, *broken)] if broken or not_loaded else []
-        recorder = runtime.recorder  # the audit log (harness.record) needs the trace
-        traced = self.trace_enabled or recorder is not None
-        start = time.perf_counter() if recorder is not None else 0.0
-        # made by the first source with something to report (traced: up front)
-        record = TracedRecord(hook) if traced else None
+        recorder = runtime.recorder  # the audit log (harness.record)
+        # made by the first source with something to report (traced, recorded: up front)
+        if recorder is None:
+            traced = self.trace_enabled
+            record = TracedRecord(hook) if traced else None
+        else:  # every hook's trace entry, or only those of the hooks that answered or failed
+            start = time.perf_counter()
+            traced = self.trace_enabled or recorder.hook_trace
+            record = TracedRecord(hook) if traced else AnsweredRecord(hook)
         runners = self._traced_runners if traced else self._runners
         # Each source is asked only when it has something for this point: most dispatches
         # find no plugin, no declared handler and few in-process hooks, and cost ~nothing.
@@ -95,10 +103,11 @@ class Dispatcher:
         if registry.unguarded:  # a guard that does not load never opens: SPEC §14
             record = record or DispatchRecord(hook)
             self._unguarded_answers(point, registry.unguarded, record)
-        if record is None:  # nothing answered, nothing failed: the usual dispatch
+        if record is None or not (record.answers or record.errors):
+            # nothing answered, nothing failed: the usual dispatch
             outcome, _ = combine_placed(point, payload, (), self.permission_handler)
             result = {"hook": hook, "outcome": outcome, "answers": [], "errors": errors}
-            trace = None
+            trace = None if record is None else record.trace
         else:
             closed = self._failed_closed(point, record) if record.failed else ()
             answers = record.answers
@@ -115,7 +124,15 @@ class Dispatcher:
         if self.trace_enabled:
             result["trace"] = trace
         if recorder is not None:
-            recorder.dispatched(hook, payload, result, trace, start, bool(_nested_in()))
+            points = thread_context().points
+            if traced:
+                recorder.dispatched(hook, payload, result, trace, start, bool(points))
+            else:  # (a re-entrant dispatch skipped the in-process hooks)
+                ran = record.ran
+                if runs and hook not in points:
+                    for run in runs:
+                        ran += len(run.hooks)
+                recorder.dispatched(hook, payload, result, trace, start, bool(points), ran)
         return result
 
     def _failed_closed(self, point, record: DispatchRecord) -> list[str]:
@@ -171,11 +188,6 @@ class Dispatcher:
         if override is not None:
             return override == "closed"
         return runtime.config.failure_default == "closed" or point.combine == "permission"
-
-
-def _nested_in() -> set:
-    """The hook points whose in-process hooks are running on this thread."""
-    return thread_context().points
 
 
 class PayloadError(TypeError):

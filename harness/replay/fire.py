@@ -46,11 +46,14 @@ class Replayed:
 class _Collector:
     """The recorder interface (harness.record.Recorder) keeping dispatches in memory."""
 
+    #: every hook's trace entry (the report lists each source's decision and ms)
+    hook_trace = True
+
     def __init__(self) -> None:
         self.dispatches: list[dict] = []
 
     def dispatched(self, hook: str, payload: dict, result: dict, trace: list, start: float,
-                   nested: bool) -> None:
+                   nested: bool, ran: int | None = None) -> None:
         if not nested:
             self.dispatches.append({"hook": hook, "payload": payload,
                                     "outcome": result["outcome"], "errors": result["errors"],

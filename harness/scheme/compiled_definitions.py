@@ -17,13 +17,16 @@ interned symbol or character, NIL, EOF, DEFAULT. Anything else (a macro, a recor
 uninterned symbol) leaves the definition uncached, as does compiling a ``set!`` of a
 global (it changes ``Environment.assigned``, which this entry would not replay).
 
-The key hashes what decides the compiled code: the Python version; the path, size and
-modification time of every file of harness/scheme/, harness/host_libraries/ and
-scheme_lib/ (as Python checks its own .pyc files: hashing their contents would cost more
-than the entries save); the library file's text and name; the definition's name; the
-environment's budget check and whether the name is assigned. A missing, truncated,
-corrupt or stale entry is a miss: the definition is compiled and the entry rewritten
-(whole, by rename: concurrent writers never leave half of one). An entry's pickles may
+The entries of one library are kept together, in one pack (one file to read per library,
+not one per definition: a guard home needs ~20 definitions of 2 libraries), a ``marshal``
+dict from the definition's name, the environment's budget check and whether the name is
+assigned to its entry. The pack's key hashes what else decides the compiled code: the
+Python version; the path, size and modification time of every file of harness/scheme/,
+harness/host_libraries/ and scheme_lib/ (as Python checks its own .pyc files: hashing
+their contents would cost more than the entries save); the library file's text and name.
+A missing, truncated, corrupt or stale pack or entry is a miss: the definition is
+compiled and the pack rewritten with it (whole, by rename: concurrent writers never
+leave half of one; a pack written meanwhile by another process is merged first). An entry's pickles may
 name only plain data classes and the live objects above (never a function to call).
 Its code object runs as it is: the cache directory is trusted as the home holding it
 is (a home's tools/*.py run in the harness process too). Measured on a home of the
@@ -34,12 +37,9 @@ from __future__ import annotations
 
 import io
 import marshal
-import os
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from types import CodeType
 
 try:  # the C pickler alone: the pickle module costs ~2 ms of a start that reads entries
@@ -71,12 +71,11 @@ from harness.scheme.parse_cache import ParseCache
 from harness.scheme.primitives import load_all
 from harness.scheme.reader import SourceMap
 from harness.scheme.sites import CALL, WRAPPER, CompiledUnit, Site, UnitLoader, register
-from harness.shipped import shipped_dir
+from harness.scheme.sources_fingerprint import sources_fingerprint
 
 __all__ = ["LibraryDefinitions"]
 
-_MAGIC = b"harness-compiled-definition 1\n"
-_HARNESS = Path(__file__).resolve().parent.parent
+_MAGIC = b"harness-compiled-definitions 2\n"
 _PROTOCOL = 5  # (pickle.HIGHEST_PROTOCOL of Python 3.8 to 3.13)
 _SITE_KINDS = {CALL: CALL, WRAPPER: WRAPPER}
 _SINGLETONS = {"nil": NIL, "eof": EOF, "default": DEFAULT}
@@ -106,17 +105,20 @@ class LibraryDefinitions:
         self._current_cache = current_cache
         self._eval_form = eval_form
         self._run_compiled = run_compiled
-        self._digest = None
+        self._pack_key: str | None = None
+        self._pack: dict | None = None
+        self._pack_cache: ParseCache | None = None
 
     def evaluate(self, env, name: str, form: object, smap: SourceMap | None, scope) -> None:
         """Evaluate the definition ``form`` of ``name`` in the library environment ``env``:
         run the code an earlier process compiled for it, or compile it and keep the code."""
         cache = self._current_cache()
-        key = None if cache is None else self._entry_key(env, name)
-        if key is None:
+        pack_key = None if cache is None else self._key_of_pack()
+        if pack_key is None:
             self._eval_form(env, form, smap, scope)
             return
-        payload = cache.load_blob(key)
+        entry_key = "\0".join((name, env.budget_check, str(name in env.assigned)))
+        payload = self._entries(cache, pack_key).get(entry_key)
         if payload is not None and self._run_entry(env, payload):
             return
         assigned = len(env.assigned)
@@ -125,21 +127,31 @@ class LibraryDefinitions:
             if len(env.assigned) == assigned:
                 blob = _encode(env, unit, code, constants)
                 if blob is not None:
-                    cache.store_blob(key, blob)
+                    self._keep(cache, pack_key, entry_key, blob)
 
         self._eval_form(env, form, smap, scope, keep)
 
-    def _entry_key(self, env, name: str) -> str | None:
+    def _key_of_pack(self) -> str | None:
         if self._smap is None:
             return None
-        if self._digest is None:  # what every definition of the library shares, once
-            self._digest = blake2b(_MAGIC + _sources_fingerprint(), digest_size=32)
+        if self._pack_key is None:
+            digest = blake2b(_MAGIC + sources_fingerprint(), digest_size=32)
             for part in (self._smap.name, self._smap.text, " ".join(self._key)):
-                self._digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-        digest = self._digest.copy()
-        for part in (name, env.budget_check, str(name in env.assigned)):
-            digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
-        return digest.hexdigest()
+                digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+            self._pack_key = digest.hexdigest()
+        return self._pack_key
+
+    def _entries(self, cache: ParseCache, pack_key: str) -> dict:
+        """The pack of this library in ``cache``, read once."""
+        if self._pack is None or self._pack_cache is not cache:
+            self._pack, self._pack_cache = _read_pack(cache, pack_key), cache
+        return self._pack
+
+    def _keep(self, cache: ParseCache, pack_key: str, entry_key: str, blob: bytes) -> None:
+        pack = {**_read_pack(cache, pack_key), **self._entries(cache, pack_key),
+                entry_key: blob}
+        cache.store_blob(pack_key, marshal.dumps(pack))
+        self._pack, self._pack_cache = pack, cache
 
     def _run_entry(self, env, payload: bytes) -> bool:
         """Run the code of an entry; False when the entry cannot be used (a miss)."""
@@ -159,25 +171,20 @@ class LibraryDefinitions:
         return True
 
 
-@cache
-def _sources_fingerprint() -> bytes:
-    """The Python version and the path, size and modification time of every file of what
-    decides a definition's compiled code: harness/scheme/ (reader, expander, compiler,
-    primitives), harness/host_libraries/ (the primitives of the (harness ...) libraries)
-    and scheme_lib/ (bytecode caches aside)."""
-    digest = blake2b(sys.version.encode() + b"\0" + sys.implementation.cache_tag.encode())
-    for root in (_HARNESS / "scheme", _HARNESS / "host_libraries", shipped_dir("scheme_lib")):
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode(
-                    "utf-8", "surrogateescape"))
-    return digest.digest()
+def _read_pack(cache: ParseCache, pack_key: str) -> dict:
+    """The entries stored under ``pack_key`` by key (empty when there are none or the pack
+    is not a dict of entries)."""
+    payload = cache.load_blob(pack_key)
+    if payload is None:
+        return {}
+    try:
+        pack = marshal.loads(payload)
+    except Exception:  # noqa: BLE001 - a damaged pack is only a miss
+        return {}
+    if pack.__class__ is not dict or not all(
+            k.__class__ is str and v.__class__ is bytes for k, v in pack.items()):
+        return {}
+    return pack
 
 
 # -- entries ----------------------------------------------------------------------------------
@@ -281,10 +288,20 @@ class _NamedObjects:
 
     def dumps(self, obj: object, with_constants: bool) -> bytes:
         out = io.BytesIO()
-        pickler = Pickler(out, protocol=_PROTOCOL)
-        pickler.persistent_id = lambda x: self.name_of(x, with_constants)
-        pickler.dump(obj)
+        _Pickler(out, lambda x: self.name_of(x, with_constants)).dump(obj)
         return out.getvalue()
+
+
+class _Pickler(Pickler):
+    """A pickler that writes live objects by the name ``name_of`` gives them (a method:
+    Python 3.13 no longer lets an instance's ``persistent_id`` be assigned)."""
+
+    def __init__(self, out: io.BytesIO, name_of: Callable[[object], tuple | None]) -> None:
+        super().__init__(out, protocol=_PROTOCOL)
+        self._name_of = name_of
+
+    def persistent_id(self, obj: object) -> tuple | None:
+        return self._name_of(obj)
 
 
 class _Unpickler(Unpickler):

@@ -47,8 +47,9 @@ from harness.scheme.libraries import (
     library_lock,
     register_library,
 )
+from harness.scheme.library_exports import library_exports
 from harness.scheme.limits import MAX_C_NESTING, deep_recursion
-from harness.scheme.parse_cache import ParseCache
+from harness.scheme.parse_cache import Folded, ParseCache
 from harness.scheme.primitives import primitive
 from harness.scheme.reader import SourceMap, read_all
 from harness.scheme.run_support import NATIVE_ERRORS
@@ -117,6 +118,9 @@ def prescan(env: Environment, forms: list) -> None:
     stack = list(forms)
     while stack:
         f = stack.pop()
+        if f.__class__ is Folded:
+            env.declare(f.name)
+            continue
         if f.__class__ is not list or not is_identifier(f[0]):
             continue
         head = base_symbol(f[0])
@@ -145,6 +149,8 @@ def eval_form(env: Environment, form: object, smap: SourceMap | None,
     """Expand, compile and run one top-level form (with the recursion window open: see
     limits.py). A form evaluated inside another (``eval``, ``load``, an import) starts its
     code through C calls: that nesting is bounded like any other C-level recursion."""
+    if form.__class__ is Folded:  # (a definition of a library file: parse_cache.py)
+        form = form.unfold()
     with _nested():
         return _eval_form(env, form, smap, scope, compiled)
 
@@ -269,10 +275,12 @@ def load_library_file(path: Path) -> None:
     env = make_environment("unsandboxed", budget_check="steps", imports=(), name=str(path))
     env.trusted = True
     cache = _library_cache.get()
-    run_file(env, path, read=read_all if cache is None else cache.read)
+    run_file(env, path, read=read_all if cache is None else cache.read_library)
 
 
 LIBRARY_FILES.run = load_library_file
+LIBRARY_FILES.exports = lambda key: library_exports(_library_cache.get(), key)
+LIBRARY_FILES.environment = Environment
 
 
 # -- eval, environment, load: the interpreter as Scheme code calls it ----------------------------
@@ -460,17 +468,23 @@ def _deferrable(env: Environment, forms: list, scope: Scope) -> dict[int, str]:
     found: dict[int, str] = {}
     defined: dict[str, int] = {}
     for form in forms:
-        if (form.__class__ is not list or form[0] is not S_DEFINE
-                or form[1].__class__ is not list):
-            continue
-        target = form[1][0]
-        ident = target[0] if target.__class__ is list else target
-        if ident.__class__ is not Symbol:
-            continue
-        defined[ident.name] = defined.get(ident.name, 0) + 1
-        if resolve(form[0], scope) is define and (target.__class__ is list
-                                                   or _has_no_effect(form[1][1], scope)):
-            found[id(form)] = ident.name
+        if form.__class__ is Folded:  # (a ``define`` already: parse_cache.py)
+            name = form.name
+            no_effect = form.procedure or form.value is True or (
+                form.value is not None and resolve(form.value, scope) in _PROCEDURE_MAKERS)
+        else:
+            if (form.__class__ is not list or form[0] is not S_DEFINE
+                    or form[1].__class__ is not list):
+                continue
+            target = form[1][0]
+            ident = target[0] if target.__class__ is list else target
+            if ident.__class__ is not Symbol:
+                continue
+            name = ident.name
+            no_effect = target.__class__ is list or _has_no_effect(form[1][1], scope)
+        defined[name] = defined.get(name, 0) + 1
+        if no_effect and resolve(S_DEFINE, scope) is define:
+            found[id(form)] = name
     return {key: name for key, name in found.items()
             if defined[name] == 1 and not env.is_bound(name)
             and Symbol.intern(name) not in env.syntax}

@@ -215,18 +215,18 @@ def _written_in(part: tuple, name: str) -> Deferred:
     """The procedure ``name`` of the scheme_lib library ``part``, as a Deferred whose
     evaluation loads that library and binds the value it exports in an environment of its
     own (which Deferred's users read it from)."""
-    from harness.scheme.environment import Environment  # (it imports this module)
-
     def load(env, _name, _form, _smap, _scope) -> None:
         env.define(name, find_library(part).value(name))
 
-    return Deferred(Environment(name=" ".join(part)), name, part, None, None, load, _lock)
+    return Deferred(LIBRARY_FILES.environment(name=" ".join(part)), name, part, None, None,
+                    load, _lock)
 
 
-def _library_path(key: tuple) -> Path | None:
-    """``scheme_lib/PART/.../LAST.sld`` when that file exists for a library name whose
-    parts are plain names, else None: a part like ``..`` or ``a/b`` must not reach outside
-    scheme_lib/."""
+def library_path(key: tuple) -> Path | None:
+    """``scheme_lib/PART/.../LAST.sld`` when that file exists for a library name (or the
+    name it is another name of) whose parts are plain names, else None: a part like
+    ``..`` or ``a/b`` must not reach outside scheme_lib/."""
+    key = _ALIASES.get(key, key)
     for part in key:
         if not part or part.startswith(".") or any(c in part for c in "/\\\0:"):
             return None
@@ -245,15 +245,18 @@ def library_exists(key: tuple) -> bool:
     from harness.scheme.primitives import load_all
     key = _ALIASES.get(key, key)
     return (key in _libraries or key in SYNTAX_EXPORTS or key in load_all()
-            or key in LARGE_NAMES or _library_path(key) is not None)
+            or key in LARGE_NAMES or library_path(key) is not None)
 
 
 class LibraryFiles:
     """How a scheme_lib ``.sld`` file is run (its define-library forms register
-    themselves): the interpreter's load_library_file, which it puts in ``LIBRARY_FILES``
-    when it loads (it imports this module, so this module does not import it)."""
+    themselves): the interpreter's load_library_file (``run``), the Environment class
+    that holds a deferred export (``environment``), and the names a library file exports
+    without loading it when they are known (``exports(key)``: a frozenset, or None),
+    which the interpreter puts in ``LIBRARY_FILES`` when it loads (it imports this
+    module, so this module does not import it)."""
 
-    __slots__ = ("run",)
+    __slots__ = ("environment", "exports", "run")
 
 
 LIBRARY_FILES = LibraryFiles()
@@ -265,7 +268,7 @@ def find_library(key: tuple) -> Library | None:
         lib = _libraries.get(key)
         if lib is not None:
             return lib
-        path = _library_path(key)
+        path = library_path(key)
         if path is not None:
             LIBRARY_FILES.run(path)
             lib = _libraries.get(key)
@@ -382,12 +385,25 @@ def _own_state(key: tuple) -> dict[str, object]:
 def load_pending(env, name: str | None = None) -> None:
     """Bind in ``env`` the names of its pending prelude libraries (``env.pending``: see
     LAZY_PRELUDE) that it has not bound, defined or made syntax itself: of one library
-    after another until ``name`` is bound, of all of them without a name."""
-    while env.pending:
-        key, env.pending = env.pending[0], env.pending[1:]
-        bind_exports(env, find_library(key), only_new=True)
-        if name is not None and (env.is_bound(name) or name in env.lazy):
-            return
+    after another until ``name`` is bound, of all of them without a name. A library
+    known not to export ``name`` (``LIBRARY_FILES.exports``) stays pending, unloaded."""
+    skipped: list[tuple] = []
+    try:
+        while env.pending:
+            key, env.pending = env.pending[0], env.pending[1:]
+            if name is not None and not _may_export(key, name):
+                skipped.append(key)
+                continue
+            bind_exports(env, find_library(key), only_new=True)
+            if name is not None and (env.is_bound(name) or name in env.lazy):
+                return
+    finally:
+        env.pending = (*skipped, *env.pending)
+
+
+def _may_export(key: tuple, name: str) -> bool:
+    names = LIBRARY_FILES.exports(key)
+    return names is None or name in names
 
 
 def import_into(env, spec, where: SourcePos | None = None) -> None:

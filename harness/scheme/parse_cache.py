@@ -15,6 +15,12 @@ the entry rewritten. Read errors are never cached. Data with shared structure (d
 labels) or deeper than ``MAX_CACHED_DEPTH`` is read each time. Entries are written to a
 temporary file and renamed, so concurrent writers never leave half an entry.
 
+A scheme_lib file is read through ``read_library``: read back from an entry, each
+definition in the ``(begin ...)`` of its ``define-library`` forms is left encoded
+(``Folded``, with what the interpreter needs to defer it: the name, whether it defines a
+procedure) and decoded only when it is compiled: a warm start runs the cached code of
+the few it needs (compiled_definitions.py) and decodes none.
+
 The same directory keeps other derived data under the same rules (``load_blob`` and
 ``store_blob``: a digest-checked payload per key): the compiled code of scheme_lib
 definitions (compiled_definitions.py).
@@ -25,6 +31,7 @@ from __future__ import annotations
 import marshal
 import os
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -39,7 +46,7 @@ from harness.scheme.datatypes import NIL, Bytevector, Char, String, Symbol, Vect
 from harness.scheme.exact_complex import ExactComplex
 from harness.scheme.reader import SourceMap, read_all
 
-__all__ = ["MAX_CACHED_DEPTH", "PRUNE_AFTER", "ParseCache"]
+__all__ = ["MAX_CACHED_DEPTH", "PRUNE_AFTER", "Folded", "ParseCache"]
 
 #: data nested deeper than this are read each time (the decoder recurses once per level)
 MAX_CACHED_DEPTH = 200
@@ -77,6 +84,15 @@ class ParseCache:
 
     def read(self, text: str, name: str) -> tuple[list, SourceMap]:
         """Like ``reader.read_all(text, name)``: the data of ``text`` and their positions."""
+        return self._read(text, name, False)
+
+    def read_library(self, text: str, name: str) -> tuple[list, SourceMap]:
+        """Like ``read``, for a scheme_lib file: read back from the cache, the definitions
+        in the ``(begin ...)`` of its ``define-library`` forms are ``Folded`` (decoded when
+        evaluated: most are never needed, or run from compiled code kept in the cache)."""
+        return self._read(text, name, True)
+
+    def _read(self, text: str, name: str, fold: bool) -> tuple[list, SourceMap]:
         fingerprint = _reader_fingerprint()
         if fingerprint is None:
             return read_all(text, name)
@@ -84,7 +100,7 @@ class ParseCache:
                       digest_size=32).hexdigest()
         self.used.add(key)
         path = self.directory / (key + _SUFFIX)
-        cached = _load(path, text, name)
+        cached = _load(path, text, name, fold)
         if cached is not None:
             self.hits += 1
             return cached
@@ -160,7 +176,7 @@ def _reader_fingerprint() -> bytes | None:
 
 
 # -- entries ----------------------------------------------------------------------------------
-def _load(path: Path, text: str, name: str) -> tuple[list, SourceMap] | None:
+def _load(path: Path, text: str, name: str, fold: bool) -> tuple[list, SourceMap] | None:
     try:
         blob = path.read_bytes()
     except OSError:
@@ -175,7 +191,8 @@ def _load(path: Path, text: str, name: str) -> tuple[list, SourceMap] | None:
     try:
         positions = smap.entries
         symbols = _Symbols()
-        forms = [_decode(x, positions, symbols) for x in marshal.loads(payload)]
+        top = _decode_library if fold else _decode
+        forms = [top(x, positions, symbols) for x in marshal.loads(payload)]
     except Exception:  # noqa: BLE001 - whatever a damaged entry does, it is only a miss
         return None
     return forms, smap
@@ -287,3 +304,80 @@ def _decode_pairs(x: tuple, positions: dict, symbols: _Symbols) -> list:
 
 
 _intern = Symbol.intern
+
+
+# -- library files: definitions folded ------------------------------------------------------------
+class Folded:
+    """A ``(define ...)`` of a library body, read back from the cache and not decoded yet.
+    ``name`` is the name it defines; ``procedure`` whether it is ``(define (name ...) ...)``;
+    for ``(define name E)``, ``value`` is True when E is a name, the symbol at its head
+    when E is a list starting with one, else None. ``unfold()`` is the datum (decoded once,
+    with its positions), which the interpreter evaluates."""
+
+    __slots__ = ("_datum", "_encoded", "_positions", "_symbols", "name", "procedure", "value")
+
+    def __init__(self, encoded: tuple, positions: dict, symbols: _Symbols, name: str,
+                 procedure: bool, value: object) -> None:
+        self._encoded = encoded
+        self._positions = positions
+        self._symbols = symbols
+        self._datum = None
+        self.name = name
+        self.procedure = procedure
+        self.value = value
+
+    def unfold(self) -> list:
+        if self._datum is None:
+            self._datum = _decode(self._encoded, self._positions, self._symbols)
+            self._encoded = self._positions = self._symbols = None
+        return self._datum
+
+
+def _head(x: object) -> str | None:
+    """The name at the head of an encoded list, if it starts with a symbol."""
+    if x.__class__ is tuple and x[0] == _PAIRS and x[1] and x[1][0].__class__ is str:
+        return x[1][0]
+    return None
+
+
+def _decode_library(x: object, positions: dict, symbols: _Symbols) -> object:
+    """A top-level form of a library file, with the definitions of a ``define-library``'s
+    ``(begin ...)`` declarations folded."""
+    if _head(x) != "define-library":
+        return _decode(x, positions, symbols)
+
+    def declaration(d: object) -> object:
+        if _head(d) != "begin":
+            return _decode(d, positions, symbols)
+        return _decode_spine(d, positions, symbols, lambda f: _fold(f, positions, symbols))
+
+    return _decode_spine(x, positions, symbols, declaration)
+
+
+def _decode_spine(x: tuple, positions: dict, symbols: _Symbols,
+                  item: Callable[[object], object]) -> list:
+    """An encoded list whose elements ``item`` decodes."""
+    _, items, where, tail = x
+    result = NIL if tail is None else _decode(tail, positions, symbols)
+    for i in range(len(items) - 1, -1, -1):
+        result = [item(items[i]), result]
+        if where[2 * i] >= 0:
+            positions[id(result)] = (result, where[2 * i], where[2 * i + 1])
+    return result
+
+
+def _fold(x: object, positions: dict, symbols: _Symbols) -> object:
+    if _head(x) != "define" or x[3] is not None or len(x[1]) < 3:
+        return _decode(x, positions, symbols)
+    items = x[1]
+    target = items[1]
+    if target.__class__ is str:
+        value = None
+        if len(items) == 3:
+            value = True if items[2].__class__ is str else _head(items[2])
+            value = symbols[value] if value.__class__ is str else value
+        return Folded(x, positions, symbols, target, False, value)
+    name = _head(target)
+    if name is None:
+        return _decode(x, positions, symbols)
+    return Folded(x, positions, symbols, name, True, None)

@@ -104,6 +104,63 @@ def test_a_changed_library_text_is_compiled_again(tmp_path):
     assert len(blobs(tmp_path)) == 2
 
 
+TWO = LIBRARY + """(define (twice f lst) (walk f (walk f lst)))
+"""
+
+
+def define_both(cache: ParseCache, evaluate=eval_form):
+    """A library environment with ``twice`` (and so ``walk``) of TWO evaluated through
+    ``cache``, as one library's definitions are: one LibraryDefinitions for the file."""
+    env = make_environment("unsandboxed", budget_check="steps", imports=(("scheme", "base"),))
+    forms, smap = read_all(TWO, "lib.sld")
+    definitions = LibraryDefinitions(("test", "lib"), smap, lambda: cache, evaluate,
+                                     run_compiled)
+    for name, form in (("walk", forms[0]), ("twice", forms[1])):
+        definitions.evaluate(env, name, form, smap, Scope(None, env))
+    return env
+
+
+def test_a_library_keeps_its_definitions_in_one_pack(tmp_path):
+    define_both(ParseCache(tmp_path))
+    [path] = blobs(tmp_path)
+    assert len(marshal.loads(ParseCache(tmp_path).load_blob(path.stem))) == 2
+    env = define_both(ParseCache(tmp_path), evaluate=refuse_to_compile)
+    assert write_string(run(env, "(twice (lambda (x) (* x 10)) '(1 2))")) == "(100 200)"
+
+
+def test_a_damaged_entry_in_a_pack_recompiles_only_that_definition(tmp_path):
+    define_both(ParseCache(tmp_path))
+    [path] = blobs(tmp_path)
+    cache = ParseCache(tmp_path)
+    pack = marshal.loads(cache.load_blob(path.stem))
+    [walk] = [k for k in pack if k.startswith("walk\0")]
+    cache.store_blob(path.stem, marshal.dumps({**pack, walk: b"garbage"}))
+    counting = Counting()
+    env = define_both(ParseCache(tmp_path), evaluate=counting)
+    assert counting.calls == 1
+    assert write_string(run(env, "(twice (lambda (x) (+ x 1)) '(1))")) == "(3)"
+    assert define_both(ParseCache(tmp_path), evaluate=refuse_to_compile) is not None
+
+
+def test_packs_written_by_two_processes_are_merged(tmp_path):
+    forms, smap = read_all(TWO, "lib.sld")
+    cache = ParseCache(tmp_path)
+    envs, both = [], []
+    for _ in range(2):  # two "processes", each compiling one definition of the library
+        env = make_environment("unsandboxed", budget_check="steps",
+                               imports=(("scheme", "base"),))
+        definitions = LibraryDefinitions(("test", "lib"), smap, lambda: cache, eval_form,
+                                         run_compiled)
+        envs.append(env)
+        both.append(definitions)
+    assert both[1]._entries(cache, both[1]._key_of_pack()) == {}  # read before the write
+    both[0].evaluate(envs[0], "walk", forms[0], smap, Scope(None, envs[0]))
+    run(envs[1], "(define (walk f lst) lst)")  # (twice alone, not walk, compiles here)
+    both[1].evaluate(envs[1], "twice", forms[1], smap, Scope(None, envs[1]))
+    [path] = blobs(tmp_path)
+    assert len(marshal.loads(ParseCache(tmp_path).load_blob(path.stem))) == 2
+
+
 def corrupt_each_way(path: Path) -> list[bytes]:
     blob = path.read_bytes()
     flipped = bytearray(blob)
@@ -127,10 +184,11 @@ def test_an_entry_naming_anything_but_plain_data_is_refused(tmp_path):
     define(cache, LIBRARY, "walk")
     [path] = blobs(tmp_path)
     key = path.stem
-    code, _, refs, unit = marshal.loads(cache.load_blob(key))
+    [(name, entry)] = marshal.loads(cache.load_blob(key)).items()
+    code, _, refs, unit = marshal.loads(entry)
     # a well-formed entry (its digest matches) whose constants would call os.system
     hostile = pickle.dumps([os.system])
-    cache.store_blob(key, marshal.dumps((code, hostile, refs, unit)))
+    cache.store_blob(key, marshal.dumps({name: marshal.dumps((code, hostile, refs, unit))}))
     counting = Counting()
     env = define(ParseCache(tmp_path), LIBRARY, "walk", evaluate=counting)
     assert counting.calls == 1

@@ -274,3 +274,56 @@ def test_without_the_reader_sources_nothing_is_cached(tmp_path, monkeypatch):
         forms, _ = cache.read("(a)", "a.scm")
         assert forms[0][0] is Symbol.intern("a")
     assert not any(tmp_path.iterdir())
+
+
+def unfolded(x: object) -> object:
+    """``x`` with every Folded definition in it decoded (in place)."""
+    if x.__class__ is parse_cache.Folded:
+        return x.unfold()
+    if x.__class__ is list:
+        x[0] = unfolded(x[0])
+        x[1] = unfolded(x[1])
+    return x
+
+
+LIBRARY = """(define-library (test folded)
+  (export f g h k)
+  (import (scheme base))
+  (begin
+    (define (f x . rest) (list x rest))
+    (define g (lambda (y) y))
+    (define h f)
+    (define k 5)
+    (define ((curried a) b) a)
+    (display "a form that is no definition")))
+(define (outside) 1)
+"""
+
+
+@pytest.mark.parametrize("text", [LIBRARY] + [p.read_text() for p in sorted(
+    (ROOT / "scheme_lib").rglob("*.sld"))])
+def test_a_library_read_back_unfolds_to_the_read(tmp_path, text):
+    expected, expected_map = read_all(text, "lib.sld")
+    ParseCache(tmp_path).read_library(text, "lib.sld")
+    forms, smap = ParseCache(tmp_path).read_library(text, "lib.sld")
+    assert len(forms) == len(expected)
+    for a, b in zip(expected, forms):
+        same_data(a, unfolded(b), expected_map, smap)
+
+
+def test_a_library_read_back_folds_only_its_body_s_definitions(tmp_path):
+    ParseCache(tmp_path).read_library(LIBRARY, "lib.sld")
+    forms, _ = ParseCache(tmp_path).read_library(LIBRARY, "lib.sld")
+    body = forms[0][1][1][1][1][0][1]  # the forms of (begin ...)
+    items = []
+    while body is not NIL:
+        items.append(body[0])
+        body = body[1]
+    folded = [(x.name, x.procedure, x.value) for x in items
+              if x.__class__ is parse_cache.Folded]
+    assert folded == [("f", True, None), ("g", False, Symbol.intern("lambda")),
+                      ("h", False, True), ("k", False, None)]
+    assert items[-2].__class__ is list  # (a curried define, as any other form, is decoded)
+    assert forms[1].__class__ is list  # (a form outside define-library is never folded)
+    assert ParseCache(tmp_path).read(LIBRARY, "lib.sld")[0][0][1][1][1][1][0][1][0].__class__ \
+        is list  # (read, for any other file, folds nothing)
